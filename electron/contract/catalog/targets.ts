@@ -1,0 +1,142 @@
+import { z } from 'zod'
+import { ALL_RELEASES, LATEST_ONLY } from '../releases'
+import {
+  bulkDeleteResponse,
+  bulkIdsBody,
+  byId,
+  collection,
+  dateTime,
+  deletedResponse,
+  description,
+  listQuery,
+  name,
+  single,
+} from '../schemas/common'
+import { defineGroup, defineOperation } from './types'
+
+/** A scan target's address: an IPv4/IPv6 address, a CIDR range or a host name (decided here). */
+export const targetAddress = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(253)
+  .regex(/^[A-Za-z0-9.:/_-]+$/, 'must be an IP address, a CIDR range or a host name')
+
+/** TargetAttributes (fields decided here; the interface names the schema only). */
+export const targetAttributes = z.looseObject({
+  name: z.string(),
+  address: z.string(),
+  description: z.string().nullish(),
+  tags: z.array(z.string()).optional(),
+  organization_id: z.string().nullish(),
+  hosts_count: z.number().int().nullish(),
+  created_at: dateTime.optional(),
+  updated_at: dateTime.optional(),
+})
+
+/** Body of target create (decided here). */
+export const targetCreateBody = z.strictObject({
+  name,
+  address: targetAddress,
+  description: description.optional(),
+  tags: z.array(z.string().max(50)).max(20).optional(),
+})
+
+/** Body of target update (decided here): any subset of the create fields. */
+export const targetUpdateBody = targetCreateBody.partial()
+
+const g = 'targets' as const
+const targets = { kind: 'list', collection: 'targets' } as const
+
+/** Targets: create, list, show, update, delete, bulk delete, calculate hosts. */
+export const targetOperations = defineGroup([
+  defineOperation({
+    id: 'targets.list',
+    group: g,
+    method: 'GET',
+    path: '/v2/targets',
+    query: listQuery({ tag: z.string().max(50).optional() }),
+    response: collection(targetAttributes),
+    releases: ALL_RELEASES,
+    summary: 'List scan targets',
+    source: 'decided',
+    sandbox: targets,
+  }),
+  defineOperation({
+    id: 'targets.create',
+    group: g,
+    method: 'POST',
+    path: '/v2/targets',
+    body: targetCreateBody,
+    response: single(targetAttributes),
+    releases: ALL_RELEASES,
+    summary: 'Create a scan target',
+    source: 'decided',
+    sandbox: { kind: 'create', collection: 'targets' },
+  }),
+  defineOperation({
+    id: 'targets.show',
+    group: g,
+    method: 'GET',
+    path: '/v2/targets/{id}',
+    pathParams: byId,
+    response: single(targetAttributes),
+    releases: ALL_RELEASES,
+    summary: 'Show one scan target',
+    source: 'decided',
+    sandbox: { kind: 'show', collection: 'targets' },
+  }),
+  defineOperation({
+    id: 'targets.update',
+    group: g,
+    method: 'PUT',
+    path: '/v2/targets/{id}',
+    pathParams: byId,
+    body: targetUpdateBody,
+    response: single(targetAttributes),
+    releases: ALL_RELEASES,
+    summary: 'Update a scan target',
+    source: 'decided',
+    sandbox: { kind: 'update', collection: 'targets' },
+  }),
+  defineOperation({
+    id: 'targets.delete',
+    group: g,
+    method: 'DELETE',
+    path: '/v2/targets/{id}',
+    pathParams: byId,
+    response: deletedResponse,
+    releases: ALL_RELEASES,
+    summary: 'Delete a scan target',
+    source: 'decided',
+    sandbox: { kind: 'delete', collection: 'targets' },
+  }),
+  defineOperation({
+    id: 'targets.bulk_delete',
+    group: g,
+    method: 'POST',
+    path: '/v2/targets/bulk_delete',
+    body: bulkIdsBody,
+    response: bulkDeleteResponse,
+    releases: ALL_RELEASES,
+    idempotent: true,
+    summary: 'Delete several scan targets',
+    source: 'decided',
+    sandbox: { kind: 'bulk_delete', collection: 'targets' },
+  }),
+  defineOperation({
+    id: 'targets.calculate_hosts',
+    group: g,
+    method: 'POST',
+    path: '/v2/targets/calculate_hosts',
+    body: z.strictObject({ address: targetAddress }),
+    response: z.looseObject({
+      data: z.looseObject({ address: z.string(), hosts_count: z.number().int() }),
+    }),
+    releases: LATEST_ONLY,
+    idempotent: true,
+    summary: 'Calculate how many hosts an address or range covers',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+  }),
+])

@@ -1,0 +1,34 @@
+/** Names of every request channel (no zod here: the sandboxed preload bundles this file only). */
+export const CHANNEL_NAMES = [
+  'app.info',
+  'api.call',
+  'api.cancel',
+  'accounts.list',
+  'accounts.add',
+  'accounts.signIn',
+  'accounts.signOut',
+  'accounts.remove',
+  'accounts.setActive',
+  'demo.start',
+  'settings.get',
+  'settings.set',
+] as const
+
+/** One request channel name. */
+export type ChannelName = (typeof CHANNEL_NAMES)[number]
+
+/** Names of every event main pushes to the renderer. */
+export const EVENT_NAMES = ['accounts.changed', 'connectivity', 'keychain.status'] as const
+
+/** One event name. */
+export type EventName = (typeof EVENT_NAMES)[number]
+
+/** The IPC channel that carries event `name` (prefixed so requests and events never collide). */
+export function eventChannel(name: EventName): string {
+  return `event:${name}`
+}
+
+/** The IPC channel that carries request `name`. */
+export function requestChannel(name: ChannelName): string {
+  return `call:${name}`
+}

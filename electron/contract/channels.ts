@@ -1,0 +1,121 @@
+import { z } from 'zod'
+import { accountId, addAccountInput, secret, type AccountView } from './accounts'
+import type { ChannelName, EventName } from './channel-names'
+
+/** A request id chosen by the renderer so the call can be cancelled. */
+export const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'is not a request id')
+
+/** Input of api.call: which account, which catalog operation, and its path/query/body. */
+export const apiCallInput = z.strictObject({
+  accountId,
+  op: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'is not an operation id'),
+  requestId: requestId.optional(),
+  input: z
+    .strictObject({
+      path: z.unknown().optional(),
+      query: z.unknown().optional(),
+      body: z.unknown().optional(),
+    })
+    .optional(),
+})
+
+/** Answer of api.call. `data` is the checked service answer. */
+export interface ApiCallOutput {
+  data: unknown
+  fetchedAt: string
+  fromCache: boolean
+}
+
+/** What the app reports about itself. */
+export interface AppInfo {
+  mode: 'electron' | 'browser'
+  version: string
+  keychain: KeychainStatus
+}
+
+/** Whether secrets can be kept in the OS keychain, with a message for the user when not. */
+export interface KeychainStatus {
+  available: boolean
+  message: string | null
+}
+
+/** Settings the renderer may read and change. */
+export interface Settings {
+  theme: 'light' | 'dark' | 'system'
+}
+
+/** Settings payload (partial updates). */
+export const settingsInput = z.strictObject({
+  theme: z.enum(['light', 'dark', 'system']).optional(),
+})
+
+/** Connectivity of one account's service. */
+export interface Connectivity {
+  accountId: string
+  online: boolean
+  checkedAt: string
+}
+
+/** The channel map: input schema (checked in main before any work) and output type per channel. */
+export const channelInputs = {
+  'app.info': z.strictObject({}),
+  'api.call': apiCallInput,
+  'api.cancel': z.strictObject({ requestId }),
+  'accounts.list': z.strictObject({}),
+  'accounts.add': addAccountInput,
+  'accounts.signIn': z.strictObject({ accountId, password: secret }),
+  'accounts.signOut': z.strictObject({ accountId }),
+  'accounts.remove': z.strictObject({ accountId }),
+  'accounts.setActive': z.strictObject({ accountId }),
+  'demo.start': z.strictObject({}),
+  'settings.get': z.strictObject({}),
+  'settings.set': settingsInput,
+} satisfies Record<ChannelName, z.ZodType>
+
+/** Output type of each channel. */
+export interface ChannelOutputs {
+  'app.info': AppInfo
+  'api.call': ApiCallOutput
+  'api.cancel': { cancelled: boolean }
+  'accounts.list': AccountList
+  'accounts.add': AccountView
+  'accounts.signIn': AccountView
+  'accounts.signOut': AccountView
+  'accounts.remove': { removed: true }
+  'accounts.setActive': AccountList
+  'demo.start': AccountView
+  'settings.get': Settings
+  'settings.set': Settings
+}
+
+/** The account list with the active account. */
+export interface AccountList {
+  accounts: AccountView[]
+  activeId: string | null
+}
+
+/** Payload type of each event. */
+export interface EventPayloads {
+  'accounts.changed': AccountList
+  connectivity: Connectivity
+  'keychain.status': KeychainStatus
+}
+
+/** Input type of channel `C` as the renderer writes it. */
+export type ChannelInput<C extends ChannelName> = z.input<(typeof channelInputs)[C]>
+/** Input type of channel `C` after validation in main. */
+export type ChannelParsed<C extends ChannelName> = z.output<(typeof channelInputs)[C]>
+/** Output type of channel `C`. */
+export type ChannelOutput<C extends ChannelName> = ChannelOutputs[C]
+/** Payload type of event `E`. */
+export type EventPayload<E extends EventName> = EventPayloads[E]
+
+/**
+ * The surface the preload exposes as `window.scandesk` and browser mode imitates: one named
+ * function per request channel, each resolving to the JSON text of a Result (parsed in the
+ * renderer: cheaper than structured clone for large pages); `on` hands over the payload only
+ * and returns an unsubscribe function.
+ */
+export type ScanDeskBridge = { [C in ChannelName]: (payload: unknown) => Promise<string> } & {
+  on(event: EventName, listener: (payload: unknown) => void): () => void
+}

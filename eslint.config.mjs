@@ -1,0 +1,172 @@
+import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
+import vue from 'eslint-plugin-vue'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'stream',
+]
+
+// Boundaries of STYLE.md habit 2, enforced here rather than remembered.
+const noElectron = {
+  name: 'electron',
+  message: "Only electron/main and electron/preload import 'electron'.",
+}
+const noKeytar = { name: 'keytar', message: 'Only the keychain vault imports keytar.' }
+const noAxios = { name: 'axios', message: 'Only electron/core/http imports axios.' }
+const noAxiosRetry = {
+  name: 'axios-retry',
+  message: 'Only electron/core/http imports axios-retry.',
+}
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'docs/**', 'coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...vue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser } },
+  },
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'vue/no-v-html': 'error',
+      'vue/multi-word-component-names': 'error',
+    },
+  },
+  {
+    files: [
+      'electron/core/**',
+      'electron/contract/**',
+      'sandbox/**',
+      'bench/**',
+      'scripts/**',
+      'tests/**',
+    ],
+    ignores: [
+      'electron/core/http/**',
+      'electron/core/accounts/keychain-vault.ts',
+      'tests/**',
+      'bench/**',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, noKeytar, noAxios, noAxiosRetry] }],
+    },
+  },
+  {
+    files: ['electron/core/http/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noKeytar] }] },
+  },
+  {
+    files: ['electron/core/accounts/keychain-vault.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noAxios, noAxiosRetry] }] },
+  },
+  {
+    files: ['tests/**', 'bench/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noKeytar] }] },
+  },
+  {
+    files: ['electron/contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noKeytar, noAxios, 'vue', 'pinia', ...nodeBuiltins],
+          patterns: [{ group: ['node:*'], message: 'The contract imports nothing from node.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/main/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            noKeytar,
+            noAxios,
+            {
+              name: 'electron',
+              importNames: ['ipcRenderer'],
+              message: 'ipcRenderer belongs to the preload.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/main/**'],
+    ignores: ['electron/main/ipc.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            noKeytar,
+            noAxios,
+            {
+              name: 'electron',
+              importNames: ['ipcMain', 'ipcRenderer'],
+              message: 'Only electron/main/ipc.ts uses ipcMain.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/preload/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noKeytar, noAxios, { name: 'electron', importNames: ['ipcMain'] }] },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noKeytar, noAxios, 'better-sqlite3', ...nodeBuiltins],
+          patterns: [{ group: ['node:*'], message: 'The renderer has no Node.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    ignores: ['renderer/src/bridge/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'window',
+          property: 'scandesk',
+          message: 'Only renderer/src/bridge reads window.scandesk.',
+        },
+      ],
+    },
+  },
+  prettier,
+)

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url'
+import vue from '@vitejs/plugin-vue'
+import { defineConfig } from 'vitest/config'
+
+const alias = {
+  '@contract': fileURLToPath(new URL('./electron/contract', import.meta.url)),
+  '@': fileURLToPath(new URL('./renderer/src', import.meta.url)),
+}
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: [
+            'electron/**/*.test.ts',
+            'sandbox/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+            'tests/keychain/**/*.test.ts',
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['renderer/src/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+})
