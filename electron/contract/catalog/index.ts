@@ -1,15 +1,53 @@
 import type { z } from 'zod'
 import type { Release } from '../releases'
+import { advancedReportsOperations } from './advanced-reports'
+import { auditOperations } from './audit'
+import { authOperations } from './auth'
+import { billingOperations } from './billing'
+import { credentialsOperations } from './credentials'
+import { exceptionsOperations } from './exceptions'
+import { hostsOperations } from './hosts'
+import { notificationsOperations } from './notifications'
+import { organizationsOperations } from './organizations'
+import { portListsOperations } from './port-lists'
+import { reportsOperations } from './reports'
+import { saqOperations } from './saq'
+import { scannersOperations } from './scanners'
 import { scanOperations } from './scans'
+import { schedulesOperations } from './schedules'
 import { targetOperations } from './targets'
+import { userOperations } from './user'
+import { usersOperations } from './users'
+import { vulnerabilitiesOperations } from './vulnerabilities'
+import { webhooksOperations } from './webhooks'
+import { whiteLabelOperations } from './white-label'
 import type { GroupId, OperationDef, OperationInput } from './types'
 
 export * from './types'
 
 /** The whole operation catalog, keyed by operation id. */
 export const catalog = {
+  ...authOperations,
   ...targetOperations,
   ...scanOperations,
+  ...reportsOperations,
+  ...advancedReportsOperations,
+  ...vulnerabilitiesOperations,
+  ...exceptionsOperations,
+  ...schedulesOperations,
+  ...webhooksOperations,
+  ...auditOperations,
+  ...notificationsOperations,
+  ...hostsOperations,
+  ...scannersOperations,
+  ...portListsOperations,
+  ...credentialsOperations,
+  ...userOperations,
+  ...organizationsOperations,
+  ...usersOperations,
+  ...whiteLabelOperations,
+  ...billingOperations,
+  ...saqOperations,
 } as const
 
 /** Every catalog entry's id. */

@@ -93,6 +93,15 @@ export interface OperationDef<
   sandbox: SandboxSpec
   /** Marked by the interface as not implemented by the service (user.active_plans). */
   notImplemented?: boolean
+  /** A valid request against the sandbox's seeded data (docs and the catalog coverage test). */
+  example: OperationExample
+}
+
+/** A valid request: path parameters, query and body. */
+export interface OperationExample {
+  path?: Record<string, string>
+  query?: Record<string, string | number | boolean>
+  body?: unknown
 }
 
 type Spec<Id extends string, P, Q, B, R> = {
@@ -115,6 +124,7 @@ type Spec<Id extends string, P, Q, B, R> = {
   successStatus?: number
   sandbox: SandboxSpec
   notImplemented?: boolean
+  example?: OperationExample
 }
 
 /**
@@ -151,6 +161,7 @@ export function defineOperation<
       spec.successStatus ?? (method === 'POST' && spec.sandbox.kind === 'create' ? 201 : 200),
     sandbox: spec.sandbox,
     notImplemented: spec.notImplemented,
+    example: spec.example ?? {},
   }
 }
 

@@ -1,0 +1,4 @@
+import { defineGroup } from './types'
+
+/** audit: operations are being added (catalog work in progress). */
+export const auditOperations = defineGroup([])

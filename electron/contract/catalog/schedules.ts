@@ -1,0 +1,4 @@
+import { defineGroup } from './types'
+
+/** schedules: operations are being added (catalog work in progress). */
+export const schedulesOperations = defineGroup([])

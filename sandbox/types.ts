@@ -1,0 +1,159 @@
+import type { Readable } from 'node:stream'
+import type { OperationDef } from '../electron/contract/catalog/types'
+import type { FieldErrors } from '../electron/contract/errors'
+import type { Release } from '../electron/contract/releases'
+
+/**
+ * One stored record. `id`, `type` and `attributes` are what the API shows ({id, type, attributes});
+ * `internal` holds what the service keeps but never shows (password hashes, OTP secrets, file
+ * seeds, owner ids). Everything is plain JSON so `--data FILE` can persist it.
+ */
+export interface Row {
+  id: string
+  type: string
+  attributes: Record<string, unknown>
+  internal?: Record<string, unknown>
+}
+
+/** The sandbox's whole state: named collections of rows plus id counters. JSON-serialisable. */
+export interface SandboxState {
+  collections: Record<string, Record<string, Row>>
+  counters: Record<string, number>
+}
+
+/** Who is calling, resolved by the engine from x-api-key + Bearer/Basic before a handler runs. */
+export interface Caller {
+  userId: string
+  organizationId: string
+  role: 'administrator' | 'manager' | 'analyst' | 'customer'
+  /** 'session' for Bearer tokens from sign-in, 'access_token' for Basic access tokens. */
+  via: 'session' | 'access_token'
+  /** The token that authenticated this request (to revoke on sign-out). */
+  token: string
+  /** Set while an administrator impersonates this user. */
+  impersonatorId?: string
+}
+
+/** A validated request handed to a handler. */
+export interface SandboxRequest {
+  op: OperationDef
+  path: Record<string, string>
+  query: Record<string, unknown>
+  body: unknown
+  /** Null for operations whose catalog auth is 'none'. */
+  caller: Caller | null
+  headers: Record<string, string | string[] | undefined>
+}
+
+/** A file answer: bytes or a stream, with its type; the engine applies download faults to it. */
+export interface SandboxFile {
+  contentType: string
+  filename: string
+  size: number
+  body: Buffer | (() => Readable)
+}
+
+/** What a handler returns. */
+export interface SandboxResponse {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+  file?: SandboxFile
+}
+
+/** Thrown by handlers (via ctx helpers) to answer with an error status and body. */
+export class SandboxHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+  ) {
+    super(message)
+  }
+}
+
+/** Small deterministic random source (seeded). */
+export interface Rng {
+  /** Uniform float in [0, 1). */
+  next(): number
+  /** Integer in [min, max]. */
+  int(min: number, max: number): number
+  pick<T>(items: readonly T[]): T
+}
+
+/** Store access shared by the engine and every domain. */
+export interface SandboxDb {
+  readonly state: SandboxState
+  list(collection: string): Row[]
+  get(collection: string, id: string): Row | undefined
+  /** The row or a 404 SandboxHttpError. */
+  require(collection: string, id: string): Row
+  insert(collection: string, row: Row): Row
+  /** Shallow-merges `attributes` (and `internal`) into the row; 404 when missing. */
+  update(collection: string, id: string, attributes: Record<string, unknown>, internal?: Record<string, unknown>): Row
+  remove(collection: string, id: string): boolean
+  /** Next id for a prefix: `${prefix}-${n}` with n zero-padded to 3 digits (tgt-001, tgt-002, …). */
+  nextId(prefix: string): string
+}
+
+/** Sessions and access tokens (implemented by the engine; used by the auth and user domains). */
+export interface SandboxSessions {
+  /** Creates a Bearer session for `userId`; returns the token. */
+  create(userId: string, options?: { impersonatorId?: string }): string
+  revoke(token: string): void
+  /** Creates (replacing any previous) access token for `userId`; returns it. */
+  createAccessToken(userId: string): string
+  revokeAccessToken(userId: string): boolean
+  /** Who a token belongs to, or null. */
+  resolve(scheme: 'Bearer' | 'Basic', token: string): Caller | null
+}
+
+/** Everything a handler, a seeder or a tick can use. */
+export interface SandboxContext {
+  db: SandboxDb
+  sessions: SandboxSessions
+  rng: Rng
+  release: Release
+  /** The sandbox clock (tests may move it). */
+  now(): Date
+  /** Writes a line to the sandbox log (one-time codes go here). */
+  log(line: string): void
+  /** Options the sandbox was started with that domains read. */
+  options: { fixedOtp?: string; apiKey: string }
+  /** Throws a 404 with the interface's "Record Not Found". */
+  notFound(what?: string): never
+  /** Throws a 422 with field errors. */
+  invalid(fieldErrors: FieldErrors, message?: string): never
+  /** Throws another error status (401, 403, 409). */
+  error(status: number, message: string): never
+}
+
+/** A handler for a catalog entry whose sandbox kind is 'custom' (or that overrides a generic kind). */
+export type Handler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>
+
+/**
+ * One slice of the service: its seed data, its custom handlers keyed by operation id, and an
+ * optional tick that advances time-driven state (a running scan's progress) before each request.
+ */
+export interface SandboxDomain {
+  name: string
+  /** Collections this domain owns, for the generic list/show/create/update/delete kinds. */
+  collections: Record<string, CollectionSpec>
+  seed(ctx: SandboxContext): void
+  handlers: Record<string, Handler>
+  tick?(ctx: SandboxContext): void
+}
+
+/** How the generic kinds treat one collection. */
+export interface CollectionSpec {
+  /** JSON:API type of its rows, e.g. 'target'. */
+  type: string
+  /** Id prefix, e.g. 'tgt' → tgt-001. */
+  prefix: string
+  /** When true, callers see only rows whose internal.organization_id is their organization's. */
+  orgScoped?: boolean
+  /** Attributes a generic create adds before the body's own (defaults, computed fields). */
+  defaults?(req: SandboxRequest, ctx: SandboxContext): Record<string, unknown>
+  /** Attribute names the generic list's `search` matches (case-insensitive substring). */
+  searchFields?: string[]
+}
