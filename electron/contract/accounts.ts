@@ -79,5 +79,7 @@ export interface AccountView {
   signedIn: boolean
   /** True when the keychain was unavailable and this account's secrets live in memory for this run. */
   secretsInMemoryOnly: boolean
+  /** The account of the embedded demo sandbox ("Try the demo service"). */
+  isDemo: boolean
   createdAt: string
 }
