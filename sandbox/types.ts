@@ -90,7 +90,12 @@ export interface SandboxDb {
   require(collection: string, id: string): Row
   insert(collection: string, row: Row): Row
   /** Shallow-merges `attributes` (and `internal`) into the row; 404 when missing. */
-  update(collection: string, id: string, attributes: Record<string, unknown>, internal?: Record<string, unknown>): Row
+  update(
+    collection: string,
+    id: string,
+    attributes: Record<string, unknown>,
+    internal?: Record<string, unknown>,
+  ): Row
   remove(collection: string, id: string): boolean
   /** Next id for a prefix: `${prefix}-${n}` with n zero-padded to 3 digits (tgt-001, tgt-002, …). */
   nextId(prefix: string): string
@@ -129,7 +134,10 @@ export interface SandboxContext {
 }
 
 /** A handler for a catalog entry whose sandbox kind is 'custom' (or that overrides a generic kind). */
-export type Handler = (req: SandboxRequest, ctx: SandboxContext) => SandboxResponse | Promise<SandboxResponse>
+export type Handler = (
+  req: SandboxRequest,
+  ctx: SandboxContext,
+) => SandboxResponse | Promise<SandboxResponse>
 
 /**
  * One slice of the service: its seed data, its custom handlers keyed by operation id, and an

@@ -1,4 +1,298 @@
-import { defineGroup } from './types'
+import { z } from 'zod'
+import { SINCE_5_4 } from '../releases'
+import {
+  byId,
+  collection,
+  dateTime,
+  deletedResponse,
+  description,
+  idParam,
+  listQuery,
+  name,
+  plainListQuery,
+  single,
+} from '../schemas/common'
+import { queryFlag } from './notifications'
+import { defineGroup, defineOperation } from './types'
 
-/** saq: operations are being added (catalog work in progress). */
-export const saqOperations = defineGroup([])
+/*
+ * How answers travel (decided here; the interface names no "update answers" operation):
+ * - `saq.create` takes the draft's answers (and may start from an SAQ set as a template); the
+ *   client drafts offline and the create is queued and replayed when online;
+ * - `saq.clone` copies an SAQ into a new draft and applies the answers it is given on top (how a
+ *   submitted or approved SAQ is revised);
+ * - `saq.approve` takes the final answers, merges them and approves only when every required
+ *   requirement is answered (else 422 listing the missing requirement numbers, nothing saved).
+ * One operation serves both "get as JSON" and "download as PDF": `GET /v2/saq/{id}` with
+ * `format=json` (default; this entry's JSON answer) or `format=pdf` (PDF bytes). The client's file
+ * path (electron/core/files) downloads the PDF through this same entry with `SAQ_PDF_QUERY`.
+ */
+
+/** A requirement number such as 8.3.1 or A1.1.1 (decided here). */
+export const requirementNumber = z
+  .string()
+  .regex(/^[A-Z]?\d{1,2}(\.\d{1,2}){1,3}$/, 'must be a requirement number such as 8.3.1')
+
+/** Answer choices (decided here). */
+export const SAQ_RESPONSES = ['yes', 'no', 'not_applicable', 'compensating_control'] as const
+
+/** Answers that must carry an explanatory note. */
+export const SAQ_RESPONSES_NEEDING_NOTE: readonly string[] = [
+  'not_applicable',
+  'compensating_control',
+]
+
+/** One answer as sent by the client. */
+export const saqAnswer = z
+  .strictObject({
+    requirement: requirementNumber,
+    response: z.enum(SAQ_RESPONSES),
+    note: z.string().trim().max(2000).optional(),
+  })
+  .refine((a) => !SAQ_RESPONSES_NEEDING_NOTE.includes(a.response) || !!a.note, {
+    message: 'a note is required for not applicable and compensating control answers',
+    path: ['note'],
+  })
+
+/** A set of answers: at most one per requirement. */
+export const saqAnswers = z
+  .array(saqAnswer)
+  .max(1000)
+  .refine(
+    (list) => new Set(list.map((a) => a.requirement)).size === list.length,
+    'must answer each requirement at most once',
+  )
+
+/** One stored answer as the service sends it. */
+export const saqAnswerAttributes = z.looseObject({
+  requirement: z.string(),
+  response: z.string(),
+  note: z.string().nullish(),
+  answered_at: dateTime.nullish(),
+})
+
+/** SAQ attributes (decided here). */
+export const saqAttributes = z.looseObject({
+  name: z.string(),
+  description: z.string().nullish(),
+  saq_type: z.string(),
+  saq_type_id: z.string().nullish(),
+  status: z.enum(['draft', 'approved']),
+  is_template: z.boolean(),
+  answers: z.array(saqAnswerAttributes).optional(),
+  progress: z.looseObject({ answered: z.number().int(), required: z.number().int() }).optional(),
+  compliance: z.enum(['compliant', 'non_compliant']).nullish(),
+  approved_at: dateTime.nullish(),
+  approved_by: z.string().nullish(),
+  cloned_from: z.string().nullish(),
+  created_at: dateTime.optional(),
+  updated_at: dateTime.optional(),
+})
+
+/** SAQ type attributes (decided here): a questionnaire kind such as A, A-EP or D-Merchant. */
+export const saqTypeAttributes = z.looseObject({
+  code: z.string(),
+  name: z.string(),
+  description: z.string().nullish(),
+  applies_to: z.string().nullish(),
+  requirements_count: z.number().int(),
+  template_version: z.string().nullish(),
+})
+
+/** One requirement of a template. */
+export const saqTemplateRequirement = z.looseObject({
+  number: z.string(),
+  title: z.string().min(1),
+  required: z.boolean(),
+  guidance: z.string().nullish(),
+})
+
+/** Template of an SAQ type: numbered sections of numbered requirements. */
+export const saqTemplateAttributes = saqTypeAttributes.extend({
+  sections: z.array(
+    z.looseObject({
+      number: z.string(),
+      title: z.string().min(1),
+      requirements: z.array(saqTemplateRequirement),
+    }),
+  ),
+})
+
+/** Query of the SAQ get: `json` (default) answers JSON, `pdf` answers the PDF file. */
+export const saqShowQuery = z.strictObject({ format: z.enum(['json', 'pdf']).optional() })
+
+/** Query to send with `saq.show` to download the PDF through the file path. */
+export const SAQ_PDF_QUERY = { format: 'pdf' } as const
+
+/** Body of SAQ create (decided here). `saq_type` is a type's code (e.g. "A-EP") or id. */
+export const saqCreateBody = z.strictObject({
+  saq_type: z.string().trim().min(1, 'is required').max(40),
+  name,
+  description: description.optional(),
+  template_id: idParam.optional(),
+  answers: saqAnswers.optional(),
+})
+
+/** Body of SAQ clone (decided here): a new name and answers to apply to the copy. */
+export const saqCloneBody = z.strictObject({
+  name: name.optional(),
+  answers: saqAnswers.optional(),
+})
+
+/** Body of SAQ approve (decided here): final answers to merge before the completeness check. */
+export const saqApproveBody = z.strictObject({
+  answers: saqAnswers.optional(),
+  note: description.optional(),
+})
+
+const g = 'saq' as const
+
+/** Questionnaire (SAQ): the nine operations of interface §4. */
+export const saqOperations = defineGroup([
+  defineOperation({
+    id: 'saq.list',
+    group: g,
+    method: 'GET',
+    path: '/v2/saq',
+    query: listQuery({
+      status: z.enum(['draft', 'approved']).optional(),
+      saq_type: z.string().trim().max(40).optional(),
+      is_template: queryFlag.optional(),
+    }),
+    response: collection(saqAttributes),
+    releases: SINCE_5_4,
+    summary: 'List all SAQs',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: { query: { status: 'draft' } },
+  }),
+  defineOperation({
+    id: 'saq.show',
+    group: g,
+    method: 'GET',
+    path: '/v2/saq/{id}',
+    pathParams: byId,
+    query: saqShowQuery,
+    response: single(saqAttributes),
+    releases: SINCE_5_4,
+    summary: 'Get an SAQ as JSON, or download it as PDF with format=pdf',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: { path: { id: 'saq-001' }, query: { format: 'json' } },
+  }),
+  defineOperation({
+    id: 'saq.types',
+    group: g,
+    method: 'GET',
+    path: '/v2/saq/types',
+    query: plainListQuery,
+    response: collection(saqTypeAttributes),
+    releases: SINCE_5_4,
+    summary: 'List available SAQ types',
+    source: 'decided',
+    sandbox: { kind: 'list', collection: 'saq_types' },
+    example: { query: { per_page: 20 } },
+  }),
+  defineOperation({
+    id: 'saq.type_template',
+    group: g,
+    method: 'GET',
+    path: '/v2/saq/types/{id}/template',
+    pathParams: byId,
+    response: single(saqTemplateAttributes),
+    releases: SINCE_5_4,
+    summary: 'Get the template of an SAQ type (sections and requirements); id or code',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: { path: { id: 'sqt-002' } },
+  }),
+  defineOperation({
+    id: 'saq.create',
+    group: g,
+    method: 'POST',
+    path: '/v2/saq',
+    body: saqCreateBody,
+    response: single(saqAttributes),
+    releases: SINCE_5_4,
+    offline: 'queue',
+    successStatus: 201,
+    summary: 'Create a new SAQ draft of a type, with its answers so far',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: {
+      body: {
+        saq_type: 'A',
+        name: 'Web shop SAQ A 2025',
+        answers: [{ requirement: '8.3.1', response: 'yes' }],
+      },
+    },
+  }),
+  defineOperation({
+    id: 'saq.delete',
+    group: g,
+    method: 'DELETE',
+    path: '/v2/saq/{id}',
+    pathParams: byId,
+    response: deletedResponse,
+    releases: SINCE_5_4,
+    summary: 'Delete an SAQ',
+    source: 'decided',
+    sandbox: { kind: 'delete', collection: 'saqs' },
+    example: { path: { id: 'saq-006' } },
+  }),
+  defineOperation({
+    id: 'saq.clone',
+    group: g,
+    method: 'PUT',
+    path: '/v2/saq/{id}/clone',
+    pathParams: byId,
+    body: saqCloneBody,
+    response: single(saqAttributes),
+    releases: SINCE_5_4,
+    idempotent: false,
+    successStatus: 201,
+    summary: 'Clone an SAQ into a new draft, applying the given answers',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: { path: { id: 'saq-001' }, body: { name: 'Web shop SAQ A (revision)' } },
+  }),
+  defineOperation({
+    id: 'saq.approve',
+    group: g,
+    method: 'PUT',
+    path: '/v2/saq/{id}/approve',
+    pathParams: byId,
+    body: saqApproveBody,
+    response: single(saqAttributes),
+    releases: SINCE_5_4,
+    idempotent: false,
+    errors: [401, 403, 404, 409, 422],
+    summary: 'Approve an SAQ (422 with the missing requirement numbers when incomplete)',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: { path: { id: 'saq-002' }, body: {} },
+  }),
+  defineOperation({
+    id: 'saq.set_template',
+    group: g,
+    method: 'PUT',
+    path: '/v2/saq/{id}/set_template',
+    pathParams: byId,
+    response: single(saqAttributes),
+    releases: SINCE_5_4,
+    idempotent: true,
+    summary: 'Set an SAQ as a template for new SAQs of its type',
+    source: 'decided',
+    sandbox: { kind: 'custom' },
+    example: { path: { id: 'saq-003' } },
+  }),
+])
+
+/**
+ * True when a request answers file bytes although its entry's responseKind is 'json': the one
+ * "get an SAQ (JSON) or download it (PDF)" operation with `format=pdf`. The client's JSON path
+ * should refuse such a request and its download path accept it.
+ */
+export function answersFile(opId: string, query?: Record<string, unknown>): boolean {
+  return opId === 'saq.show' && query?.format === SAQ_PDF_QUERY.format
+}

@@ -30,6 +30,7 @@ export const targetAttributes = z.looseObject({
   tags: z.array(z.string()).optional(),
   organization_id: z.string().nullish(),
   hosts_count: z.number().int().nullish(),
+  last_scanned_at: dateTime.nullish(),
   created_at: dateTime.optional(),
   updated_at: dateTime.optional(),
 })
@@ -61,6 +62,7 @@ export const targetOperations = defineGroup([
     summary: 'List scan targets',
     source: 'decided',
     sandbox: targets,
+    example: { query: { tag: 'production' } },
   }),
   defineOperation({
     id: 'targets.create',
@@ -73,6 +75,7 @@ export const targetOperations = defineGroup([
     summary: 'Create a scan target',
     source: 'decided',
     sandbox: { kind: 'create', collection: 'targets' },
+    example: { body: { name: 'Payment gateway', address: '203.0.113.10', tags: ['pci'] } },
   }),
   defineOperation({
     id: 'targets.show',
@@ -85,6 +88,7 @@ export const targetOperations = defineGroup([
     summary: 'Show one scan target',
     source: 'decided',
     sandbox: { kind: 'show', collection: 'targets' },
+    example: { path: { id: 'tgt-001' } },
   }),
   defineOperation({
     id: 'targets.update',
@@ -98,6 +102,7 @@ export const targetOperations = defineGroup([
     summary: 'Update a scan target',
     source: 'decided',
     sandbox: { kind: 'update', collection: 'targets' },
+    example: { path: { id: 'tgt-001' }, body: { description: 'Primary web front end' } },
   }),
   defineOperation({
     id: 'targets.delete',
@@ -110,6 +115,7 @@ export const targetOperations = defineGroup([
     summary: 'Delete a scan target',
     source: 'decided',
     sandbox: { kind: 'delete', collection: 'targets' },
+    example: { path: { id: 'tgt-040' } },
   }),
   defineOperation({
     id: 'targets.bulk_delete',
@@ -123,6 +129,7 @@ export const targetOperations = defineGroup([
     summary: 'Delete several scan targets',
     source: 'decided',
     sandbox: { kind: 'bulk_delete', collection: 'targets' },
+    example: { body: { ids: ['tgt-041', 'tgt-042'] } },
   }),
   defineOperation({
     id: 'targets.calculate_hosts',
@@ -138,5 +145,6 @@ export const targetOperations = defineGroup([
     summary: 'Calculate how many hosts an address or range covers',
     source: 'decided',
     sandbox: { kind: 'custom' },
+    example: { body: { address: '192.0.2.0/28' } },
   }),
 ])

@@ -1,9 +1,49 @@
 import type { SandboxDomain } from '../../types'
+import { reportingCollections } from './collections'
+import { completeDueFiles } from './files'
+import { advancedReportHandlers } from './handlers/advanced-reports'
+import { auditHandlers } from './handlers/audit'
+import { notificationHandlers } from './handlers/notifications'
+import { reportHandlers } from './handlers/reports'
+import { saqHandlers } from './handlers/saq'
+import { webhookHandlers } from './handlers/webhooks'
+import { whiteLabelHandlers } from './handlers/white-label'
+import { seedNotifications, seedAudit, seedWebhooks } from './seed-activity'
+import { seedAdvancedReports, seedReports } from './seed-reports'
+import { seedSaqs, seedSaqTypes, seedWhiteLabel } from './seed-saq'
 
-/** The reporting domain of the sandbox (being built). */
+export { notify, recordAudit, emitWebhookEvent } from './activity'
+export { addSyntheticReport } from './files'
+
+/**
+ * The reporting domain: reports and advanced reports with real PDF/CSV files, webhooks and their
+ * deliveries, the audit log, notifications, white label settings and SAQs. Seeded after
+ * identity, commerce and scanning, in a fixed order (ids depend on it).
+ */
 export const reportingDomain: SandboxDomain = {
   name: 'reporting',
-  collections: {},
-  seed() {},
-  handlers: {},
+  collections: reportingCollections,
+  seed(ctx) {
+    seedReports(ctx)
+    seedAdvancedReports(ctx)
+    seedWebhooks(ctx)
+    seedAudit(ctx)
+    seedNotifications(ctx)
+    seedWhiteLabel(ctx)
+    seedSaqTypes(ctx)
+    seedSaqs(ctx)
+  },
+  handlers: {
+    ...reportHandlers,
+    ...advancedReportHandlers,
+    ...webhookHandlers,
+    ...auditHandlers,
+    ...notificationHandlers,
+    ...whiteLabelHandlers,
+    ...saqHandlers,
+  },
+  tick(ctx) {
+    completeDueFiles(ctx, 'reports')
+    completeDueFiles(ctx, 'advanced_reports')
+  },
 }

@@ -1,0 +1,188 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AccountList } from '@contract/channels'
+import { AppFailure, type AppError } from '@contract/errors'
+import { json, startTestServer, type TestServer } from '../http/test-server'
+import { AccountsRepo } from '../store/accounts-repo'
+import { openDatabase, type Db } from '../store/database'
+import { SettingsRepo } from '../store/settings-repo'
+import { AccountService, type AddAccountInput } from './account-service'
+import { ClientPool } from './client-pool'
+import { MemoryVault } from './memory-vault'
+import { TWO_FACTOR_LATER, WRONG_API_KEY, WRONG_PASSWORD } from './sign-in'
+
+const API_KEY = 'key-canary-31d9'
+const PASSWORD = 'pw-canary-31d9'
+let server: TestServer
+let dir: string
+let db: Db
+let vault: MemoryVault
+let service: AccountService
+let changes: AccountList[]
+let signedOut: string[]
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server.close())
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-acc-'))
+  db = openDatabase(dir)
+  vault = new MemoryVault()
+  changes = []
+  signedOut = []
+  service = new AccountService({
+    accounts: new AccountsRepo(db),
+    settings: new SettingsRepo(db),
+    vault,
+    clients: new ClientPool({ vault, limits: { retries: 0 } }),
+    changed: (list) => changes.push(list),
+  })
+  server.handle((req, res) => {
+    if (req.headers['x-api-key'] !== API_KEY)
+      return json(res, 401, { errors: [{ detail: 'A valid x-api-key header is required' }] })
+    if (req.url === '/auth/sign_in') {
+      const body = JSON.parse(req.body) as { username: string; password: string }
+      if (body.username === 'twofa@example.com')
+        return json(res, 200, { two_factor_required: true, otp_token: 'c', methods: ['app'] })
+      if (body.password !== PASSWORD)
+        return json(res, 401, { errors: [{ detail: 'Invalid username or password' }] })
+      return json(res, 200, { token: `session-for-${body.username}` })
+    }
+    if (req.url === '/v2/auth/sign_out' && req.method === 'DELETE') {
+      signedOut.push(String(req.headers.authorization))
+      return json(res, 200, { data: { success: true } })
+    }
+    json(res, 404, {})
+  })
+})
+afterEach(() => {
+  db.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function input(over: Partial<AddAccountInput> = {}): AddAccountInput {
+  return {
+    label: 'Acme',
+    baseUrl: `${server.baseUrl}/`,
+    apiKey: API_KEY,
+    username: 'analyst@example.com',
+    password: PASSWORD,
+    release: 'latest',
+    color: '#3366ff',
+    ...over,
+  }
+}
+
+async function refused(p: Promise<unknown>): Promise<AppError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  )
+  expect(err).toBeInstanceOf(AppFailure)
+  return (err as AppFailure).error
+}
+
+describe('adding an account', () => {
+  it('signs in, stores the row without secrets and the secrets in the vault', async () => {
+    const view = await service.add(input())
+    expect(view).toMatchObject({
+      label: 'Acme',
+      baseUrl: server.baseUrl,
+      signedIn: true,
+      authMethod: 'password',
+      isDemo: false,
+    })
+    expect(JSON.stringify(view)).not.toContain('canary')
+    expect(await vault.get(view.id, 'api_key')).toBe(API_KEY)
+    expect(await vault.get(view.id, 'session_token')).toBe('session-for-analyst@example.com')
+    expect(await vault.get(view.id, 'password')).toBeNull()
+    expect(changes.at(-1)).toEqual({ accounts: [view], activeId: view.id })
+  })
+
+  it('stores nothing when the password is wrong', async () => {
+    const error = await refused(service.add(input({ password: 'wrong' })))
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: WRONG_PASSWORD })
+    expect((await service.list()).accounts).toEqual([])
+    expect(vault.size).toBe(0)
+    expect(changes).toEqual([])
+  })
+
+  it('says the API key is wrong when the service refuses it', async () => {
+    const error = await refused(service.add(input({ apiKey: 'nope-nope' })))
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: WRONG_API_KEY })
+    expect(vault.size).toBe(0)
+  })
+
+  it('refuses a two-factor sign-in with a clear message for now', async () => {
+    const error = await refused(service.add(input({ username: 'twofa@example.com' })))
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: TWO_FACTOR_LATER })
+    expect(vault.size).toBe(0)
+  })
+
+  it('refuses the same user at the same address twice', async () => {
+    await service.add(input())
+    expect((await refused(service.add(input({ label: 'Again' })))).code).toBe('CONFLICT')
+  })
+})
+
+describe('signing out and in', () => {
+  it('tells the service, forgets the session token and keeps the API key', async () => {
+    const view = await service.add(input())
+    const out = await service.signOut(view.id)
+    expect(out.signedIn).toBe(false)
+    expect(signedOut).toEqual(['Bearer session-for-analyst@example.com'])
+    expect(await vault.get(view.id, 'session_token')).toBeNull()
+    expect(await vault.get(view.id, 'api_key')).toBe(API_KEY)
+    const back = await service.signIn(view.id, PASSWORD)
+    expect(back.signedIn).toBe(true)
+  })
+
+  it('signs out locally when the service cannot be reached', async () => {
+    const view = await service.add(input())
+    db.prepare('UPDATE accounts SET base_url = ?').run('http://127.0.0.1:9')
+    const out = await service.signOut(view.id)
+    expect(out.signedIn).toBe(false)
+  })
+
+  it('keeps the account signed out when signing in again fails', async () => {
+    const view = await service.add(input())
+    await service.signOut(view.id)
+    expect((await refused(service.signIn(view.id, 'wrong'))).message).toBe(WRONG_PASSWORD)
+    expect((await service.list()).accounts[0].signedIn).toBe(false)
+  })
+})
+
+describe('removing an account', () => {
+  it('removes only that account’s row and vault entries and moves the active account', async () => {
+    const a = await service.add(input())
+    const b = await service.add(input({ label: 'Other', username: 'other@example.com' }))
+    await service.setActive(a.id)
+    await service.remove(a.id)
+    const list = await service.list()
+    expect(list.accounts.map((x) => x.id)).toEqual([b.id])
+    expect(list.activeId).toBe(b.id)
+    expect(await vault.get(a.id, 'api_key')).toBeNull()
+    expect(await vault.get(b.id, 'api_key')).toBe(API_KEY)
+    expect((await refused(service.remove(a.id))).code).toBe('UNKNOWN_ACCOUNT')
+  })
+})
+
+describe('reconnecting an account to a new address', () => {
+  it('changes nothing when the new sign-in fails', async () => {
+    const view = await service.add(input())
+    const error = await refused(
+      service.reconnect(view.id, {
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: API_KEY,
+        username: view.username,
+        password: PASSWORD,
+      }),
+    )
+    expect(error.code).toBe('OFFLINE')
+    expect((await service.list()).accounts[0].baseUrl).toBe(server.baseUrl)
+  })
+})

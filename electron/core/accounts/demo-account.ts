@@ -1,0 +1,84 @@
+import type { AccountView } from '@contract/accounts'
+import { fail } from '@contract/errors'
+import type { AccountRow } from '../store/accounts-repo'
+import type { AccountService } from './account-service'
+
+/** A running embedded sandbox with the demo user's credentials. */
+export interface DemoService {
+  baseUrl: string
+  apiKey: string
+  username: string
+  password: string
+  close(): Promise<void>
+}
+
+/** The demo account's fixed look. */
+export const DEMO_ACCOUNT = { label: 'Demo service', color: '#7c3aed', release: 'latest' } as const
+
+/**
+ * "Try the demo service": starts the embedded sandbox once per run and keeps the demo account
+ * pointed at it (its port changes every run), signed in.
+ */
+export class DemoAccounts {
+  private service: Promise<DemoService> | null = null
+  private connecting: Promise<AccountView> | null = null
+  private connected = false
+
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly startService: (() => Promise<DemoService>) | undefined,
+    private readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void,
+  ) {}
+
+  /** Starts (or reuses) the demo service and adds or reconnects the demo account. */
+  start(): Promise<AccountView> {
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = null
+    })
+    return this.connecting
+  }
+
+  /** Before a call to the demo account: makes sure the service runs this run. */
+  async ensureFor(row: AccountRow): Promise<void> {
+    if (row.isDemo && !this.connected) await this.start()
+  }
+
+  /** Stops the demo service if it was started. */
+  async close(): Promise<void> {
+    const service = this.service
+    this.service = null
+    this.connected = false
+    if (service) await service.then((s) => s.close()).catch(() => undefined)
+  }
+
+  private running(): Promise<DemoService> {
+    const start = this.startService
+    if (!start) return fail('BAD_REQUEST', 'The demo service is not available in this build.')
+    this.service ??= start().catch((err: unknown) => {
+      this.service = null
+      this.log?.('error', `demo service did not start: ${err instanceof Error ? err.message : ''}`)
+      return fail('INTERNAL', 'The demo service could not be started.')
+    })
+    return this.service
+  }
+
+  private async connect(): Promise<AccountView> {
+    const service = await this.running()
+    const existing = this.accounts.findDemo()
+    const view = existing
+      ? await this.accounts.reconnect(existing.id, service)
+      : await this.accounts.add(
+          {
+            ...DEMO_ACCOUNT,
+            baseUrl: service.baseUrl,
+            apiKey: service.apiKey,
+            username: service.username,
+            password: service.password,
+          },
+          { isDemo: true },
+        )
+    this.connected = true
+    await this.accounts.setActive(view.id)
+    return view
+  }
+}

@@ -1,0 +1,128 @@
+import type { KeychainStatus } from '@contract/channels'
+import { SECRET_KINDS, unavailableMessage, vaultKey, type SecretKind, type Vault } from './vault'
+
+/** The part of keytar the vault uses (also what tests may substitute). */
+export interface KeytarApi {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+}
+
+/** The keychain service name every ScanDesk secret is filed under. */
+export const KEYCHAIN_SERVICE = 'ScanDesk'
+
+/** Thrown when the keychain fails; its message is plain and names no secret. */
+export class KeychainError extends Error {
+  constructor(readonly reason: string) {
+    super(`The system keychain failed: ${reason}.`)
+    this.name = 'KeychainError'
+  }
+}
+
+/**
+ * Loads keytar (an optional dependency with a native part): null with the reason when it is
+ * missing or does not load on this machine.
+ */
+export async function loadKeytar(): Promise<{ keytar: KeytarApi } | { reason: string }> {
+  try {
+    const mod = (await import('keytar')) as unknown as KeytarApi & { default?: KeytarApi }
+    const api = mod.default ?? mod
+    if (typeof api.getPassword !== 'function') return { reason: 'keytar did not load' }
+    return { keytar: api }
+  } catch {
+    return { reason: 'keytar is not installed or does not load on this system' }
+  }
+}
+
+function plainReason(err: unknown): string {
+  if (err instanceof KeychainError) return err.reason
+  const text = err instanceof Error ? err.message : String(err)
+  let out = ''
+  for (const ch of text) out += ch.charCodeAt(0) < 0x20 ? ' ' : ch
+  return out.trim().slice(0, 160) || 'unknown error'
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new KeychainError(`it did not answer within ${ms / 1000} s`)),
+      ms,
+    )
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } catch (err) {
+    if (err instanceof KeychainError) throw err
+    throw new KeychainError(`${what}: ${plainReason(err)}`)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Options of the keychain vault. */
+export interface KeychainVaultOptions {
+  keytar: KeytarApi
+  service?: string
+  timeoutMs?: number
+}
+
+/** The OS keychain through keytar; every call is bounded by a timeout and fails as KeychainError. */
+export class KeychainVault implements Vault {
+  private readonly service: string
+  private readonly timeoutMs: number
+  private readonly keytar: KeytarApi
+
+  constructor(options: KeychainVaultOptions) {
+    this.keytar = options.keytar
+    this.service = options.service ?? KEYCHAIN_SERVICE
+    this.timeoutMs = options.timeoutMs ?? 5_000
+  }
+
+  /** Probes the keychain with a harmless read. */
+  async status(): Promise<KeychainStatus> {
+    try {
+      await this.run(this.keytar.getPassword(this.service, '__probe__'), 'reading')
+      return { available: true, message: null }
+    } catch (err) {
+      return { available: false, message: unavailableMessage(plainReason(err)) }
+    }
+  }
+
+  /** The secret, or null when none is stored. */
+  get(accountId: string, kind: SecretKind): Promise<string | null> {
+    return this.run(this.keytar.getPassword(this.service, vaultKey(accountId, kind)), 'reading')
+  }
+
+  /** Stores or replaces a secret. */
+  set(accountId: string, kind: SecretKind, value: string): Promise<void> {
+    return this.run(
+      this.keytar.setPassword(this.service, vaultKey(accountId, kind), value),
+      'storing',
+    )
+  }
+
+  /** Deletes a secret (nothing happens when none is stored). */
+  async delete(accountId: string, kind: SecretKind): Promise<void> {
+    await this.run(this.keytar.deletePassword(this.service, vaultKey(accountId, kind)), 'deleting')
+  }
+
+  /** Deletes every secret of an account. */
+  async deleteAll(accountId: string): Promise<void> {
+    for (const kind of SECRET_KINDS) await this.delete(accountId, kind)
+  }
+
+  private run<T>(work: Promise<T>, what: string): Promise<T> {
+    return withTimeout(work, this.timeoutMs, what)
+  }
+}
+
+/** Creates the keychain vault, or returns the reason the keychain cannot be used at all. */
+export async function createKeychainVault(
+  options: Omit<KeychainVaultOptions, 'keytar'> & { keytar?: KeytarApi } = {},
+): Promise<KeychainVault | { reason: string }> {
+  if (options.keytar) return new KeychainVault({ ...options, keytar: options.keytar })
+  const loaded = await loadKeytar()
+  if ('reason' in loaded) return loaded
+  return new KeychainVault({ ...options, keytar: loaded.keytar })
+}

@@ -1,0 +1,26 @@
+import type { KeychainStatus } from '@contract/channels'
+
+/** The kinds of secret an account can hold. */
+export const SECRET_KINDS = ['api_key', 'session_token', 'access_token', 'password'] as const
+
+/** One kind of secret. */
+export type SecretKind = (typeof SECRET_KINDS)[number]
+
+/** Where secrets live: the OS keychain, or memory for this run. Never SQLite, never a file. */
+export interface Vault {
+  status(): Promise<KeychainStatus>
+  get(accountId: string, kind: SecretKind): Promise<string | null>
+  set(accountId: string, kind: SecretKind, value: string): Promise<void>
+  delete(accountId: string, kind: SecretKind): Promise<void>
+  deleteAll(accountId: string): Promise<void>
+}
+
+/** The keychain's "account" field of one secret: `${accountId}:${kind}`. */
+export function vaultKey(accountId: string, kind: SecretKind): string {
+  return `${accountId}:${kind}`
+}
+
+/** The status message shown when secrets are held in memory only. */
+export function unavailableMessage(reason: string): string {
+  return `The system keychain is not available (${reason}); secrets are kept in memory until ScanDesk quits.`
+}

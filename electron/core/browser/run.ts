@@ -1,0 +1,128 @@
+// Browser mode proper (started by cli.ts): serves the renderer and the core's handler table.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { createCore } from '../index'
+import { startDemoService } from '../demo/start-demo'
+import { parseCliArgs, rendererIsStale, USAGE, type BrowserCliOptions } from './options'
+import { startBrowserServer } from './server'
+
+/** The repository root: the nearest folder above this file that holds package.json. */
+export function findRoot(): string {
+  let dir = typeof __dirname === 'string' ? resolve(__dirname) : process.cwd()
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = resolve(dir, '..')
+    if (parent === dir) return process.cwd()
+    dir = parent
+  }
+  return dir
+}
+
+function log(level: 'info' | 'warn' | 'error', message: string): void {
+  process.stderr.write(`[${level}] ${message}\n`)
+}
+
+function buildRendererIfStale(root: string): void {
+  const index = join(root, 'out', 'renderer', 'index.html')
+  const sources = [join(root, 'renderer'), join(root, 'electron', 'contract')]
+  if (!rendererIsStale(index, sources)) return
+  process.stderr.write('Building the renderer (out/renderer)…\n')
+  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+  const built = spawnSync(npx, ['vite', 'build', '--config', 'renderer/vite.config.mts'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+  if (built.status !== 0 || !existsSync(index))
+    throw new Error('The renderer build failed; see the output above.')
+}
+
+function openInBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]]
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true })
+    child.on('error', () => {})
+    child.unref()
+  } catch {
+    // No opener on this machine: the printed address is enough.
+  }
+}
+
+/** Builds the renderer if needed, creates the core, serves it and prints the address. */
+export async function runBrowserMode(options: BrowserCliOptions): Promise<void> {
+  const root = findRoot()
+  buildRendererIfStale(root)
+  const version = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+  ).version
+  const core = await createCore({
+    dataDir: options.dataDir,
+    mode: 'browser',
+    version,
+    demo: () =>
+      startDemoService({
+        dataFile: join(options.dataDir, 'demo-sandbox.json'),
+        log: (line) => process.stderr.write(`[demo] ${line}\n`),
+      }),
+    log,
+  })
+  const server = await startBrowserServer({
+    core,
+    rendererDir: join(root, 'out', 'renderer'),
+    port: options.port,
+    log,
+  })
+
+  let closing: Promise<void> | null = null
+  const shutdown = (signal: string) => {
+    closing ??= (async () => {
+      log('info', `${signal}: shutting down`)
+      await server.close()
+      await core.close()
+    })()
+    closing.then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log('error', `shutdown failed: ${err instanceof Error ? err.message : String(err)}`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+
+  if (options.demo) {
+    const result = JSON.parse(await core.dispatch('demo.start', {}, { origin: 'browser' })) as {
+      ok: boolean
+      error?: { message: string }
+    }
+    if (!result.ok) log('warn', `The demo service did not start: ${result.error?.message}`)
+  }
+
+  process.stdout.write(`ScanDesk (browser mode) is running at ${server.url}\n`)
+  if (options.open) openInBrowser(server.url)
+}
+
+/** Entry point once the @contract alias resolves: parses arguments and runs. */
+export function main(argv: string[]): void {
+  let options: BrowserCliOptions
+  try {
+    options = parseCliArgs(argv)
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`)
+    process.exit(2)
+  }
+  if (options.help) {
+    process.stdout.write(USAGE)
+    return
+  }
+  runBrowserMode(options).catch((err: unknown) => {
+    log('error', err instanceof Error ? err.message : String(err))
+    process.exit(1)
+  })
+}

@@ -1,0 +1,323 @@
+import { request } from 'node:http'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CoreEvents } from '../events'
+import type { CallContext } from '../handlers/dispatch'
+import { startBrowserServer, type RunningBrowserServer } from './server'
+
+interface Answer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/** One raw HTTP request, so Host/Origin/paths go out exactly as written. */
+function send(
+  port: number,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: opts.method ?? 'GET',
+        headers: { Host: `127.0.0.1:${port}`, ...opts.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        )
+      },
+    )
+    req.on('error', reject)
+    if (opts.body !== undefined) req.write(opts.body)
+    req.end()
+  })
+}
+
+const calls: { channel: string; payload: unknown; ctx: CallContext }[] = []
+const events = new CoreEvents()
+const fakeCore = {
+  events,
+  async dispatch(channel: string, payload: unknown, ctx: CallContext) {
+    calls.push({ channel, payload, ctx })
+    return JSON.stringify({ ok: true, data: { echoed: channel, payload } })
+  },
+}
+
+let root: string
+let server: RunningBrowserServer
+let cookie: string
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'scandesk-browser-'))
+  const rendererDir = join(root, 'renderer')
+  mkdirSync(join(rendererDir, 'assets'), { recursive: true })
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ScanDesk</title>')
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
+  writeFileSync(join(root, 'package.json'), '{"secret": "outside the renderer"}')
+  server = await startBrowserServer({ core: fakeCore, rendererDir })
+  cookie = `scandesk_token=${server.token}`
+})
+
+afterAll(async () => {
+  await server.close()
+  rmSync(root, { recursive: true, force: true })
+})
+
+describe('browser-mode access control', () => {
+  it('prints a loopback URL with a long random token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`)
+    expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  it('answers 401 without the token', async () => {
+    const answer = await send(server.port, '/')
+    expect(answer.status).toBe(401)
+    expect(answer.body).not.toContain('ScanDesk</title>')
+  })
+
+  it('answers 401 to a wrong token in the URL and sets no cookie', async () => {
+    const answer = await send(server.port, '/?token=not-the-token')
+    expect(answer.status).toBe(401)
+    expect(answer.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('exchanges the token in the URL for an HttpOnly SameSite=Strict cookie and a 302 to /', async () => {
+    const answer = await send(server.port, `/?token=${server.token}`)
+    expect(answer.status).toBe(302)
+    expect(answer.headers.location).toBe('/')
+    expect(answer.headers['set-cookie']).toEqual([
+      `scandesk_token=${server.token}; HttpOnly; SameSite=Strict; Path=/`,
+    ])
+    const page = await send(server.port, '/', { headers: { Cookie: cookie } })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>ScanDesk</title>')
+  })
+
+  it('refuses a cookie carrying another token', async () => {
+    const answer = await send(server.port, '/', { headers: { Cookie: 'scandesk_token=abc' } })
+    expect(answer.status).toBe(401)
+  })
+
+  it('answers 403 to a foreign Host header (DNS rebinding)', async () => {
+    const answer = await send(server.port, '/', {
+      headers: { Host: `evil.example:${server.port}`, Cookie: cookie },
+    })
+    expect(answer.status).toBe(403)
+  })
+
+  it('accepts localhost:<port> as Host', async () => {
+    const answer = await send(server.port, '/', {
+      headers: { Host: `localhost:${server.port}`, Cookie: cookie },
+    })
+    expect(answer.status).toBe(200)
+  })
+
+  it('answers 403 to a foreign Origin even with the cookie', async () => {
+    const answer = await send(server.port, '/bridge/call/app.info', {
+      method: 'POST',
+      headers: {
+        Cookie: cookie,
+        Origin: 'http://evil.example',
+        'Content-Type': 'application/json',
+      },
+      body: '{}',
+    })
+    expect(answer.status).toBe(403)
+    expect(calls.some((c) => c.channel === 'app.info')).toBe(false)
+  })
+})
+
+describe('bridge calls', () => {
+  const post = (path: string, body: string | Buffer, type = 'application/json') =>
+    send(server.port, path, {
+      method: 'POST',
+      headers: {
+        Cookie: cookie,
+        Origin: `http://127.0.0.1:${server.port}`,
+        'Content-Type': type,
+      },
+      body,
+    })
+
+  it('hands the parsed payload to core.dispatch with origin browser and returns its text', async () => {
+    const answer = await post('/bridge/call/settings.set', '{"theme":"dark"}')
+    expect(answer.status).toBe(200)
+    expect(answer.headers['content-type']).toMatch(/^application\/json/)
+    expect(JSON.parse(answer.body)).toEqual({
+      ok: true,
+      data: { echoed: 'settings.set', payload: { theme: 'dark' } },
+    })
+    expect(calls.at(-1)).toEqual({
+      channel: 'settings.set',
+      payload: { theme: 'dark' },
+      ctx: { origin: 'browser' },
+    })
+  })
+
+  it('answers a body that is not JSON with a VALIDATION result and no dispatch', async () => {
+    const before = calls.length
+    const answer = await post('/bridge/call/settings.set', '{"theme":')
+    expect(answer.status).toBe(200)
+    const result = JSON.parse(answer.body)
+    expect(result.ok).toBe(false)
+    expect(result.error.code).toBe('VALIDATION')
+    expect(calls.length).toBe(before)
+  })
+
+  it('answers 413 to a body over 1 MiB', async () => {
+    const before = calls.length
+    const big = Buffer.alloc(1024 * 1024 + 10, 0x20)
+    const answer = await post('/bridge/call/settings.set', big)
+    expect(answer.status).toBe(413)
+    expect(calls.length).toBe(before)
+  })
+
+  it('refuses a body that is not declared as JSON (no form-post CSRF)', async () => {
+    const answer = await post('/bridge/call/settings.get', '{}', 'text/plain')
+    expect(answer.status).toBe(415)
+  })
+
+  it('answers 404 to an unknown channel and unknown bridge paths', async () => {
+    expect((await post('/bridge/call/secrets.dump', '{}')).status).toBe(404)
+    expect((await post('/bridge/other', '{}')).status).toBe(404)
+  })
+})
+
+describe('bridge events', () => {
+  it('delivers an emitted event over SSE and unsubscribes when the client disconnects', async () => {
+    const listeners = () => (events as unknown as { emitter: NodeJS.EventEmitter }).emitter
+    const before = listeners().listenerCount('connectivity')
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/bridge/events',
+          headers: { Host: `127.0.0.1:${server.port}`, Cookie: cookie },
+        },
+        (res) => {
+          expect(res.statusCode).toBe(200)
+          expect(res.headers['content-type']).toMatch(/^text\/event-stream/)
+          let text = ''
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString()
+            if (text.includes(': connected')) {
+              if (!text.includes('event: connectivity')) {
+                events.emit('connectivity', {
+                  accountId: 'a1',
+                  online: false,
+                  checkedAt: '2024-01-01T00:00:00.000Z',
+                })
+              }
+            }
+            const end = text.indexOf('\n\n', text.indexOf('event: connectivity'))
+            if (text.includes('event: connectivity') && end > 0) {
+              req.destroy()
+              resolve(text)
+            }
+          })
+        },
+      )
+      req.on('error', (err) => {
+        if (!(err as NodeJS.ErrnoException).code?.includes('ECONNRESET')) reject(err)
+      })
+      req.end()
+    })
+    expect(received).toContain(
+      'event: connectivity\ndata: {"accountId":"a1","online":false,"checkedAt":"2024-01-01T00:00:00.000Z"}\n\n',
+    )
+    await expect.poll(() => listeners().listenerCount('connectivity')).toBe(before)
+  })
+
+  it('sends heartbeat comments', async () => {
+    const quick = await startBrowserServer({ core: fakeCore, rendererDir: root, heartbeatMs: 20 })
+    try {
+      const text = await new Promise<string>((resolve) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: quick.port,
+            path: `/bridge/events?token=${quick.token}`,
+            headers: { Host: `127.0.0.1:${quick.port}` },
+          },
+          (res) => {
+            let seen = ''
+            res.on('data', (c: Buffer) => {
+              seen += c.toString()
+              if (seen.includes(': heartbeat')) {
+                req.destroy()
+                resolve(seen)
+              }
+            })
+          },
+        )
+        req.on('error', () => {})
+        req.end()
+      })
+      expect(text).toContain(': heartbeat\n\n')
+    } finally {
+      await quick.close()
+    }
+  })
+})
+
+describe('static files', () => {
+  it('serves index.html with the strict CSP, nosniff, no-referrer and no-store', async () => {
+    const answer = await send(server.port, '/', { headers: { Cookie: cookie } })
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(answer.headers['content-security-policy']).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    )
+    expect(answer.headers['x-content-type-options']).toBe('nosniff')
+    expect(answer.headers['referrer-policy']).toBe('no-referrer')
+    expect(answer.headers['cache-control']).toBe('no-store')
+  })
+
+  it('serves scripts as JavaScript', async () => {
+    const answer = await send(server.port, '/assets/app.js', { headers: { Cookie: cookie } })
+    expect(answer.status).toBe(200)
+    expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(answer.body).toBe('console.log(1)')
+  })
+
+  it('serves the app shell for history-mode routes', async () => {
+    const answer = await send(server.port, '/scans/running', { headers: { Cookie: cookie } })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toContain('<title>ScanDesk</title>')
+  })
+
+  it.each([
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/assets/..%2f..%2fpackage.json',
+    '/assets/%2e%2e/%2e%2e/package.json',
+  ])('refuses the traversal %s', async (path) => {
+    const answer = await send(server.port, path, { headers: { Cookie: cookie } })
+    expect(answer.status).toBe(404)
+    expect(answer.body).not.toContain('outside the renderer')
+  })
+
+  it('answers the unprompted favicon request with 204 rather than a 404', async () => {
+    const answer = await send(server.port, '/favicon.ico', { headers: { Cookie: cookie } })
+    expect(answer.status).toBe(204)
+    expect(answer.body).toBe('')
+  })
+
+  it('answers 404 for a missing asset', async () => {
+    const answer = await send(server.port, '/assets/missing.js', { headers: { Cookie: cookie } })
+    expect(answer.status).toBe(404)
+  })
+})

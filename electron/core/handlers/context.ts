@@ -1,0 +1,22 @@
+import type { AccountService } from '../accounts/account-service'
+import type { ClientPool } from '../accounts/client-pool'
+import type { DemoAccounts } from '../accounts/demo-account'
+import type { Vault } from '../accounts/vault'
+import type { CoreEvents } from '../events'
+import type { CancelRegistry } from '../http/cancel'
+import type { SettingsRepo } from '../store/settings-repo'
+import type { Connectivity } from './connectivity'
+
+/** Everything the handler modules share (built once by createCore). */
+export interface HandlerContext {
+  mode: 'electron' | 'browser'
+  version: string
+  events: CoreEvents
+  vault: Vault
+  settings: SettingsRepo
+  accounts: AccountService
+  clients: ClientPool
+  demo: DemoAccounts
+  cancels: CancelRegistry
+  connectivity: Connectivity
+}

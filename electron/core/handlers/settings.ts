@@ -1,0 +1,25 @@
+import type { Settings } from '@contract/channels'
+import type { HandlerTable } from './dispatch'
+import type { HandlerContext } from './context'
+
+const THEMES: readonly Settings['theme'][] = ['light', 'dark', 'system']
+
+function read(ctx: HandlerContext): Settings {
+  const theme = ctx.settings.get<string>('theme', 'system')
+  return {
+    theme: (THEMES as readonly string[]).includes(theme) ? (theme as Settings['theme']) : 'system',
+  }
+}
+
+/** settings.get / settings.set (partial updates, already validated by dispatch). */
+export function settingsHandlers(
+  ctx: HandlerContext,
+): Pick<HandlerTable, 'settings.get' | 'settings.set'> {
+  return {
+    'settings.get': async () => read(ctx),
+    'settings.set': async (input) => {
+      if (input.theme !== undefined) ctx.settings.set('theme', input.theme)
+      return read(ctx)
+    },
+  }
+}

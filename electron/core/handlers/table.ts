@@ -1,0 +1,18 @@
+import { accountHandlers } from './accounts'
+import { apiHandlers } from './api'
+import { appHandlers } from './app'
+import type { HandlerContext } from './context'
+import { demoHandlers } from './demo'
+import type { HandlerTable } from './dispatch'
+import { settingsHandlers } from './settings'
+
+/** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
+export function createHandlerTable(ctx: HandlerContext): HandlerTable {
+  return {
+    ...appHandlers(ctx),
+    ...apiHandlers(ctx),
+    ...accountHandlers(ctx),
+    ...demoHandlers(ctx),
+    ...settingsHandlers(ctx),
+  }
+}

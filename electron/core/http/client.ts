@@ -1,0 +1,282 @@
+import http from 'node:http'
+import https from 'node:https'
+import tls from 'node:tls'
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios'
+import axiosRetry from 'axios-retry'
+import { findOperation, inRelease } from '@contract/catalog/index'
+import type { OperationDef } from '@contract/catalog/types'
+import { AppFailure, fail } from '@contract/errors'
+import type { Release } from '@contract/releases'
+import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
+import { prepareRequest, type CallInput } from './request'
+import { isRetryable, retryDelay } from './retry'
+
+/** How an account authenticates a request after sign-in. */
+export interface AuthCredential {
+  scheme: 'Bearer' | 'Basic'
+  token: string
+}
+
+/** Time and size limits of one client; every field has a default. */
+export interface ClientLimits {
+  /** Total time for one call, retries included. */
+  deadlineMs: number
+  /** Longest silence on the socket before the attempt fails. */
+  idleMs: number
+  /** Largest answer accepted, in bytes. */
+  maxContentLength: number
+  /** Largest request body sent, in bytes. */
+  maxBodyLength: number
+  /** Retries of an idempotent operation after the first attempt. */
+  retries: number
+  backoffBaseMs: number
+  backoffMaxMs: number
+  /** Longest wait a Retry-After header may impose before a retry. */
+  retryAfterCapMs: number
+}
+
+/** The defaults: 30 s per call, 15 s idle, 32 MiB answers, 3 retries, Retry-After ≤ 10 s. */
+export const DEFAULT_LIMITS: ClientLimits = {
+  deadlineMs: 30_000,
+  idleMs: 15_000,
+  maxContentLength: 32 * 1024 * 1024,
+  maxBodyLength: 8 * 1024 * 1024,
+  retries: 3,
+  backoffBaseMs: 300,
+  backoffMaxMs: 5_000,
+  retryAfterCapMs: 10_000,
+}
+
+/** An explicit HTTP proxy (never taken from the environment). */
+export interface ProxyConfig {
+  protocol?: 'http' | 'https'
+  host: string
+  port: number
+}
+
+/** What one account's client needs. */
+export interface AccountClientOptions {
+  baseUrl: string
+  apiKey: string
+  /** The credential to send on 'user' operations, or null when the account is not signed in. */
+  getAuth: () => AuthCredential | null | Promise<AuthCredential | null>
+  release: Release
+  /** PEM certificates trusted in addition to the system's roots (on-premises deployments). */
+  caBundle?: string | Buffer
+  proxy?: ProxyConfig
+  limits?: Partial<ClientLimits>
+  userAgent?: string
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  signal?: AbortSignal
+  /** Overrides the client's total deadline for this call. */
+  deadlineMs?: number
+}
+
+/** One account's HTTP client: every request goes to its base URL and nowhere else. */
+export interface AccountClient {
+  readonly baseUrl: string
+  readonly release: Release
+  /** Runs catalog operation `opId`; resolves to the checked answer or throws an AppFailure. */
+  call(opId: string, input?: CallInput, options?: CallOptions): Promise<unknown>
+  /** Frees the client's sockets. */
+  close(): void
+}
+
+const SECRET_FIELD = /pass|token|secret|key|otp|code/i
+
+function bodySecrets(data: unknown): string[] {
+  if (typeof data !== 'object' || data === null) return []
+  return Object.entries(data as Record<string, unknown>)
+    .filter(([k, v]) => SECRET_FIELD.test(k) && typeof v === 'string')
+    .map(([, v]) => v as string)
+}
+
+function looksHtml(text: string, contentType: unknown): boolean {
+  return (
+    (typeof contentType === 'string' && /html/i.test(contentType)) ||
+    /^\s*<(!doctype|html|head|body)/i.test(text)
+  )
+}
+
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+function badResponse(message: string, status: number): ServiceFailure {
+  return new ServiceFailure({ code: 'BAD_RESPONSE', message, status })
+}
+
+/** Checks a 2xx answer: JSON, not a web page, not empty, and in the shape the catalog expects. */
+function readAnswer(op: OperationDef, response: AxiosResponse<string>): unknown {
+  const text = typeof response.data === 'string' ? response.data : ''
+  const status = response.status
+  if (text.trim() === '')
+    throw badResponse('The service sent an empty answer where data was expected.', status)
+  if (looksHtml(text, response.headers['content-type']))
+    throw badResponse(
+      'The service answered with a web page instead of data. Check the account’s address; a proxy or login page may be in the way.',
+      status,
+    )
+  const parsed = parseJsonText(text)
+  if (!parsed.ok) throw badResponse('The service sent an answer that is not valid JSON.', status)
+  const checked = op.response.safeParse(parsed.value)
+  if (!checked.success) {
+    const where = [
+      ...new Set(checked.error.issues.map((i) => i.path.map(String).join('.') || '(top)')),
+    ]
+      .slice(0, 3)
+      .join(', ')
+    throw badResponse(
+      `The service’s answer does not have the expected shape (at ${where}).`,
+      status,
+    )
+  }
+  return checked.data
+}
+
+function errorFromResponse(response: AxiosResponse<string>, redact: Redact): ServiceFailure {
+  const text = typeof response.data === 'string' ? response.data : ''
+  const html = looksHtml(text, response.headers['content-type'])
+  const parsed = !html && text.trim() ? parseJsonText(text) : { ok: false as const }
+  return statusFailure(
+    {
+      status: response.status,
+      json: parsed.ok ? parsed.value : undefined,
+      html,
+      retryAfter: response.headers['retry-after'],
+    },
+    redact,
+  )
+}
+
+/** Creates the client of one account (one axios instance, its own sockets). */
+export function createAccountClient(options: AccountClientOptions): AccountClient {
+  const base = new URL(options.baseUrl)
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    fail('VALIDATION', 'The account’s address must start with https:// or http://.')
+  const limits: ClientLimits = { ...DEFAULT_LIMITS, ...options.limits }
+  const host = base.host
+  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8 })
+  const httpsAgent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 8,
+    rejectUnauthorized: true,
+    ...(options.caBundle ? { ca: [...tls.rootCertificates, options.caBundle.toString()] } : {}),
+  })
+  const instance: AxiosInstance = axios.create({
+    baseURL: options.baseUrl,
+    allowAbsoluteUrls: false,
+    adapter: 'http',
+    maxRedirects: 0,
+    proxy: options.proxy ?? false,
+    httpAgent,
+    httpsAgent,
+    timeout: limits.idleMs,
+    transitional: { clarifyTimeoutError: true },
+    maxContentLength: limits.maxContentLength,
+    maxBodyLength: limits.maxBodyLength,
+    responseType: 'text',
+    transformResponse: [(data: unknown) => data],
+    validateStatus: (status) => status >= 200 && status < 300,
+  })
+  axiosRetry(instance, {
+    retries: limits.retries,
+    retryCondition: isRetryable,
+    shouldResetTimeout: true,
+    retryDelay: (attempt, error) =>
+      retryDelay(attempt, error, {
+        baseMs: limits.backoffBaseMs,
+        maxMs: limits.backoffMaxMs,
+        retryAfterCapMs: limits.retryAfterCapMs,
+      }),
+  })
+
+  async function call(opId: string, input: CallInput = {}, callOptions: CallOptions = {}) {
+    const op = findOperation(opId)
+    if (!op)
+      fail('UNKNOWN_OPERATION', `ScanDesk does not know the operation "${opId.slice(0, 60)}".`)
+    if (!inRelease(op, options.release))
+      fail(
+        'NOT_IN_RELEASE',
+        `“${op.summary}” is not available in release ${options.release} of the service, which this account uses.`,
+      )
+    if (op.responseKind === 'file')
+      fail('BAD_REQUEST', `“${op.summary}” is a download; use the download action instead.`)
+    const request = prepareRequest(op, input)
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'x-api-key': options.apiKey,
+    }
+    if (options.userAgent) headers['User-Agent'] = options.userAgent
+    if (request.data !== undefined) headers['Content-Type'] = 'application/json'
+    const auth = op.auth === 'user' ? await options.getAuth() : null
+    if (op.auth === 'user' && !auth) fail('NOT_SIGNED_IN', 'Sign in to this account first.')
+    if (auth) headers.Authorization = `${auth.scheme} ${auth.token}`
+    const redact = redactor([options.apiKey, auth?.token, ...bodySecrets(request.data)])
+
+    if (callOptions.signal?.aborted) fail('CANCELLED', 'The request was cancelled.')
+    const deadline = AbortSignal.timeout(callOptions.deadlineMs ?? limits.deadlineMs)
+    const signal = callOptions.signal ? AbortSignal.any([deadline, callOptions.signal]) : deadline
+    let response: AxiosResponse<string>
+    try {
+      response = await instance.request<string>({
+        method: op.method,
+        url: request.url,
+        params: request.params,
+        data: request.data,
+        headers,
+        signal,
+        'axios-retry': { retries: op.idempotent ? limits.retries : 0 },
+      })
+    } catch (err) {
+      throw translate(err, deadline, callOptions.signal, redact)
+    }
+    return readAnswer(op, response)
+  }
+
+  function translate(
+    err: unknown,
+    deadline: AbortSignal,
+    userSignal: AbortSignal | undefined,
+    redact: Redact,
+  ): AppFailure {
+    if (err instanceof AppFailure) return err
+    if (!axios.isAxiosError(err))
+      return new ServiceFailure({
+        code: 'INTERNAL',
+        message: 'The request failed inside ScanDesk.',
+      })
+    if (err.response) return errorFromResponse(err.response as AxiosResponse<string>, redact)
+    if (userSignal?.aborted) return transportFailure(err.code, host, 'cancelled')
+    if (deadline.aborted) return transportFailure(err.code, host, 'deadline')
+    if (err.code === 'ERR_CANCELED') return transportFailure(err.code, host, 'cancelled')
+    if (/maxContentLength/.test(err.message))
+      return new ServiceFailure({
+        code: 'TOO_LARGE',
+        message: `The answer from the service is larger than the ${Math.round(limits.maxContentLength / 1048576)} MiB limit.`,
+      })
+    if (/maxBodyLength/.test(err.message) || err.code === 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED')
+      return new ServiceFailure({
+        code: 'TOO_LARGE',
+        message: 'The request is larger than ScanDesk sends in one call.',
+      })
+    return transportFailure(err.code, host, null)
+  }
+
+  return {
+    baseUrl: options.baseUrl,
+    release: options.release,
+    call,
+    close() {
+      httpAgent.destroy()
+      httpsAgent.destroy()
+    },
+  }
+}

@@ -1,0 +1,43 @@
+import type { AxiosError } from 'axios'
+import { retryAfterMs } from './errors'
+
+/** Statuses worth another try for an idempotent operation. */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504])
+
+const RETRY_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_NETWORK',
+])
+
+/** Whether a failed attempt may be repeated (the per-request retry count decides if it is). */
+export function isRetryable(error: AxiosError): boolean {
+  if (error.code === 'ERR_CANCELED' || error.config?.signal?.aborted) return false
+  if (error.response) return RETRY_STATUSES.has(error.response.status)
+  return typeof error.code === 'string' && RETRY_NETWORK_CODES.has(error.code)
+}
+
+/** Backoff settings: base and cap of the full-jitter exponential delay, cap of Retry-After. */
+export interface BackoffOptions {
+  baseMs: number
+  maxMs: number
+  retryAfterCapMs: number
+  random?: () => number
+}
+
+/**
+ * Delay before retry number `attempt` (1-based): full jitter, a uniform value in
+ * [0, min(maxMs, baseMs·2^(attempt-1))]; a Retry-After from the service wins, capped.
+ */
+export function retryDelay(attempt: number, error: AxiosError | undefined, o: BackoffOptions) {
+  const after = retryAfterMs(error?.response?.headers?.['retry-after'])
+  if (after !== undefined) return Math.min(after, o.retryAfterCapMs)
+  const ceiling = Math.min(o.maxMs, o.baseMs * 2 ** Math.max(0, attempt - 1))
+  return Math.floor((o.random ?? Math.random)() * ceiling)
+}

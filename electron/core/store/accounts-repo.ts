@@ -1,0 +1,117 @@
+import type { Release } from '@contract/releases'
+import type { Db } from './database'
+
+/** One account row: metadata only, never a secret. */
+export interface AccountRow {
+  id: string
+  label: string
+  baseUrl: string
+  username: string
+  release: Release
+  color: string
+  authMethod: 'password' | 'access_token'
+  isDemo: boolean
+  allowInsecureHttp: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+/** Fields of an account that may change after it was added. */
+export type AccountPatch = Partial<
+  Pick<AccountRow, 'label' | 'baseUrl' | 'username' | 'release' | 'color' | 'allowInsecureHttp'>
+>
+
+interface RawRow {
+  id: string
+  label: string
+  base_url: string
+  username: string
+  release: string
+  color: string
+  auth_method: string
+  is_demo: number
+  allow_insecure_http: number
+  created_at: string
+  updated_at: string
+}
+
+function fromRaw(r: RawRow): AccountRow {
+  return {
+    id: r.id,
+    label: r.label,
+    baseUrl: r.base_url,
+    username: r.username,
+    release: r.release as Release,
+    color: r.color,
+    authMethod: r.auth_method as AccountRow['authMethod'],
+    isDemo: r.is_demo === 1,
+    allowInsecureHttp: r.allow_insecure_http === 1,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }
+}
+
+const COLUMNS: Record<keyof AccountPatch, string> = {
+  label: 'label',
+  baseUrl: 'base_url',
+  username: 'username',
+  release: 'release',
+  color: 'color',
+  allowInsecureHttp: 'allow_insecure_http',
+}
+
+/** The accounts table. */
+export class AccountsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Every account, oldest first. */
+  list(): AccountRow[] {
+    const rows = this.db.prepare('SELECT * FROM accounts ORDER BY created_at, id').all() as RawRow[]
+    return rows.map(fromRaw)
+  }
+
+  /** One account, or undefined. */
+  get(id: string): AccountRow | undefined {
+    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as RawRow | undefined
+    return row && fromRaw(row)
+  }
+
+  /** The demo service's account, if one was added. */
+  findDemo(): AccountRow | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM accounts WHERE is_demo = 1 ORDER BY created_at LIMIT 1')
+      .get() as RawRow | undefined
+    return row && fromRaw(row)
+  }
+
+  /** Inserts a new account. */
+  insert(a: AccountRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
+           allow_insecure_http, created_at, updated_at)
+         VALUES (@id, @label, @baseUrl, @username, @release, @color, @authMethod, @isDemo,
+           @allowInsecureHttp, @createdAt, @updatedAt)`,
+      )
+      .run({ ...a, isDemo: a.isDemo ? 1 : 0, allowInsecureHttp: a.allowInsecureHttp ? 1 : 0 })
+  }
+
+  /** Changes some fields; returns the updated row, or undefined when it does not exist. */
+  update(id: string, patch: AccountPatch, now = new Date().toISOString()): AccountRow | undefined {
+    const sets: string[] = ['updated_at = @updatedAt']
+    const values: Record<string, unknown> = { id, updatedAt: now }
+    for (const [key, column] of Object.entries(COLUMNS) as [keyof AccountPatch, string][]) {
+      const value = patch[key]
+      if (value === undefined) continue
+      sets.push(`${column} = @${key}`)
+      values[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value
+    }
+    this.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = @id`).run(values)
+    return this.get(id)
+  }
+
+  /** Deletes an account; true when it existed. */
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0
+  }
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AccountsRepo, type AccountRow } from './accounts-repo'
+import { openDatabase, type Db } from './database'
+import { SettingsRepo } from './settings-repo'
+
+let dir: string
+let db: Db
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-repo-'))
+  db = openDatabase(dir)
+})
+afterEach(() => {
+  db.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function row(over: Partial<AccountRow> = {}): AccountRow {
+  return {
+    id: 'acc-00000001',
+    label: 'Acme',
+    baseUrl: 'https://scanner.example.com',
+    username: 'analyst@example.com',
+    release: 'latest',
+    color: '#3366ff',
+    authMethod: 'password',
+    isDemo: false,
+    allowInsecureHttp: false,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    ...over,
+  }
+}
+
+describe('the accounts table', () => {
+  it('stores, lists, updates and deletes accounts with their flags', () => {
+    const repo = new AccountsRepo(db)
+    repo.insert(row())
+    repo.insert(row({ id: 'acc-00000002', isDemo: true, createdAt: '2025-02-01T00:00:00.000Z' }))
+    expect(repo.list().map((a) => a.id)).toEqual(['acc-00000001', 'acc-00000002'])
+    expect(repo.findDemo()?.id).toBe('acc-00000002')
+    const updated = repo.update('acc-00000002', { baseUrl: 'http://127.0.0.1:5555' }, 'later')
+    expect(updated).toMatchObject({
+      baseUrl: 'http://127.0.0.1:5555',
+      updatedAt: 'later',
+      isDemo: true,
+    })
+    expect(repo.delete('acc-00000001')).toBe(true)
+    expect(repo.delete('acc-00000001')).toBe(false)
+    expect(repo.get('acc-00000001')).toBeUndefined()
+  })
+
+  it('refuses an unknown authentication method', () => {
+    const repo = new AccountsRepo(db)
+    expect(() => repo.insert(row({ authMethod: 'magic' as AccountRow['authMethod'] }))).toThrow()
+  })
+})
+
+describe('the settings table', () => {
+  it('keeps JSON values across a re-open and removes a key set to undefined', () => {
+    new SettingsRepo(db).set('theme', 'dark')
+    new SettingsRepo(db).set('active', { id: 'x' })
+    db.close()
+    db = openDatabase(dir)
+    const settings = new SettingsRepo(db)
+    expect(settings.get('theme', 'system')).toBe('dark')
+    expect(settings.get('active', null)).toEqual({ id: 'x' })
+    settings.set('theme', undefined)
+    expect(settings.get('theme', 'system')).toBe('system')
+  })
+})

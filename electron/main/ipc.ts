@@ -1,0 +1,52 @@
+import { BrowserWindow, ipcMain, type WebFrameMain } from 'electron'
+import { CHANNEL_NAMES, EVENT_NAMES, eventChannel, requestChannel } from '@contract/channel-names'
+import type { Result } from '@contract/errors'
+import type { CoreEvents } from '../core/events'
+import type { CallContext } from '../core/handlers/dispatch'
+import { isAppUrl } from './origin'
+
+/** What the IPC wiring needs of the core. */
+export interface IpcCore {
+  dispatch(channel: string, payload: unknown, ctx: CallContext): Promise<string>
+  events: CoreEvents
+}
+
+/** True only for a live top-level frame showing a page of the app://scandesk origin. */
+export function isTrustedSender(frame: WebFrameMain | null | undefined): boolean {
+  if (!frame) return false
+  if (frame.parent !== null) return false
+  return isAppUrl(frame.url)
+}
+
+const REFUSED: Result<never> = {
+  ok: false,
+  error: { code: 'FORBIDDEN', message: 'This page may not call ScanDesk.' },
+}
+
+/**
+ * Wires every request channel to core.dispatch (after the sender-frame check) and forwards every
+ * core event to all windows. Returns a function that undoes both.
+ */
+export function registerIpc(
+  core: IpcCore,
+  log: (level: 'warn', message: string) => void = () => {},
+): () => void {
+  for (const name of CHANNEL_NAMES) {
+    ipcMain.handle(requestChannel(name), async (event, payload: unknown) => {
+      if (!isTrustedSender(event.senderFrame)) {
+        log('warn', `refused ${name} from a frame outside app://scandesk`)
+        return JSON.stringify(REFUSED)
+      }
+      return core.dispatch(name, payload, { origin: 'electron' })
+    })
+  }
+  const off = core.events.onAny((name, payload) => {
+    for (const window of BrowserWindow.getAllWindows()) {
+      if (!window.isDestroyed()) window.webContents.send(eventChannel(name), payload)
+    }
+  }, EVENT_NAMES)
+  return () => {
+    off()
+    for (const name of CHANNEL_NAMES) ipcMain.removeHandler(requestChannel(name))
+  }
+}

@@ -1,0 +1,145 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+type Handler = (...args: unknown[]) => unknown
+
+/** A stand-in for WebContents that records its listeners and window-open handler. */
+class FakeContents {
+  listeners = new Map<string, Handler[]>()
+  openHandler: ((details: { url: string }) => { action: string }) | null = null
+  on(name: string, fn: Handler) {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), fn])
+    return this
+  }
+  setWindowOpenHandler(fn: (details: { url: string }) => { action: string }) {
+    this.openHandler = fn
+  }
+  /** Fires `name` with a fresh event; returns whether some listener prevented it. */
+  fire(name: string, ...args: unknown[]): boolean {
+    let prevented = false
+    const event = { preventDefault: () => (prevented = true) }
+    for (const fn of this.listeners.get(name) ?? []) fn(event, ...args)
+    return prevented
+  }
+}
+
+const electron = vi.hoisted(() => ({
+  created: [] as { options: Record<string, unknown>; loaded: string[] }[],
+  openExternal: vi.fn(async (_url: string) => {}),
+  appListeners: new Map<string, (...args: unknown[]) => void>(),
+}))
+
+vi.mock('electron', () => {
+  class BrowserWindow {
+    webContents = new FakeContents()
+    record: { options: Record<string, unknown>; loaded: string[] }
+    constructor(options: Record<string, unknown>) {
+      this.record = { options, loaded: [] }
+      electron.created.push(this.record)
+    }
+    once() {}
+    show() {}
+    async loadURL(url: string) {
+      this.record.loaded.push(url)
+    }
+  }
+  return { BrowserWindow, shell: { openExternal: electron.openExternal } }
+})
+
+const { createAppWindow, hardenSession, hardenWebContents, installAppGuards } =
+  await import('./window')
+
+beforeEach(() => {
+  electron.created.length = 0
+  electron.openExternal.mockClear()
+})
+
+describe('the window factory', () => {
+  it('isolates and sandboxes the renderer with no Node and no webviews', () => {
+    createAppWindow({ preloadPath: '/app/out/preload/index.js', devTools: false })
+    const prefs = electron.created[0].options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.js',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      devTools: false,
+    })
+  })
+
+  it('allows DevTools only when asked (development builds)', () => {
+    createAppWindow({ preloadPath: '/p.js', devTools: true })
+    expect((electron.created[0].options.webPreferences as { devTools: boolean }).devTools).toBe(
+      true,
+    )
+  })
+
+  it('loads the app:// start page', () => {
+    createAppWindow({ preloadPath: '/p.js', devTools: false })
+    expect(electron.created[0].loaded).toEqual(['app://scandesk/index.html'])
+  })
+})
+
+describe('navigation and new windows', () => {
+  const contents = new FakeContents()
+  hardenWebContents(contents as never)
+
+  it('lets the app navigate within app://scandesk', () => {
+    expect(contents.fire('will-navigate', 'app://scandesk/index.html#/scans')).toBe(false)
+  })
+
+  it.each([
+    'https://evil.example/',
+    'file:///etc/passwd',
+    'app://other/index.html',
+    'app://scandesk:8080/',
+    'javascript:alert(1)',
+  ])('prevents navigating to %s', (url) => {
+    expect(contents.fire('will-navigate', url)).toBe(true)
+    expect(contents.fire('will-redirect', url)).toBe(true)
+  })
+
+  it('denies every window.open and hands only http(s) links to the system browser', () => {
+    expect(contents.openHandler?.({ url: 'https://docs.example/help' })).toEqual({
+      action: 'deny',
+    })
+    expect(electron.openExternal).toHaveBeenCalledWith('https://docs.example/help')
+    for (const url of ['file:///etc/passwd', 'smb://share/x', 'app://scandesk/index.html']) {
+      expect(contents.openHandler?.({ url })).toEqual({ action: 'deny' })
+    }
+    expect(electron.openExternal).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses to attach webviews', () => {
+    expect(contents.fire('will-attach-webview', {}, {})).toBe(true)
+  })
+
+  it('guards every web contents the app creates', () => {
+    const listeners = new Map<string, (...args: unknown[]) => void>()
+    installAppGuards({ on: (name: string, fn: never) => listeners.set(name, fn) } as never)
+    const created = new FakeContents()
+    listeners.get('web-contents-created')?.({}, created)
+    expect(created.fire('will-navigate', 'https://evil.example/')).toBe(true)
+    expect(created.openHandler?.({ url: 'https://x.example/' })).toEqual({ action: 'deny' })
+  })
+})
+
+describe('permissions', () => {
+  it('denies every permission request and check', () => {
+    let request: Handler = () => {}
+    let check: Handler = () => true
+    hardenSession({
+      setPermissionRequestHandler: (fn: Handler) => (request = fn),
+      setPermissionCheckHandler: (fn: Handler) => (check = fn),
+    } as never)
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
+      const callback = vi.fn()
+      request({}, permission, callback)
+      expect(callback).toHaveBeenCalledWith(false)
+      expect(check({}, permission, 'app://scandesk')).toBe(false)
+    }
+  })
+})

@@ -1,0 +1,67 @@
+import { BrowserWindow, shell, type App, type Session, type WebContents } from 'electron'
+import { APP_START_URL, isAppUrl, isExternalWebUrl } from './origin'
+
+/** Options of the one window factory. */
+export interface AppWindowOptions {
+  /** Absolute path of the built preload script. */
+  preloadPath: string
+  /** DevTools only in development (`!app.isPackaged`). */
+  devTools: boolean
+  /** First URL to load; always on the app:// origin. */
+  url?: string
+}
+
+/** Denies navigation away from app://scandesk, window.open (http(s) goes to the system browser) and webviews. */
+export function hardenWebContents(contents: WebContents): void {
+  const refuseForeign = (event: { preventDefault(): void }, url: string) => {
+    if (!isAppUrl(url)) event.preventDefault()
+  }
+  contents.on('will-navigate', refuseForeign)
+  contents.on('will-redirect', refuseForeign)
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebUrl(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+}
+
+/** Denies every permission request and check (camera, notifications, geolocation, …). */
+export function hardenSession(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}
+
+/** Applies the web-contents guards to every web contents the app ever creates (webviews included). */
+export function installAppGuards(app: App): void {
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents))
+}
+
+/** The one window factory: isolated, sandboxed, no Node, no webviews. */
+export function createAppWindow(options: AppWindowOptions): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'ScanDesk',
+    webPreferences: {
+      preload: options.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: options.devTools,
+    },
+  })
+  hardenWebContents(window.webContents)
+  window.once('ready-to-show', () => window.show())
+  void window.loadURL(options.url ?? APP_START_URL)
+  return window
+}

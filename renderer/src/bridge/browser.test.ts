@@ -1,0 +1,96 @@
+import { describe, expect, it, vi } from 'vitest'
+import { createBrowserTransport } from './browser'
+
+function okFetch(body: string, status = 200) {
+  return vi.fn(async (_url: string, _init?: RequestInit) => new Response(body, { status }))
+}
+
+class FakeEventSource {
+  static last: FakeEventSource | null = null
+  readonly url: string
+  private readonly handlers = new Map<string, ((e: MessageEvent) => void)[]>()
+  constructor(url: string) {
+    this.url = url
+    FakeEventSource.last = this
+  }
+  addEventListener(name: string, handler: (e: MessageEvent) => void) {
+    this.handlers.set(name, [...(this.handlers.get(name) ?? []), handler])
+  }
+  push(name: string, data: string) {
+    for (const h of this.handlers.get(name) ?? []) h(new MessageEvent(name, { data }))
+  }
+}
+
+describe('browser transport requests', () => {
+  it('posts the JSON payload to /bridge/call/<channel> with the same-origin cookie', async () => {
+    const fetch = okFetch(JSON.stringify({ ok: true, data: { accounts: [], activeId: null } }))
+    const t = createBrowserTransport({ fetch })
+    const result = await t.request('accounts.list', {})
+    expect(result).toEqual({ ok: true, data: { accounts: [], activeId: null } })
+    const [url, init] = fetch.mock.calls[0]
+    expect(url).toBe('/bridge/call/accounts.list')
+    expect(init?.method).toBe('POST')
+    expect(init?.credentials).toBe('same-origin')
+    expect((init?.headers as Record<string, string>)['content-type']).toBe('application/json')
+    expect(JSON.parse(String(init?.body))).toEqual({})
+  })
+
+  it('passes a failed Result through unchanged', async () => {
+    const error = { code: 'UNAUTHORIZED', message: 'The password is wrong.' }
+    const t = createBrowserTransport({ fetch: okFetch(JSON.stringify({ ok: false, error })) })
+    expect(await t.request('accounts.signIn', {})).toEqual({ ok: false, error })
+  })
+
+  it('turns a network failure into OFFLINE', async () => {
+    const fetch = vi.fn(async () => {
+      throw new TypeError('Failed to fetch')
+    })
+    const result = await createBrowserTransport({ fetch }).request('app.info', {})
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('OFFLINE')
+  })
+
+  it('turns a refused request (401) into INTERNAL with the status', async () => {
+    const result = await createBrowserTransport({ fetch: okFetch('no', 401) }).request(
+      'app.info',
+      {},
+    )
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.code).toBe('INTERNAL')
+      expect(result.error.message).toContain('401')
+    }
+  })
+
+  it('turns an unreadable body into INTERNAL', async () => {
+    const result = await createBrowserTransport({ fetch: okFetch('<html>proxy</html>') }).request(
+      'app.info',
+      {},
+    )
+    expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
+  })
+})
+
+describe('browser transport events', () => {
+  it('opens one event stream and hands parsed payloads to the listeners of that event', async () => {
+    const t = createBrowserTransport({
+      fetch: okFetch('{}'),
+      EventSource: FakeEventSource as unknown as typeof EventSource,
+    })
+    const seen: unknown[] = []
+    const other: unknown[] = []
+    const off = t.on('connectivity', (p) => seen.push(p))
+    t.on('keychain.status', (p) => other.push(p))
+    const source = FakeEventSource.last!
+    expect(source.url).toBe('/bridge/events')
+    source.push('connectivity', JSON.stringify({ accountId: 'a', online: false }))
+    source.push('connectivity', 'not json')
+    expect(seen).toEqual([{ accountId: 'a', online: false }])
+    expect(other).toEqual([])
+    off()
+    source.push('connectivity', JSON.stringify({ accountId: 'a', online: true }))
+    expect(seen).toHaveLength(1)
+    t.on('accounts.changed', () => {})
+    expect(FakeEventSource.last).toBe(source)
+  })
+})

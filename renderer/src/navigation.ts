@@ -1,0 +1,70 @@
+import {
+  Aim,
+  Bell,
+  Brush,
+  Calendar,
+  Checked,
+  Connection,
+  Cpu,
+  DataAnalysis,
+  Document,
+  Key,
+  Link,
+  Lock,
+  Monitor,
+  OfficeBuilding,
+  Platform,
+  RemoveFilled,
+  Tickets,
+  User,
+  UserFilled,
+  Wallet,
+  Warning,
+} from '@element-plus/icons-vue'
+import type { Component } from 'vue'
+import type { GroupId } from '@contract/catalog/types'
+
+/** One entry of the sidebar: a catalog group and how the app names and reaches it. */
+export interface GroupNav {
+  group: GroupId
+  label: string
+  path: string
+  icon: Component
+}
+
+// Keyed by GroupId so the compiler insists on every group of the catalog (GROUP_IDS order below).
+const NAV: Record<GroupId, Omit<GroupNav, 'group' | 'path'>> = {
+  auth: { label: 'Authentication', icon: Key },
+  targets: { label: 'Targets', icon: Aim },
+  scans: { label: 'Scans', icon: Monitor },
+  reports: { label: 'Reports', icon: Document },
+  advanced_reports: { label: 'Advanced reports', icon: DataAnalysis },
+  vulnerabilities: { label: 'Vulnerabilities', icon: Warning },
+  exceptions: { label: 'Exceptions', icon: RemoveFilled },
+  schedules: { label: 'Schedules', icon: Calendar },
+  webhooks: { label: 'Webhooks', icon: Link },
+  audit: { label: 'Audit log', icon: Tickets },
+  notifications: { label: 'Notifications', icon: Bell },
+  hosts: { label: 'Hosts', icon: Platform },
+  scanners: { label: 'Scanners', icon: Cpu },
+  port_lists: { label: 'Port lists', icon: Connection },
+  credentials: { label: 'Credentials', icon: Lock },
+  user: { label: 'My account', icon: User },
+  organizations: { label: 'Organizations', icon: OfficeBuilding },
+  users: { label: 'Users', icon: UserFilled },
+  white_label: { label: 'White label', icon: Brush },
+  billing: { label: 'Billing', icon: Wallet },
+  saq: { label: 'Questionnaires (SAQ)', icon: Checked },
+}
+
+/** The route path of a group: `/port-lists` for `port_lists`. */
+export function groupPath(group: GroupId): string {
+  return `/${group.replace(/_/g, '-')}`
+}
+
+/** Every group in sidebar order (the catalog's GROUP_IDS order; object keys keep insertion order). */
+export const GROUP_NAV: readonly GroupNav[] = (Object.keys(NAV) as GroupId[]).map((group) => ({
+  group,
+  path: groupPath(group),
+  ...NAV[group],
+}))

@@ -1,0 +1,61 @@
+import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
+import { GROUP_NAV } from './navigation'
+import { useAccountsStore } from './stores/accounts'
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** Page title (also the "coming soon" heading). */
+    title?: string
+    /** True for screens outside the app shell (welcome). */
+    bare?: boolean
+  }
+}
+
+const groupRoutes: RouteRecordRaw[] = GROUP_NAV.map((g) => ({
+  path: g.path.slice(1),
+  name: g.group,
+  component: () => import('./views/common/GroupComingView.vue'),
+  meta: { title: g.label },
+}))
+
+const routes: RouteRecordRaw[] = [
+  {
+    path: '/welcome',
+    name: 'welcome',
+    component: () => import('./views/welcome/WelcomeView.vue'),
+    meta: { title: 'Welcome', bare: true },
+  },
+  {
+    path: '/',
+    component: () => import('./layouts/AppShell.vue'),
+    children: [
+      { path: '', redirect: { name: 'dashboard' } },
+      {
+        path: 'dashboard',
+        name: 'dashboard',
+        component: () => import('./views/dashboard/DashboardView.vue'),
+        meta: { title: 'Dashboard' },
+      },
+      ...groupRoutes,
+    ],
+  },
+  { path: '/:rest(.*)*', redirect: { name: 'dashboard' } },
+]
+
+/** The app's router: hash history (the page is a file in Electron, and one path in browser mode). */
+export function createAppRouter() {
+  const router = createRouter({ history: createWebHashHistory(), routes })
+  // Without accounts there is only the welcome screen; with accounts, no welcome screen.
+  router.beforeEach(async (to) => {
+    const accounts = useAccountsStore()
+    await accounts.ensureLoaded()
+    if (!accounts.loaded) return true // main is unreachable: let the views show the error
+    if (!accounts.hasAccounts && to.name !== 'welcome') return { name: 'welcome' }
+    if (accounts.hasAccounts && to.name === 'welcome') return { name: 'dashboard' }
+    return true
+  })
+  router.afterEach((to) => {
+    document.title = to.meta.title ? `${to.meta.title} · ScanDesk` : 'ScanDesk'
+  })
+  return router
+}

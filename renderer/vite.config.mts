@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url'
+import vue from '@vitejs/plugin-vue'
+import Components from 'unplugin-vue-components/vite'
+import { ElementPlusResolver } from 'unplugin-vue-components/resolvers'
+import { defineConfig } from 'vite'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// The renderer's build. electron.vite.config.ts reuses this object for its renderer section.
+export default defineConfig({
+  root: here('.'),
+  base: './',
+  resolve: {
+    alias: {
+      '@contract': here('../electron/contract'),
+      '@': here('./src'),
+    },
+  },
+  plugins: [
+    vue(),
+    // Element Plus components (and their CSS) are imported where a template uses them.
+    Components({
+      resolvers: [ElementPlusResolver()],
+      dirs: [],
+      dts: false,
+    }),
+  ],
+  build: {
+    outDir: here('../out/renderer'),
+    emptyOutDir: true,
+    target: 'chrome120',
+    chunkSizeWarningLimit: 600,
+  },
+  server: { host: '127.0.0.1' },
+})

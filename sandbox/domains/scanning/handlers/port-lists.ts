@@ -1,0 +1,84 @@
+// Port list handlers: create with ranges, activation, ranges, app type and sync.
+import type { Handler } from '../../../types'
+import { addRanges, portCount, type PortRange } from '../ports'
+import { bodyOf, insertRow, iso, listOf, one, orgOf, touch, visible } from '../util'
+
+type RangeBody = Omit<PortRange, 'id'>
+
+/** Handlers of the port_lists group beyond the generic kinds. */
+export const portListHandlers: Record<string, Handler> = {
+  'port_lists.create': (req, ctx) => {
+    const b = bodyOf<{
+      name: string
+      description?: string
+      app_type: string
+      ranges?: RangeBody[]
+    }>(req)
+    const ranges = addRanges(ctx, [], b.ranges ?? [])
+    const row = insertRow(ctx, 'port_lists', orgOf(req), {
+      name: b.name,
+      description: b.description ?? null,
+      app_type: b.app_type,
+      activated: true,
+      ...ranges,
+      synced_at: null,
+    })
+    return one(req, row, 201)
+  },
+
+  'port_lists.activated': (req, ctx) =>
+    listOf(ctx, { ...req, query: { ...req.query, activated: true } }, 'port_lists'),
+
+  'port_lists.add_range': (req, ctx) => {
+    const row = visible(ctx, req, 'port_lists', req.path.id)
+    const next = addRanges(
+      ctx,
+      row.attributes.ranges as PortRange[],
+      [bodyOf<RangeBody>(req)],
+      'range',
+    )
+    return one(req, touch(ctx, 'port_lists', row.id, next))
+  },
+
+  'port_lists.delete_range': (req, ctx) => {
+    const row = visible(ctx, req, 'port_lists', req.path.id)
+    const ranges = row.attributes.ranges as PortRange[]
+    if (!ranges.some((r) => r.id === req.path.range_id)) {
+      ctx.notFound(`port range ${req.path.range_id} of port list ${row.id}`)
+    }
+    const left = ranges.filter((r) => r.id !== req.path.range_id)
+    return one(req, touch(ctx, 'port_lists', row.id, { ranges: left, port_count: portCount(left) }))
+  },
+
+  'port_lists.activate': (req, ctx) => {
+    const row = visible(ctx, req, 'port_lists', req.path.id)
+    return one(
+      req,
+      row.attributes.activated ? row : touch(ctx, 'port_lists', row.id, { activated: true }),
+    )
+  },
+
+  'port_lists.deactivate': (req, ctx) => {
+    const row = visible(ctx, req, 'port_lists', req.path.id)
+    return one(
+      req,
+      row.attributes.activated ? touch(ctx, 'port_lists', row.id, { activated: false }) : row,
+    )
+  },
+
+  'port_lists.update_app_type': (req, ctx) => {
+    const row = visible(ctx, req, 'port_lists', req.path.id)
+    return one(
+      req,
+      touch(ctx, 'port_lists', row.id, { app_type: bodyOf<{ app_type: string }>(req).app_type }),
+    )
+  },
+
+  'port_lists.sync': (req, ctx) => {
+    const row = visible(ctx, req, 'port_lists', req.path.id)
+    if (!row.attributes.activated) {
+      ctx.error(409, `Port list ${row.id} is deactivated; activate it before syncing it`)
+    }
+    return one(req, touch(ctx, 'port_lists', row.id, { synced_at: iso(ctx) }))
+  },
+}

@@ -1,0 +1,58 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../sandbox/server'
+import { launchChromium, startBrowserMode, type BrowserMode } from './harness'
+
+function field(page: Page, id: string) {
+  return page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first()
+}
+
+async function fillAccount(page: Page, sandbox: RunningSandbox, apiKey: string, password: string) {
+  await page.getByTestId('add-account-button').first().click()
+  await page.getByTestId('add-account-dialog').waitFor()
+  await field(page, 'field-label').fill('Production')
+  await field(page, 'field-base-url').fill(sandbox.baseUrl)
+  await field(page, 'field-api-key').fill(apiKey)
+  await field(page, 'field-username').fill('analyst@sandbox.test')
+  await field(page, 'field-password').fill(password)
+  await page.getByTestId('add-account-submit').click()
+}
+
+describe('adding an account with wrong credentials', () => {
+  let app: BrowserMode
+  let browser: Browser
+  let sandbox: RunningSandbox
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0 })
+    app = await startBrowserMode()
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+    await sandbox?.close()
+  })
+
+  it('says the password is wrong, keeps what was typed and adds no account', async () => {
+    const page = await browser.newPage()
+    await page.goto(app.url)
+    await fillAccount(page, sandbox, sandbox.apiKey, 'not-the-password')
+    const error = page.getByTestId('add-account-error')
+    await error.waitFor({ timeout: 20_000 })
+    expect((await error.textContent())?.toLowerCase()).toMatch(/password/)
+    expect(await field(page, 'field-label').inputValue()).toBe('Production')
+    expect(await field(page, 'field-base-url').inputValue()).toBe(sandbox.baseUrl)
+    await expect.poll(() => page.getByTestId('welcome-demo-button').count()).toBeGreaterThan(0)
+  })
+
+  it('says the API key is not accepted', async () => {
+    const page = await browser.newPage()
+    await page.goto(app.url)
+    await fillAccount(page, sandbox, 'wrong-api-key', 'sandbox-password')
+    const error = page.getByTestId('add-account-error')
+    await error.waitFor({ timeout: 20_000 })
+    expect((await error.textContent())?.toLowerCase()).toMatch(/api key/)
+  })
+})

@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AccountView } from '../../electron/contract/accounts'
+import type { ApiCallOutput } from '../../electron/contract/channels'
+import {
+  addAnalyst,
+  startRecordedSandbox,
+  startTestCore,
+  type RecordedSandbox,
+  type TestCore,
+} from './core-helpers'
+
+let sandbox: RecordedSandbox
+let t: TestCore
+let account: AccountView
+
+beforeAll(async () => {
+  sandbox = await startRecordedSandbox()
+})
+afterAll(() => sandbox.close())
+beforeEach(async () => {
+  sandbox.reset()
+  t = await startTestCore()
+  account = await addAnalyst(t, sandbox)
+})
+afterEach(() => t.close())
+
+function call(op: string, input?: unknown, requestId?: string) {
+  return { accountId: account.id, op, input, ...(requestId ? { requestId } : {}) }
+}
+
+describe('refusing bad calls before any request', () => {
+  it.each([
+    ['an unknown operation', () => call('scans.teleport'), 'UNKNOWN_OPERATION'],
+    ['an extra query parameter', () => call('targets.list', { query: { bogus: 1 } }), 'VALIDATION'],
+    ['a wrong type', () => call('scans.upcoming', { query: { limit: 'many' } }), 'VALIDATION'],
+    [
+      'an absolute URL as id',
+      () => call('targets.show', { path: { id: 'http://evil.test/' } }),
+      'VALIDATION',
+    ],
+    ['a ../ in an id', () => call('targets.show', { path: { id: '../users' } }), 'VALIDATION'],
+    [
+      'an extra body field',
+      () => call('targets.create', { body: { name: 'n', address: '10.0.0.9', owner: 'me' } }),
+      'VALIDATION',
+    ],
+    [
+      'an extra property of the call',
+      () => ({ ...call('targets.list'), extra: true }),
+      'VALIDATION',
+    ],
+  ])('refuses %s', async (_name, payload, code) => {
+    const before = sandbox.requests.length
+    const error = await t.err('api.call', payload())
+    expect(error.code).toBe(code)
+    if (code === 'VALIDATION')
+      expect(Object.keys(error.fieldErrors ?? {}).length).toBeGreaterThan(0)
+    expect(sandbox.requests.length).toBe(before)
+  })
+
+  it('refuses an operation outside the account’s release, naming the release', async () => {
+    const other = await startTestCore()
+    try {
+      const v = await addAnalyst(other, sandbox, { release: '5.3.0' })
+      const before = sandbox.requests.length
+      const error = await other.err('api.call', {
+        accountId: v.id,
+        op: 'targets.calculate_hosts',
+        input: { body: { address: '10.0.0.0/30' } },
+      })
+      expect(error.code).toBe('NOT_IN_RELEASE')
+      expect(error.message).toContain('5.3.0')
+      expect(sandbox.requests.length).toBe(before)
+    } finally {
+      await other.close()
+    }
+  })
+})
+
+describe('answers from the service', () => {
+  it('returns checked data, and the service’s field errors for a refused write', async () => {
+    const shown = await t.ok<ApiCallOutput>(
+      'api.call',
+      call('targets.show', { path: { id: 'tgt-001' } }),
+    )
+    expect((shown.data as { data: { id: string } }).data.id).toBe('tgt-001')
+    const missing = await t.err('api.call', call('targets.show', { path: { id: 'tgt-999' } }))
+    expect(missing).toMatchObject({ code: 'NOT_FOUND', status: 404 })
+  })
+
+  it('honours Retry-After from the sandbox and then succeeds', async () => {
+    sandbox.setFaults({ rateLimitEvery: 2 })
+    await t.ok('api.call', call('targets.list'))
+    const from = sandbox.lines.length
+    await t.ok('api.call', call('targets.list'))
+    const lines = sandbox.lines.slice(from).filter((l) => l.line.startsWith('GET /v2/targets'))
+    expect(lines.map((l) => l.line.split(' (')[0])).toEqual([
+      'GET /v2/targets → 429',
+      'GET /v2/targets → 200',
+    ])
+    expect(lines[1].at - lines[0].at).toBeGreaterThanOrEqual(900)
+  })
+
+  it('cancels a running call by its request id', async () => {
+    sandbox.setFaults({ latencyMs: 3_000 })
+    const running = t.call('api.call', call('targets.list', undefined, 'req-cancel-0001'))
+    await new Promise((r) => setTimeout(r, 100))
+    expect(await t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({ cancelled: true })
+    const result = await running
+    expect(result.ok ? null : result.error.code).toBe('CANCELLED')
+    expect(await t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({ cancelled: false })
+  })
+
+  it('marks the account signed out when the service stops accepting its session', async () => {
+    sandbox.setFaults({ unauthorizedAfter: 1 })
+    await t.ok('api.call', call('targets.list'))
+    const error = await t.err('api.call', call('targets.list'))
+    expect(error.code).toBe('UNAUTHORIZED')
+    const last = t.events.filter((e) => e.name === 'accounts.changed').at(-1)
+    expect((last?.payload as { accounts: AccountView[] }).accounts[0].signedIn).toBe(false)
+  })
+})

@@ -1,0 +1,83 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AccountView } from '../../electron/contract/accounts'
+import type { AccountList } from '../../electron/contract/channels'
+import { MemoryVault } from '../../electron/core/accounts/memory-vault'
+import { startDemoService } from '../../electron/core/demo/start-demo'
+import type { DemoService } from '../../electron/core/index'
+import { startTestCore, type TestCore } from './core-helpers'
+
+const open: TestCore[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()))
+})
+
+function demoStarter() {
+  const started: DemoService[] = []
+  const start = async () => {
+    const s = await startDemoService({ log: () => undefined })
+    started.push(s)
+    return s
+  }
+  return { start, started }
+}
+
+async function core(dataDir: string, vault: MemoryVault, demo: () => Promise<DemoService>) {
+  const t = await startTestCore({ dataDir, vault, demo })
+  open.push(t)
+  return t
+}
+
+describe('trying the demo service', () => {
+  it('starts the service once, adds the demo account and makes it active', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-demo-'))
+    const demo = demoStarter()
+    const t = await core(dir, new MemoryVault(), demo.start)
+    const view = await t.ok<AccountView>('demo.start')
+    expect(view).toMatchObject({
+      label: 'Demo service',
+      isDemo: true,
+      release: 'latest',
+      signedIn: true,
+      baseUrl: demo.started[0].baseUrl,
+    })
+    const again = await t.ok<AccountView>('demo.start')
+    expect(again.id).toBe(view.id)
+    expect(demo.started).toHaveLength(1)
+    const list = await t.ok<AccountList>('accounts.list')
+    expect(list).toMatchObject({ activeId: view.id })
+    expect(list.accounts).toHaveLength(1)
+    expect(t.events.some((e) => e.name === 'accounts.changed')).toBe(true)
+    await t.ok('api.call', { accountId: view.id, op: 'targets.list' })
+  })
+
+  it('reconnects the demo account to the new port in the next run, on first use', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-demo-'))
+    const vault = new MemoryVault()
+    const first = demoStarter()
+    const run1 = await core(dir, vault, first.start)
+    const view = await run1.ok<AccountView>('demo.start')
+    await run1.close()
+    open.splice(open.indexOf(run1), 1)
+
+    const second = demoStarter()
+    const run2 = await core(dir, vault, second.start)
+    expect(second.started).toHaveLength(0)
+    await run2.ok('api.call', { accountId: view.id, op: 'targets.list' })
+    expect(second.started).toHaveLength(1)
+    const list = await run2.ok<AccountList>('accounts.list')
+    expect(list.accounts).toHaveLength(1)
+    expect(list.accounts[0]).toMatchObject({ id: view.id, baseUrl: second.started[0].baseUrl })
+    expect(list.accounts[0].baseUrl).not.toBe(first.started[0].baseUrl)
+  })
+
+  it('says plainly when this build has no demo service', async () => {
+    const t = await startTestCore()
+    open.push(t)
+    const error = await t.err('demo.start')
+    expect(error.code).toBe('BAD_REQUEST')
+    expect(error.message).toMatch(/demo service/)
+  })
+})

@@ -1,0 +1,118 @@
+// The keychain vault against a real Secret Service (gnome-keyring in a private D-Bus session,
+// started by scripts/test.sh), and the in-memory fallback when there is no D-Bus at all.
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { createKeychainVault, KeychainVault } from '../../electron/core/accounts/keychain-vault'
+import { ResilientVault } from '../../electron/core/accounts/resilient-vault'
+import { bytesOf } from '../integration/core-helpers'
+
+const READY = process.env.SCANDESK_KEYRING_READY === '1'
+const CI = process.env.CI === 'true'
+const run = promisify(execFile)
+
+async function realVault(): Promise<KeychainVault> {
+  const vault = await createKeychainVault()
+  if (!(vault instanceof KeychainVault)) throw new Error(`keytar did not load: ${vault.reason}`)
+  return vault
+}
+
+if (!READY && CI) {
+  describe('the keychain test environment', () => {
+    it('provides an unlocked Secret Service', () => {
+      throw new Error(
+        'SCANDESK_KEYRING_READY is not set, so there is no unlocked keyring to test against. Run the suite with `npm test` (scripts/test.sh starts dbus-run-session and gnome-keyring-daemon).',
+      )
+    })
+  })
+}
+
+describe.skipIf(!READY)(
+  'the keychain vault against the Secret Service (needs SCANDESK_KEYRING_READY=1, set by npm test)',
+  () => {
+    it('reports the keychain available', async () => {
+      expect(await (await realVault()).status()).toEqual({ available: true, message: null })
+    })
+
+    it('stores, reads, replaces and deletes a secret', async () => {
+      const vault = await realVault()
+      const id = `kc-${randomUUID()}`
+      await vault.set(id, 'api_key', 'first')
+      await vault.set(id, 'api_key', 'second')
+      expect(await vault.get(id, 'api_key')).toBe('second')
+      expect(await (await realVault()).get(id, 'api_key')).toBe('second')
+      await vault.delete(id, 'api_key')
+      expect(await vault.get(id, 'api_key')).toBeNull()
+      await vault.delete(id, 'api_key')
+    })
+
+    it('keeps two accounts’ entries independent and deletes all of one', async () => {
+      const vault = await realVault()
+      const a = `kc-${randomUUID()}`
+      const b = `kc-${randomUUID()}`
+      await vault.set(a, 'api_key', 'ka')
+      await vault.set(a, 'session_token', 'ta')
+      await vault.set(b, 'api_key', 'kb')
+      await vault.set(b, 'session_token', 'tb')
+      await vault.deleteAll(a)
+      expect(await vault.get(a, 'api_key')).toBeNull()
+      expect(await vault.get(a, 'session_token')).toBeNull()
+      expect(await vault.get(b, 'api_key')).toBe('kb')
+      expect(await vault.get(b, 'session_token')).toBe('tb')
+      await vault.deleteAll(b)
+    })
+
+    it('is what the resilient vault uses while it works', async () => {
+      const resilient = new ResilientVault({ keychain: () => createKeychainVault() })
+      const id = `kc-${randomUUID()}`
+      await resilient.set(id, 'session_token', 'in-the-keychain')
+      expect(await resilient.status()).toEqual({ available: true, message: null })
+      expect(await (await realVault()).get(id, 'session_token')).toBe('in-the-keychain')
+      await resilient.deleteAll(id)
+      expect(await (await realVault()).get(id, 'session_token')).toBeNull()
+    })
+  },
+)
+
+describe('without a reachable keychain', () => {
+  it('keeps secrets in memory, says so plainly, and writes none to the data folder', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-nokc-'))
+    const marker = `NOKC${randomUUID().replace(/-/g, '')}`
+    const { stdout } = await run(
+      process.execPath,
+      [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'tests/keychain/no-keychain-child.ts'],
+      {
+        env: {
+          ...process.env,
+          DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(dataDir, 'no-such-bus')}`,
+          TSX_TSCONFIG_PATH: 'tsconfig.node.json',
+          CHILD_DATA_DIR: dataDir,
+          CHILD_API_KEY: `key-${marker}`,
+        },
+        timeout: 60_000,
+      },
+    )
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      info: { keychain: { available: boolean; message: string } }
+      view: { signedIn: boolean; secretsInMemoryOnly: boolean }
+      vaultStatus: { available: boolean; message: string }
+      token: string | null
+    }
+    for (const status of [out.info.keychain, out.vaultStatus]) {
+      expect(status.available).toBe(false)
+      expect(status.message).toMatch(
+        /^The system keychain is not available \(.+\); secrets are kept in memory until ScanDesk quits\.$/,
+      )
+    }
+    expect(out.view).toMatchObject({ signedIn: true, secretsInMemoryOnly: true })
+    expect(out.token).toBeTruthy()
+    const bytes = bytesOf(dataDir)
+    expect(bytes.length).toBeGreaterThan(0)
+    for (const secret of [marker, out.token!, 'sandbox-password'])
+      expect(bytes.includes(Buffer.from(secret))).toBe(false)
+  }, 90_000)
+})
