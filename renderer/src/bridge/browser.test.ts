@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { createBrowserTransport } from './browser'
 
 function okFetch(body: string, status = 200) {
-  return vi.fn(async (_url: string, _init?: RequestInit) => new Response(body, { status }))
+  return vi.fn(
+    async (_url: RequestInfo | URL, _init?: RequestInit) => new Response(body, { status }),
+  )
 }
 
 class FakeEventSource {

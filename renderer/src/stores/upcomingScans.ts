@@ -96,7 +96,7 @@ export const useUpcomingScansStore = defineStore('upcomingScans', () => {
         { query: { limit: wanted } },
         requestId,
       )
-      const latest = inflight.get(accountId)?.promise === promise
+      const latest = inflight.get(accountId)?.requestId === requestId
       if (latest) inflight.delete(accountId)
       if (!latest) return // a newer request for this account owns the state
       const state = slot(accountId)

@@ -31,7 +31,7 @@ export function installFakeScandesk(): FakeScandesk {
       set.add(listener)
       return () => set.delete(listener)
     },
-  } as ScanDeskBridge
+  } as unknown as ScanDeskBridge
   for (const channel of CHANNEL_NAMES) {
     ;(bridge as unknown as Record<string, (p: unknown) => Promise<string>>)[channel] = async (
       payload,

@@ -24,5 +24,7 @@ describe('relative times', () => {
     expect(relativeTime('2030-01-04T00:00:00Z', now)).toBe('in 3 days')
     expect(relativeTime('2029-12-31T22:00:00Z', now)).toBe('2 hours ago')
     expect(relativeTime('2030-01-01T00:00:20Z', now)).toBe('now')
+    expect(relativeTime('2030-01-10T00:00:00Z', now)).toBe('in 9 days')
+    expect(relativeTime('2030-01-22T00:00:00Z', now)).toBe('in 3 weeks')
   })
 })

@@ -37,6 +37,8 @@ export function relativeTime(iso: string, now: number = Date.now(), locale = 'en
   const diff = at - now
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
   for (const [unit, ms] of UNITS) {
+    // Days up to two weeks read better than "next week".
+    if (unit === 'week' && Math.abs(diff) < 14 * 24 * 3600e3) continue
     if (Math.abs(diff) >= ms) return format.format(Math.round(diff / ms), unit)
   }
   return 'now'

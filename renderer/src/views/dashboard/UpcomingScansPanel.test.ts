@@ -1,0 +1,114 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useAccountsStore } from '@/stores/accounts'
+import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, upcomingAnswer } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import UpcomingScansPanel from './UpcomingScansPanel.vue'
+
+let fake: FakeScandesk
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  useAccountsStore()
+  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+})
+afterEach(() => {
+  delete window.scandesk
+  vi.useRealTimers()
+  document.body.innerHTML = ''
+})
+
+const byTestId = (id: string) => document.querySelectorAll(`[data-testid="${id}"]`)
+const apiCalls = () => fake.calls.filter((c) => c.channel === 'api.call')
+
+describe('the upcoming scans panel', () => {
+  it('shows a skeleton only once loading takes longer than 100 ms', async () => {
+    vi.useFakeTimers()
+    const answer = deferred<unknown>()
+    fake.handle('api.call', () => answer.promise)
+    mountWithApp(UpcomingScansPanel)
+    await vi.advanceTimersByTimeAsync(50)
+    expect(byTestId('upcoming-scans-loading')).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(100)
+    expect(byTestId('upcoming-scans-loading')).toHaveLength(1)
+    answer.resolve(upcomingAnswer('A', 2))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(byTestId('upcoming-scans-loading')).toHaveLength(0)
+    expect(byTestId('upcoming-scan-row')).toHaveLength(2)
+  })
+
+  it('lists name, description and the time in the scan’s own zone', async () => {
+    const answer = upcomingAnswer('A', 1)
+    answer.data.data[0].attributes.in_timezone = 'Asia/Tokyo'
+    answer.data.data[0].attributes.next_scheduled_at = '2030-06-01T12:00:00Z'
+    fake.handle('api.call', () => answer)
+    mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    const row = byTestId('upcoming-scan-row')[0]
+    expect(row.textContent).toContain('A scan 1')
+    expect(row.textContent).toContain('A description 1')
+    expect(row.textContent).toContain('Asia/Tokyo')
+    expect(row.querySelector('time')?.getAttribute('datetime')).toBe('2030-06-01T12:00:00Z')
+  })
+
+  it('shows hostile names as text, never as markup', async () => {
+    const answer = upcomingAnswer('A', 1)
+    answer.data.data[0].attributes.name = '<img src=x onerror="alert(1)">'
+    fake.handle('api.call', () => answer)
+    mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    const row = byTestId('upcoming-scan-row')[0]
+    expect(row.querySelector('img')).toBeNull()
+    expect(row.textContent).toContain('<img src=x onerror="alert(1)">')
+  })
+
+  it('says so when nothing is scheduled', async () => {
+    fake.handle('api.call', () => upcomingAnswer('A', 0))
+    mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    expect(byTestId('upcoming-scans-empty')[0].textContent).toContain('No scans are scheduled.')
+    expect(byTestId('upcoming-scan-row')).toHaveLength(0)
+  })
+
+  it('shows the error with a Retry button that loads again', async () => {
+    fake.handle(
+      'api.call',
+      () => new Fail({ code: 'OFFLINE', message: 'The service cannot be reached.' }),
+    )
+    const wrapper = mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    const error = byTestId('upcoming-scans-error')[0]
+    expect(error.textContent).toContain('The service cannot be reached.')
+    fake.handle('api.call', () => upcomingAnswer('A', 3))
+    const retry = wrapper.findAll('button').find((b) => b.text() === 'Retry')!
+    await retry.trigger('click')
+    await flushPromises()
+    expect(byTestId('upcoming-scans-error')).toHaveLength(0)
+    expect(byTestId('upcoming-scan-row')).toHaveLength(3)
+  })
+
+  it('asks again with the chosen limit', async () => {
+    fake.handle('api.call', (p: { input: { query: { limit: number } } }) =>
+      upcomingAnswer('A', Math.min(p.input.query.limit, 7)),
+    )
+    const wrapper = mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')).toHaveLength(7)
+    wrapper.findComponent({ name: 'ElSelect' }).vm.$emit('update:modelValue', 5)
+    await flushPromises()
+    expect(apiCalls().at(-1)?.payload).toMatchObject({ input: { query: { limit: 5 } } })
+    expect(byTestId('upcoming-scan-row')).toHaveLength(5)
+  })
+
+  it('refreshes on demand', async () => {
+    fake.handle('api.call', () => upcomingAnswer('A', 1))
+    const wrapper = mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    await wrapper.find('[data-testid="upcoming-scans-refresh"]').trigger('click')
+    await flushPromises()
+    expect(apiCalls()).toHaveLength(2)
+  })
+})
