@@ -24,7 +24,7 @@ describe('adding an account with wrong credentials', () => {
   let sandbox: RunningSandbox
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0 })
+    sandbox = await startSandbox({ port: 0, log: () => undefined })
     app = await startBrowserMode()
     browser = await launchChromium()
   })

@@ -1,0 +1,51 @@
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { nextTick } from 'vue'
+import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useSettingsStore } from './settings'
+
+let fake: FakeScandesk
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  document.documentElement.classList.remove('dark')
+})
+afterEach(() => {
+  delete window.scandesk
+})
+
+const isDark = () => document.documentElement.classList.contains('dark')
+
+describe('the theme', () => {
+  it('applies the saved dark theme as html.dark', async () => {
+    fake.handle('settings.get', () => ({ theme: 'dark' }))
+    const store = useSettingsStore()
+    await store.load()
+    await nextTick()
+    expect(isDark()).toBe(true)
+  })
+
+  it('saves a change and switches at once', async () => {
+    fake.handle('settings.get', () => ({ theme: 'dark' }))
+    fake.handle('settings.set', (p: { theme: string }) => ({ theme: p.theme }))
+    const store = useSettingsStore()
+    await store.load()
+    await store.setTheme('light')
+    await nextTick()
+    expect(isDark()).toBe(false)
+    expect(fake.calls.at(-1)).toEqual({ channel: 'settings.set', payload: { theme: 'light' } })
+  })
+
+  it('goes back to the previous theme when saving fails', async () => {
+    fake.handle('settings.get', () => ({ theme: 'dark' }))
+    fake.handle('settings.set', () => new Fail({ code: 'INTERNAL', message: 'disk full' }))
+    const store = useSettingsStore()
+    await store.load()
+    await store.setTheme('light')
+    await nextTick()
+    expect(store.theme).toBe('dark')
+    expect(isDark()).toBe(true)
+    expect(store.error?.message).toBe('disk full')
+  })
+})
