@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          sequence: { groupOrder: 0 },
           include: [
             'electron/**/*.test.ts',
             'sandbox/**/*.test.ts',
@@ -33,6 +34,7 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'happy-dom',
+          sequence: { groupOrder: 0 },
           include: ['renderer/src/**/*.test.ts'],
           testTimeout: 20_000,
         },
@@ -42,6 +44,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          // after the unit and integration projects, so the journeys do not compete for 2 cores
+          sequence: { groupOrder: 1 },
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           fileParallelism: false,

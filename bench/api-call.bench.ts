@@ -10,8 +10,8 @@ import { createCore } from '../electron/core/index'
 import { startSandbox } from '../sandbox/server'
 import { median, ratioLine, timeEach } from './stats'
 
-const ROUNDS = 7
-const PER_ROUND = 150
+const ROUNDS = 11
+const PER_ROUND = 200
 
 /** Runs the api.call benchmark and returns its printed lines. */
 export async function benchApiCall(): Promise<string[]> {
@@ -66,8 +66,8 @@ export async function benchApiCall(): Promise<string[]> {
       if (!Array.isArray(res.data.data)) throw new Error('unexpected answer')
     }
 
-    await timeEach(50, viaCore)
-    await timeEach(50, viaAxios)
+    await timeEach(200, viaCore)
+    await timeEach(200, viaAxios)
     const core_: number[] = []
     const base: number[] = []
     for (let round = 0; round < ROUNDS; round++) {

@@ -157,8 +157,9 @@ export class SandboxEngine {
 
   /** Fresh seed, no sessions, clock and faults as at start. */
   reset(): void {
-    this.seed()
+    // The clock first: the seed stamps rows with ctx.now(), which must not carry an old offset.
     this.clock.reset()
+    this.seed()
     this.faults.reset(this.config.faults)
     this.errorRng = createRng(this.config.seed ^ 0x5eed_f417)
     this.saver?.schedule()

@@ -15,7 +15,25 @@ async function fillAccount(page: Page, sandbox: RunningSandbox, apiKey: string, 
   await field(page, 'field-api-key').fill(apiKey)
   await field(page, 'field-username').fill('analyst@sandbox.test')
   await field(page, 'field-password').fill(password)
+  await expect.poll(() => field(page, 'field-label').inputValue()).toBe('Production')
   await page.getByTestId('add-account-submit').click()
+}
+
+/** Waits for the dialog's error; on timeout, fails with what the dialog and the app showed. */
+async function dialogError(page: Page, app: BrowserMode): Promise<string> {
+  const error = page.getByTestId('add-account-error')
+  try {
+    await error.waitFor({ timeout: 30_000 })
+  } catch {
+    const dialog = await page
+      .getByTestId('add-account-dialog')
+      .innerText()
+      .catch(() => '?')
+    throw new Error(
+      `no error shown in the dialog.\nDialog:\n${dialog}\nApp output:\n${app.output()}`,
+    )
+  }
+  return (await error.textContent())?.toLowerCase() ?? ''
 }
 
 describe('adding an account with wrong credentials', () => {
@@ -39,9 +57,7 @@ describe('adding an account with wrong credentials', () => {
     const page = await browser.newPage()
     await page.goto(app.url)
     await fillAccount(page, sandbox, sandbox.apiKey, 'not-the-password')
-    const error = page.getByTestId('add-account-error')
-    await error.waitFor({ timeout: 20_000 })
-    expect((await error.textContent())?.toLowerCase()).toMatch(/password/)
+    expect(await dialogError(page, app)).toMatch(/password/)
     expect(await field(page, 'field-label').inputValue()).toBe('Production')
     expect(await field(page, 'field-base-url').inputValue()).toBe(sandbox.baseUrl)
     await expect.poll(() => page.getByTestId('welcome-demo-button').count()).toBeGreaterThan(0)
@@ -51,8 +67,6 @@ describe('adding an account with wrong credentials', () => {
     const page = await browser.newPage()
     await page.goto(app.url)
     await fillAccount(page, sandbox, 'wrong-api-key', 'sandbox-password')
-    const error = page.getByTestId('add-account-error')
-    await error.waitFor({ timeout: 20_000 })
-    expect((await error.textContent())?.toLowerCase()).toMatch(/api key/)
+    expect(await dialogError(page, app)).toMatch(/api key/)
   })
 })

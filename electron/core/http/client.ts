@@ -221,9 +221,19 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     if (auth) headers.Authorization = `${auth.scheme} ${auth.token}`
     const redact = redactor([options.apiKey, auth?.token, ...bodySecrets(request.data)])
 
-    if (callOptions.signal?.aborted) fail('CANCELLED', 'The request was cancelled.')
-    const deadline = AbortSignal.timeout(callOptions.deadlineMs ?? limits.deadlineMs)
-    const signal = callOptions.signal ? AbortSignal.any([deadline, callOptions.signal]) : deadline
+    const userSignal = callOptions.signal
+    if (userSignal?.aborted) fail('CANCELLED', 'The request was cancelled.')
+    // One controller per call, its deadline timer cleared when the call ends (cheaper than
+    // AbortSignal.timeout + AbortSignal.any, whose timers stay armed until they fire).
+    const controller = new AbortController()
+    const deadline = { hit: false }
+    const timer = setTimeout(() => {
+      deadline.hit = true
+      controller.abort()
+    }, callOptions.deadlineMs ?? limits.deadlineMs)
+    timer.unref()
+    const onUserAbort = () => controller.abort()
+    userSignal?.addEventListener('abort', onUserAbort, { once: true })
     let response: AxiosResponse<string>
     try {
       response = await instance.request<string>({
@@ -232,18 +242,21 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         params: request.params,
         data: request.data,
         headers,
-        signal,
+        signal: controller.signal,
         'axios-retry': { retries: op.idempotent ? limits.retries : 0 },
       })
     } catch (err) {
-      throw translate(err, deadline, callOptions.signal, redact)
+      throw translate(err, deadline.hit, userSignal, redact)
+    } finally {
+      clearTimeout(timer)
+      userSignal?.removeEventListener('abort', onUserAbort)
     }
     return readAnswer(op, response)
   }
 
   function translate(
     err: unknown,
-    deadline: AbortSignal,
+    deadlineHit: boolean,
     userSignal: AbortSignal | undefined,
     redact: Redact,
   ): AppFailure {
@@ -255,7 +268,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       })
     if (err.response) return errorFromResponse(err.response as AxiosResponse<string>, redact)
     if (userSignal?.aborted) return transportFailure(err.code, host, 'cancelled')
-    if (deadline.aborted) return transportFailure(err.code, host, 'deadline')
+    if (deadlineHit) return transportFailure(err.code, host, 'deadline')
     if (err.code === 'ERR_CANCELED') return transportFailure(err.code, host, 'cancelled')
     if (/maxContentLength/.test(err.message))
       return new ServiceFailure({

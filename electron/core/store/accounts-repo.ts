@@ -1,4 +1,5 @@
 import type { Release } from '@contract/releases'
+import type Database from 'better-sqlite3'
 import type { Db } from './database'
 
 /** One account row: metadata only, never a secret. */
@@ -60,40 +61,70 @@ const COLUMNS: Record<keyof AccountPatch, string> = {
   allowInsecureHttp: 'allow_insecure_http',
 }
 
-/** The accounts table. */
+/**
+ * Rows read by id, per open database, shared by every repo on it. `get` runs on every API call,
+ * so it answers from memory; every write goes through this module and drops the changed row.
+ */
+const rowCaches = new WeakMap<Db, Map<string, AccountRow>>()
+
+function cacheOf(db: Db): Map<string, AccountRow> {
+  let cache = rowCaches.get(db)
+  if (!cache) rowCaches.set(db, (cache = new Map()))
+  return cache
+}
+
+/** The accounts table (the only writer of it: the in-memory row cache relies on that). */
 export class AccountsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly cache: Map<string, AccountRow>
+  private readonly statements = new Map<string, Database.Statement>()
+
+  constructor(private readonly db: Db) {
+    this.cache = cacheOf(db)
+  }
+
+  private statement(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql)
+    if (!stmt) this.statements.set(sql, (stmt = this.db.prepare(sql)))
+    return stmt
+  }
 
   /** Every account, oldest first. */
   list(): AccountRow[] {
-    const rows = this.db.prepare('SELECT * FROM accounts ORDER BY created_at, id').all() as RawRow[]
+    const rows = this.statement('SELECT * FROM accounts ORDER BY created_at, id').all() as RawRow[]
     return rows.map(fromRaw)
   }
 
-  /** One account, or undefined. */
+  /** One account, or undefined (a copy: callers may not change the cached row). */
   get(id: string): AccountRow | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as RawRow | undefined
-    return row && fromRaw(row)
+    let row = this.cache.get(id)
+    if (!row) {
+      const raw = this.statement('SELECT * FROM accounts WHERE id = ?').get(id) as
+        RawRow | undefined
+      if (!raw) return undefined
+      row = fromRaw(raw)
+      // A write inside an open transaction could still roll back: cache committed rows only.
+      if (!this.db.inTransaction) this.cache.set(id, row)
+    }
+    return { ...row }
   }
 
   /** The demo service's account, if one was added. */
   findDemo(): AccountRow | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM accounts WHERE is_demo = 1 ORDER BY created_at LIMIT 1')
-      .get() as RawRow | undefined
+    const row = this.statement(
+      'SELECT * FROM accounts WHERE is_demo = 1 ORDER BY created_at LIMIT 1',
+    ).get() as RawRow | undefined
     return row && fromRaw(row)
   }
 
   /** Inserts a new account. */
   insert(a: AccountRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
-           allow_insecure_http, created_at, updated_at)
-         VALUES (@id, @label, @baseUrl, @username, @release, @color, @authMethod, @isDemo,
-           @allowInsecureHttp, @createdAt, @updatedAt)`,
-      )
-      .run({ ...a, isDemo: a.isDemo ? 1 : 0, allowInsecureHttp: a.allowInsecureHttp ? 1 : 0 })
+    this.cache.delete(a.id)
+    this.statement(
+      `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
+         allow_insecure_http, created_at, updated_at)
+       VALUES (@id, @label, @baseUrl, @username, @release, @color, @authMethod, @isDemo,
+         @allowInsecureHttp, @createdAt, @updatedAt)`,
+    ).run({ ...a, isDemo: a.isDemo ? 1 : 0, allowInsecureHttp: a.allowInsecureHttp ? 1 : 0 })
   }
 
   /** Changes some fields; returns the updated row, or undefined when it does not exist. */
@@ -106,12 +137,21 @@ export class AccountsRepo {
       sets.push(`${column} = @${key}`)
       values[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value
     }
-    this.db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE id = @id`).run(values)
+    this.cache.delete(id)
+    try {
+      this.statement(`UPDATE accounts SET ${sets.join(', ')} WHERE id = @id`).run(values)
+    } finally {
+      this.cache.delete(id)
+    }
     return this.get(id)
   }
 
   /** Deletes an account; true when it existed. */
   delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0
+    try {
+      return this.statement('DELETE FROM accounts WHERE id = ?').run(id).changes > 0
+    } finally {
+      this.cache.delete(id)
+    }
   }
 }

@@ -53,6 +53,32 @@ describe('the accounts table', () => {
     expect(repo.get('acc-00000001')).toBeUndefined()
   })
 
+  it('answers reads from memory yet always shows the latest write, from any repo on the file', () => {
+    const a = new AccountsRepo(db)
+    const b = new AccountsRepo(db)
+    a.insert(row())
+    const first = a.get('acc-00000001')
+    expect(first?.label).toBe('Acme')
+    if (first) first.label = 'changed by a caller'
+    expect(a.get('acc-00000001')?.label).toBe('Acme')
+    b.update('acc-00000001', { label: 'Acme EU', release: '5.4.2' }, 'later')
+    expect(a.get('acc-00000001')).toMatchObject({ label: 'Acme EU', release: '5.4.2' })
+    b.delete('acc-00000001')
+    expect(a.get('acc-00000001')).toBeUndefined()
+  })
+
+  it('does not keep a row read inside a transaction that rolls back', () => {
+    const repo = new AccountsRepo(db)
+    expect(() =>
+      db.transaction(() => {
+        repo.insert(row())
+        expect(repo.get('acc-00000001')?.id).toBe('acc-00000001')
+        throw new Error('roll back')
+      })(),
+    ).toThrow('roll back')
+    expect(repo.get('acc-00000001')).toBeUndefined()
+  })
+
   it('refuses an unknown authentication method', () => {
     const repo = new AccountsRepo(db)
     expect(() => repo.insert(row({ authMethod: 'magic' as AccountRow['authMethod'] }))).toThrow()

@@ -125,9 +125,29 @@ export function randomHex(ctx: SandboxContext, length: number): string {
   return out
 }
 
-/** Salted scrypt hash (hex) of a password. */
-export function hashPassword(password: string, salt: string): string {
+function scryptHex(password: string, salt: string): string {
   return scryptSync(password, salt, 32, { N: 1024, r: 8, p: 1 }).toString('hex')
+}
+
+/**
+ * Hashes of the public demo password by salt. Seeding draws the same salts from the same seed
+ * on every reset, so each seeded user's hash is computed once per process instead of once per
+ * reset (scrypt is most of a reset's cost). Only SANDBOX_PASSWORD is remembered: it is public,
+ * so a faster answer for it reveals nothing; passwords set through the API are never kept.
+ */
+const demoPasswordHashes = new Map<string, string>()
+const MAX_REMEMBERED_HASHES = 4096
+
+/** Salted scrypt hash (hex) of a password (same parameters for every password). */
+export function hashPassword(password: string, salt: string): string {
+  if (password !== SANDBOX_PASSWORD) return scryptHex(password, salt)
+  let hash = demoPasswordHashes.get(salt)
+  if (hash === undefined) {
+    hash = scryptHex(password, salt)
+    if (demoPasswordHashes.size >= MAX_REMEMBERED_HASHES) demoPasswordHashes.clear()
+    demoPasswordHashes.set(salt, hash)
+  }
+  return hash
 }
 
 /** True when `password` matches the user row's stored hash. */

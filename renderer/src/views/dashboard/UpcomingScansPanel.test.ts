@@ -112,3 +112,23 @@ describe('the upcoming scans panel', () => {
     expect(apiCalls()).toHaveLength(2)
   })
 })
+
+describe('the upcoming scans panel and sign-in', () => {
+  it('offers to sign in when the account is signed out, and loads once it is back', async () => {
+    fake.handle(
+      'api.call',
+      () => new Fail({ code: 'NOT_SIGNED_IN', message: 'Sign in to this account first.' }),
+    )
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa', { signedIn: false })],
+      activeId: 'acct-aaaa',
+    })
+    const wrapper = mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    expect(wrapper.findAll('button').some((b) => b.text() === 'Sign in…')).toBe(true)
+    fake.handle('api.call', () => upcomingAnswer('A', 2))
+    fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')).toHaveLength(2)
+  })
+})
