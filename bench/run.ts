@@ -1,9 +1,26 @@
 // `npm run bench`: every benchmark, each printing ratios against a baseline measured in the same run.
+// `npm run bench -- download verify` runs only those. SCANDESK_BENCH_GIB sets the file size of
+// the download and verify benchmarks in GiB (default 1; the large download is 4× that).
 import { benchApiCall } from './api-call.bench'
+import { benchDownload } from './download.bench'
+import { benchVerify } from './verify.bench'
+
+const BENCHES: [string, () => Promise<string[]>][] = [
+  ['api.call', benchApiCall],
+  ['download', benchDownload],
+  ['verify', benchVerify],
+]
 
 async function main(): Promise<void> {
+  const only = process.argv.slice(2)
+  const unknown = only.filter((name) => !BENCHES.some(([known]) => known === name))
+  if (unknown.length)
+    throw new Error(
+      `unknown benchmark ${unknown.join(', ')}; known: ${BENCHES.map(([n]) => n).join(', ')}`,
+    )
   console.log('ScanDesk benchmarks (ratios of medians; baseline measured in this run)')
-  for (const line of await benchApiCall()) console.log(line)
+  for (const [name, bench] of BENCHES)
+    if (!only.length || only.includes(name)) for (const line of await bench()) console.log(line)
 }
 
 main().catch((err: unknown) => {

@@ -12,13 +12,32 @@ export const CHANNEL_NAMES = [
   'demo.start',
   'settings.get',
   'settings.set',
+  'exports.list',
+  'exports.generate',
+  'exports.cancel',
+  'exports.retry',
+  'exports.download',
+  'exports.dismiss',
+  'files.getFolder',
+  'files.setFolder',
+  'library.list',
+  'library.reverify',
+  'library.open',
+  'library.reveal',
+  'library.verifyFile',
 ] as const
 
 /** One request channel name. */
 export type ChannelName = (typeof CHANNEL_NAMES)[number]
 
 /** Names of every event main pushes to the renderer. */
-export const EVENT_NAMES = ['accounts.changed', 'connectivity', 'keychain.status'] as const
+export const EVENT_NAMES = [
+  'accounts.changed',
+  'connectivity',
+  'keychain.status',
+  'exports.changed',
+  'library.changed',
+] as const
 
 /** One event name. */
 export type EventName = (typeof EVENT_NAMES)[number]

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { accountId, addAccountInput, secret, type AccountView } from './accounts'
 import type { ChannelName, EventName } from './channel-names'
+import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 
 /** A request id chosen by the renderer so the call can be cancelled. */
 export const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'is not a request id')
@@ -42,11 +43,17 @@ export interface KeychainStatus {
 /** Settings the renderer may read and change. */
 export interface Settings {
   theme: 'light' | 'dark' | 'system'
+  /** What happens to a downloaded file whose hash does not match: moved aside or deleted. */
+  mismatchAction: 'quarantine' | 'delete'
+  /** Native notifications when a long generation or download finishes. */
+  notifyOnFinish: boolean
 }
 
 /** Settings payload (partial updates). */
 export const settingsInput = z.strictObject({
   theme: z.enum(['light', 'dark', 'system']).optional(),
+  mismatchAction: z.enum(['quarantine', 'delete']).optional(),
+  notifyOnFinish: z.boolean().optional(),
 })
 
 /** Connectivity of one account's service. */
@@ -70,10 +77,11 @@ export const channelInputs = {
   'demo.start': z.strictObject({}),
   'settings.get': z.strictObject({}),
   'settings.set': settingsInput,
+  ...filesInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
-export interface ChannelOutputs {
+export interface ChannelOutputs extends FilesOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }
@@ -95,7 +103,7 @@ export interface AccountList {
 }
 
 /** Payload type of each event. */
-export interface EventPayloads {
+export interface EventPayloads extends FilesEvents {
   'accounts.changed': AccountList
   connectivity: Connectivity
   'keychain.status': KeychainStatus

@@ -7,9 +7,12 @@ import { createKeychainVault } from './accounts/keychain-vault'
 import { ResilientVault } from './accounts/resilient-vault'
 import type { Vault } from './accounts/vault'
 import { CoreEvents } from './events'
+import type { BackoffOptions } from './exports/backoff'
+import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
 import { Connectivity } from './handlers/connectivity'
 import { createHandlerTable } from './handlers/table'
+import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/client'
 import { AccountsRepo } from './store/accounts-repo'
@@ -34,6 +37,10 @@ export interface CoreOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
   /** HTTP limits for every account client (tests shorten them). */
   httpLimits?: Partial<ClientLimits>
+  /** OS dialogs, open/reveal and notifications. Default: headlessHost (no dialogs). */
+  host?: HostServices
+  /** Poll timing of export jobs (tests shorten it). */
+  exportBackoff?: BackoffOptions
 }
 
 /** The main-process core: one dispatch for every channel, the event bus, and shutdown. */
@@ -74,6 +81,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   })
   const demo = new DemoAccounts(accounts, options.demo, log)
   const cancels = new CancelRegistry()
+  const host = options.host ?? headlessHost
+  const exportServices = createExportServices({
+    db,
+    settings,
+    events,
+    accounts,
+    clients,
+    demo,
+    host,
+    backoff: options.exportBackoff,
+    log,
+  })
   const table = createHandlerTable({
     mode: options.mode,
     version: options.version,
@@ -85,8 +104,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     demo,
     cancels,
     connectivity: new Connectivity(events),
+    host,
+    exports: exportServices,
   })
   await vault.status()
+  await exportServices.start()
 
   let closed: Promise<void> | null = null
   return {
@@ -100,6 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closed ??= (async () => {
         cancels.cancelAll()
+        await exportServices.close()
         await demo.close()
         clients.closeAll()
         db.close()

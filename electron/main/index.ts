@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { app, BrowserWindow, dialog, session } from 'electron'
 import { startDemoService } from '../core/demo/start-demo'
 import { createCore, type Core } from '../core/index'
+import { createElectronHost } from './host'
 import { registerIpc } from './ipc'
 import { installMenu } from './menu'
 import { builtPaths } from './paths'
@@ -28,6 +29,7 @@ async function start(): Promise<void> {
     mode: 'electron',
     version: app.getVersion(),
     demo: () => startDemoService({ dataFile: join(userData, 'demo-sandbox.json') }),
+    host: createElectronHost(),
     log,
   })
   const unwire = registerIpc(core, log)

@@ -8,6 +8,7 @@ import {
   Cpu,
   DataAnalysis,
   Document,
+  FolderChecked,
   Key,
   Link,
   Lock,
@@ -68,3 +69,11 @@ export const GROUP_NAV: readonly GroupNav[] = (Object.keys(NAV) as GroupId[]).ma
   path: groupPath(group),
   ...NAV[group],
 }))
+
+/** The library of downloaded files: not a catalog group; listed under Reports in the sidebar. */
+export const LIBRARY_NAV = {
+  path: '/library',
+  label: 'Downloaded files',
+  icon: FolderChecked,
+  after: 'reports' as GroupId,
+} as const

@@ -1,5 +1,7 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
-import { GROUP_NAV } from './navigation'
+import type { Component } from 'vue'
+import type { GroupId } from '@contract/catalog/types'
+import { GROUP_NAV, LIBRARY_NAV } from './navigation'
 import { useAccountsStore } from './stores/accounts'
 
 declare module 'vue-router' {
@@ -11,11 +13,19 @@ declare module 'vue-router' {
   }
 }
 
+// Groups with a screen of their own; the rest show "coming soon".
+const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
+  reports: () => import('./views/reports/ReportsView.vue'),
+  advanced_reports: () => import('./views/advanced-reports/AdvancedReportsView.vue'),
+}
+
 const groupRoutes: RouteRecordRaw[] = GROUP_NAV.map((g) => ({
   path: g.path.slice(1),
   name: g.group,
-  component: () => import('./views/common/GroupComingView.vue'),
+  component: GROUP_VIEWS[g.group] ?? (() => import('./views/common/GroupComingView.vue')),
   meta: { title: g.label },
+  // The catalog's spelling (/advanced_reports) reaches the same screen.
+  ...(g.group.includes('_') ? { alias: `/${g.group}` } : {}),
 }))
 
 const routes: RouteRecordRaw[] = [
@@ -37,6 +47,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Dashboard' },
       },
       ...groupRoutes,
+      {
+        path: LIBRARY_NAV.path.slice(1),
+        name: 'library',
+        component: () => import('./views/library/LibraryView.vue'),
+        meta: { title: LIBRARY_NAV.label },
+      },
     ],
   },
   { path: '/:rest(.*)*', redirect: { name: 'dashboard' } },

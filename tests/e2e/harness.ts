@@ -27,9 +27,15 @@ export interface BrowserMode {
   stop(): Promise<void>
 }
 
-/** Starts `npm run browser` equivalent with --no-open on a free port; resolves with its printed URL. */
-export async function startBrowserMode(extraArgs: string[] = []): Promise<BrowserMode> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-e2e-'))
+/**
+ * Starts `npm run browser` equivalent with --no-open on a free port; resolves with its printed URL.
+ * With `dataDir` the local store is kept there (and kept after stop, for restart journeys).
+ */
+export async function startBrowserMode(
+  extraArgs: string[] = [],
+  options: { dataDir?: string } = {},
+): Promise<BrowserMode> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'scandesk-e2e-'))
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -74,7 +80,7 @@ export async function startBrowserMode(extraArgs: string[] = []): Promise<Browse
         await exited
         clearTimeout(timer)
       }
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
@@ -94,4 +100,25 @@ export function watchPage(page: Page): string[] {
     if (msg.type() === 'error') problems.push(`console: ${msg.text()}`)
   })
   return problems
+}
+
+/** An input of an Element Plus field by its data-testid (on the input or its wrapper). */
+export function field(page: Page, id: string) {
+  return page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first()
+}
+
+/** Adds an account for `baseUrl` through the add-account dialog and waits for the dashboard. */
+export async function addAccountThroughUi(
+  page: Page,
+  account: { baseUrl: string; apiKey: string; username: string; password: string; label: string },
+): Promise<void> {
+  await page.getByTestId('add-account-button').first().click()
+  await page.getByTestId('add-account-dialog').waitFor()
+  await field(page, 'field-label').fill(account.label)
+  await field(page, 'field-base-url').fill(account.baseUrl)
+  await field(page, 'field-api-key').fill(account.apiKey)
+  await field(page, 'field-username').fill(account.username)
+  await field(page, 'field-password').fill(account.password)
+  await page.getByTestId('add-account-submit').click()
+  await page.getByTestId('add-account-dialog').waitFor({ state: 'hidden', timeout: 30_000 })
 }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createCore } from '../index'
 import { startDemoService } from '../demo/start-demo'
+import { createBrowserHost } from './host'
 import { parseCliArgs, rendererIsStale, USAGE, type BrowserCliOptions } from './options'
 import { startBrowserServer } from './server'
 
@@ -69,6 +70,7 @@ export async function runBrowserMode(options: BrowserCliOptions): Promise<void> 
         dataFile: join(options.dataDir, 'demo-sandbox.json'),
         log: (line) => process.stderr.write(`[demo] ${line}\n`),
       }),
+    host: createBrowserHost(),
     log,
   })
   const server = await startBrowserServer({

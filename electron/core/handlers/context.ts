@@ -3,6 +3,8 @@ import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
 import type { CoreEvents } from '../events'
+import type { ExportServices } from '../exports/index'
+import type { HostServices } from '../host'
 import type { CancelRegistry } from '../http/cancel'
 import type { SettingsRepo } from '../store/settings-repo'
 import type { Connectivity } from './connectivity'
@@ -19,4 +21,8 @@ export interface HandlerContext {
   demo: DemoAccounts
   cancels: CancelRegistry
   connectivity: Connectivity
+  /** OS dialogs, open/reveal and notifications (headless in tests). */
+  host: HostServices
+  /** Export jobs, the file library and the download folders. */
+  exports: ExportServices
 }

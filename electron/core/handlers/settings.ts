@@ -1,6 +1,7 @@
 import type { Settings } from '@contract/channels'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
+import { readDownloadPreferences, writeDownloadPreferences } from '../exports/preferences'
 
 const THEMES: readonly Settings['theme'][] = ['light', 'dark', 'system']
 
@@ -8,6 +9,7 @@ function read(ctx: HandlerContext): Settings {
   const theme = ctx.settings.get<string>('theme', 'system')
   return {
     theme: (THEMES as readonly string[]).includes(theme) ? (theme as Settings['theme']) : 'system',
+    ...readDownloadPreferences(ctx.settings),
   }
 }
 
@@ -19,6 +21,16 @@ export function settingsHandlers(
     'settings.get': async () => read(ctx),
     'settings.set': async (input) => {
       if (input.theme !== undefined) ctx.settings.set('theme', input.theme)
+      // The download preferences arrive once settingsInput carries them (validated there).
+      const downloads = input as Partial<Pick<Settings, 'mismatchAction' | 'notifyOnFinish'>>
+      writeDownloadPreferences(ctx.settings, {
+        mismatchAction:
+          downloads.mismatchAction === 'delete' || downloads.mismatchAction === 'quarantine'
+            ? downloads.mismatchAction
+            : undefined,
+        notifyOnFinish:
+          typeof downloads.notifyOnFinish === 'boolean' ? downloads.notifyOnFinish : undefined,
+      })
       return read(ctx)
     },
   }

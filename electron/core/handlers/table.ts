@@ -3,6 +3,7 @@ import { apiHandlers } from './api'
 import { appHandlers } from './app'
 import type { HandlerContext } from './context'
 import { demoHandlers } from './demo'
+import { filesHandlers } from './files'
 import type { HandlerTable } from './dispatch'
 import { settingsHandlers } from './settings'
 
@@ -14,5 +15,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...accountHandlers(ctx),
     ...demoHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...filesHandlers(ctx),
   }
 }

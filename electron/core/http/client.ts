@@ -10,6 +10,7 @@ import type { Release } from '@contract/releases'
 import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
 import { prepareRequest, type CallInput } from './request'
 import { isRetryable, retryDelay } from './retry'
+import { streamRequest, type StreamOptions, type StreamResult, type StreamSink } from './stream'
 
 /** How an account authenticates a request after sign-in. */
 export interface AuthCredential {
@@ -33,9 +34,11 @@ export interface ClientLimits {
   backoffMaxMs: number
   /** Longest wait a Retry-After header may impose before a retry. */
   retryAfterCapMs: number
+  /** Total time for one streamed download (downloads have no size cap; idleMs applies too). */
+  downloadDeadlineMs: number
 }
 
-/** The defaults: 30 s per call, 15 s idle, 32 MiB answers, 3 retries, Retry-After ≤ 10 s. */
+/** The defaults: 30 s per call, 15 s idle, 32 MiB answers, 3 retries, Retry-After ≤ 10 s, 10 min per download. */
 export const DEFAULT_LIMITS: ClientLimits = {
   deadlineMs: 30_000,
   idleMs: 15_000,
@@ -45,6 +48,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   backoffBaseMs: 300,
   backoffMaxMs: 5_000,
   retryAfterCapMs: 10_000,
+  downloadDeadlineMs: 10 * 60_000,
 }
 
 /** An explicit HTTP proxy (never taken from the environment). */
@@ -81,6 +85,17 @@ export interface AccountClient {
   readonly release: Release
   /** Runs catalog operation `opId`; resolves to the checked answer or throws an AppFailure. */
   call(opId: string, input?: CallInput, options?: CallOptions): Promise<unknown>
+  /**
+   * Streams file operation `opId` into `sink` (one attempt, no retries, no size cap); resolves
+   * once every announced byte arrived or throws an AppFailure (401 → UNAUTHORIZED, a short or
+   * overlong body → INTEGRITY_FAILED, TIMEOUT, CANCELLED, OFFLINE, …).
+   */
+  download(
+    opId: string,
+    input: CallInput,
+    sink: StreamSink,
+    options?: StreamOptions,
+  ): Promise<StreamResult>
   /** Frees the client's sockets. */
   close(): void
 }
@@ -156,6 +171,21 @@ function errorFromResponse(response: AxiosResponse<string>, redact: Redact): Ser
   )
 }
 
+/** The absolute URL of a download: the base URL (its path kept) + the encoded path + the query. */
+function downloadUrl(base: URL, path: string, params: Record<string, unknown> | undefined): URL {
+  const url = new URL(base.href)
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
+  url.search = ''
+  url.hash = ''
+  for (const [key, value] of Object.entries(params ?? {})) {
+    const values = Array.isArray(value) ? value : [value]
+    const name = Array.isArray(value) ? `${key}[]` : key
+    for (const v of values)
+      if (v !== undefined && v !== null) url.searchParams.append(name, String(v))
+  }
+  return url
+}
+
 /** Creates the client of one account (one axios instance, its own sockets). */
 export function createAccountClient(options: AccountClientOptions): AccountClient {
   const base = new URL(options.baseUrl)
@@ -198,7 +228,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       }),
   })
 
-  async function call(opId: string, input: CallInput = {}, callOptions: CallOptions = {}) {
+  function operation(opId: string): OperationDef {
     const op = findOperation(opId)
     if (!op)
       fail('UNKNOWN_OPERATION', `ScanDesk does not know the operation "${opId.slice(0, 60)}".`)
@@ -207,6 +237,11 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         'NOT_IN_RELEASE',
         `“${op.summary}” is not available in release ${options.release} of the service, which this account uses.`,
       )
+    return op
+  }
+
+  async function call(opId: string, input: CallInput = {}, callOptions: CallOptions = {}) {
+    const op = operation(opId)
     if (op.responseKind === 'file')
       fail('BAD_REQUEST', `“${op.summary}” is a download; use the download action instead.`)
     const request = prepareRequest(op, input)
@@ -283,10 +318,46 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     return transportFailure(err.code, host, null)
   }
 
+  async function download(
+    opId: string,
+    input: CallInput,
+    sink: StreamSink,
+    streamOptions: StreamOptions = {},
+  ): Promise<StreamResult> {
+    const op = operation(opId)
+    if (op.responseKind !== 'file' || op.method !== 'GET')
+      fail('BAD_REQUEST', `“${op.summary}” is not a download.`)
+    const request = prepareRequest(op, input)
+    const headers: Record<string, string> = {
+      Accept: '*/*',
+      'Accept-Encoding': 'identity',
+      'x-api-key': options.apiKey,
+    }
+    if (options.userAgent) headers['User-Agent'] = options.userAgent
+    const auth = op.auth === 'user' ? await options.getAuth() : null
+    if (op.auth === 'user' && !auth) fail('NOT_SIGNED_IN', 'Sign in to this account first.')
+    if (auth) headers.Authorization = `${auth.scheme} ${auth.token}`
+    return streamRequest(
+      {
+        url: downloadUrl(base, request.url, request.params),
+        headers,
+        httpAgent,
+        httpsAgent,
+        proxy: options.proxy,
+        redact: redactor([options.apiKey, auth?.token]),
+        deadlineMs: limits.downloadDeadlineMs,
+        idleMs: limits.idleMs,
+      },
+      sink,
+      streamOptions,
+    )
+  }
+
   return {
     baseUrl: options.baseUrl,
     release: options.release,
     call,
+    download,
     close() {
       httpAgent.destroy()
       httpsAgent.destroy()

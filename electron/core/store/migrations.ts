@@ -34,4 +34,54 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 2,
+    name: 'export jobs and file ledger',
+    up(db) {
+      // Jobs belong to an account and go with it. Ledger rows stay when the account is removed:
+      // the files stay on disk, so the record of what they are stays too (with the label the
+      // account had when the file was downloaded).
+      db.exec(`
+        CREATE TABLE export_jobs (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('report', 'advanced_report')),
+          resource_id TEXT NOT NULL,
+          resource_name TEXT NOT NULL,
+          format TEXT NOT NULL CHECK (format IN ('pdf', 'csv')),
+          state TEXT NOT NULL CHECK (state IN ('queued', 'generating', 'ready', 'downloading',
+            'verifying', 'verified', 'mismatch', 'failed', 'cancelled')),
+          phase TEXT NOT NULL DEFAULT 'generate' CHECK (phase IN ('generate', 'download', 'verify')),
+          error TEXT CHECK (error IS NULL OR json_valid(error)),
+          target_path TEXT,
+          path TEXT,
+          sha256 TEXT,
+          ledger_id TEXT,
+          generation_started_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX export_jobs_account ON export_jobs (account_id, created_at);
+        CREATE INDEX export_jobs_state ON export_jobs (state);
+        CREATE TABLE file_ledger (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          account_label TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('report', 'advanced_report')),
+          resource_id TEXT NOT NULL,
+          resource_name TEXT NOT NULL,
+          format TEXT NOT NULL CHECK (format IN ('pdf', 'csv')),
+          path TEXT NOT NULL,
+          size INTEGER NOT NULL CHECK (size >= 0),
+          sha256 TEXT NOT NULL,
+          verdict TEXT NOT NULL CHECK (verdict IN ('verified', 'mismatch', 'unverified', 'missing',
+            'changed')),
+          detail TEXT,
+          downloaded_at TEXT NOT NULL,
+          verified_at TEXT
+        ) STRICT;
+        CREATE INDEX file_ledger_account ON file_ledger (account_id, downloaded_at);
+      `)
+    },
+  },
 ]

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { AppInfo, Connectivity, KeychainStatus } from '@contract/channels'
 import type { AppError } from '@contract/errors'
-import { on, request } from '@/bridge/bridge'
+import { bridgeKind, on, request } from '@/bridge/bridge'
 
 /** What the app knows about itself: mode, version, keychain, and connectivity per account. */
 export const useAppStore = defineStore('app', () => {
@@ -12,6 +12,8 @@ export const useAppStore = defineStore('app', () => {
   const error = ref<AppError | null>(null)
   let inflight: Promise<void> | null = null
 
+  /** Electron or browser mode (known from the bridge before app.info answers). */
+  const mode = computed(() => info.value?.mode ?? bridgeKind())
   const keychainUnavailable = computed(() => keychain.value?.available === false)
 
   /** Loads app.info; concurrent callers share one request. */
@@ -44,5 +46,5 @@ export const useAppStore = defineStore('app', () => {
     keychain.value = status
   })
 
-  return { info, keychain, keychainUnavailable, connectivity, error, load, isOnline }
+  return { info, mode, keychain, keychainUnavailable, connectivity, error, load, isOnline }
 })

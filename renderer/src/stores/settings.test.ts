@@ -49,3 +49,35 @@ describe('the theme', () => {
     expect(store.error?.message).toBe('disk full')
   })
 })
+
+describe('the download settings', () => {
+  it('loads and saves the mismatch action and notifications', async () => {
+    let saved = { theme: 'light', mismatchAction: 'quarantine', notifyOnFinish: true }
+    fake.handle('settings.get', () => saved)
+    fake.handle('settings.set', (p: Partial<typeof saved>) => (saved = { ...saved, ...p }))
+    const store = useSettingsStore()
+    await store.load()
+    expect(store.mismatchAction).toBe('quarantine')
+    expect(await store.setDownloads({ mismatchAction: 'delete', notifyOnFinish: false })).toBe(true)
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'settings.set',
+      payload: { mismatchAction: 'delete', notifyOnFinish: false },
+    })
+    expect(store.mismatchAction).toBe('delete')
+    expect(store.notifyOnFinish).toBe(false)
+  })
+
+  it('keeps the previous values and the error when saving fails', async () => {
+    fake.handle('settings.get', () => ({
+      theme: 'light',
+      mismatchAction: 'quarantine',
+      notifyOnFinish: true,
+    }))
+    fake.handle('settings.set', () => new Fail({ code: 'VALIDATION', message: 'Not allowed.' }))
+    const store = useSettingsStore()
+    await store.load()
+    expect(await store.setDownloads({ mismatchAction: 'delete' })).toBe(false)
+    expect(store.mismatchAction).toBe('quarantine')
+    expect(store.error?.message).toBe('Not allowed.')
+  })
+})

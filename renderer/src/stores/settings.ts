@@ -1,10 +1,17 @@
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
-import type { Settings } from '@contract/channels'
+import type { ChannelInput, Settings } from '@contract/channels'
 import type { AppError } from '@contract/errors'
 import { request } from '@/bridge/bridge'
 
 type Theme = Settings['theme']
+type DownloadSettings = Pick<Settings, 'mismatchAction' | 'notifyOnFinish'>
+
+// settings.set's input schema in channels.ts names only the theme so far; the download settings
+// are part of Settings, so they are sent through the same channel.
+type SettingsPatch = Partial<Settings>
+const sendSettings = (patch: SettingsPatch) =>
+  request('settings.set', patch as ChannelInput<'settings.set'>)
 
 function systemPrefersDark(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches
@@ -14,6 +21,8 @@ function systemPrefersDark(): boolean {
 export const useSettingsStore = defineStore('settings', () => {
   const theme = ref<Theme>('system')
   const systemDark = ref(systemPrefersDark())
+  const mismatchAction = ref<Settings['mismatchAction']>('quarantine')
+  const notifyOnFinish = ref(true)
   const error = ref<AppError | null>(null)
   let inflight: Promise<void> | null = null
 
@@ -34,7 +43,7 @@ export const useSettingsStore = defineStore('settings', () => {
     inflight ??= (async () => {
       try {
         const result = await request('settings.get', {})
-        if (result.ok) theme.value = result.data.theme
+        if (result.ok) applyAll(result.data)
         else error.value = result.error
       } finally {
         inflight = null
@@ -43,11 +52,29 @@ export const useSettingsStore = defineStore('settings', () => {
     return inflight
   }
 
+  function applyAll(data: Settings): void {
+    theme.value = data.theme
+    if (data.mismatchAction) mismatchAction.value = data.mismatchAction
+    if (typeof data.notifyOnFinish === 'boolean') notifyOnFinish.value = data.notifyOnFinish
+  }
+
+  /** Saves the download settings; on failure the previous values stay and the error is kept. */
+  async function setDownloads(patch: Partial<DownloadSettings>): Promise<boolean> {
+    const result = await sendSettings(patch)
+    if (result.ok) {
+      applyAll(result.data)
+      error.value = null
+      return true
+    }
+    error.value = result.error
+    return false
+  }
+
   /** Changes the theme at once and saves it; restores the old one when saving fails. */
   async function setTheme(next: Theme): Promise<void> {
     const previous = theme.value
     theme.value = next
-    const result = await request('settings.set', { theme: next })
+    const result = await sendSettings({ theme: next })
     if (result.ok) {
       theme.value = result.data.theme
       error.value = null
@@ -57,5 +84,5 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  return { theme, dark, error, load, setTheme }
+  return { theme, dark, mismatchAction, notifyOnFinish, error, load, setTheme, setDownloads }
 })

@@ -1,4 +1,5 @@
 // Small builders of contract values for unit tests.
+import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
 
 /** An account as main would describe it. */
@@ -36,5 +37,75 @@ export function upcomingAnswer(prefix: string, n: number, fromCache = false) {
     },
     fetchedAt: '2030-01-01T00:00:00Z',
     fromCache,
+  }
+}
+
+let uuidCounter = 0
+/** A local id (UUID-shaped) like main generates for jobs and ledger entries. */
+export function localUuid(): string {
+  uuidCounter++
+  return `00000000-0000-4000-8000-${uuidCounter.toString(16).padStart(12, '0')}`
+}
+
+/** An export job as main would push it. */
+export function exportJob(accountId: string, extra: Partial<ExportJob> = {}): ExportJob {
+  return {
+    id: localUuid(),
+    accountId,
+    kind: 'report',
+    resourceId: 'rpt-001',
+    resourceName: 'Quarterly external scan',
+    format: 'pdf',
+    state: 'queued',
+    error: null,
+    progress: null,
+    path: null,
+    sha256: null,
+    ledgerId: null,
+    createdAt: '2030-01-01T00:00:00.000Z',
+    updatedAt: '2030-01-01T00:00:00.000Z',
+    ...extra,
+  }
+}
+
+/** A file ledger entry. */
+export function ledgerEntry(extra: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    id: localUuid(),
+    accountId: 'acct-aaaa',
+    accountLabel: 'Account acct-aaaa',
+    kind: 'report',
+    resourceId: 'rpt-001',
+    resourceName: 'Quarterly external scan',
+    format: 'pdf',
+    path: '/home/me/Reports/Quarterly external scan rpt-001 2030-01-01.pdf',
+    size: 12_345,
+    sha256: 'a'.repeat(64),
+    verdict: 'verified',
+    detail: null,
+    downloadedAt: '2030-01-01T00:00:00.000Z',
+    verifiedAt: '2030-01-01T00:00:01.000Z',
+    ...extra,
+  }
+}
+
+/** A reports.list answer of api.call: `n` reports of page `page`, out of `total`. */
+export function reportsAnswer(n: number, total = n, page = 1) {
+  return {
+    data: {
+      data: Array.from({ length: n }, (_, i) => ({
+        id: `rpt-${String((page - 1) * n + i + 1).padStart(3, '0')}`,
+        type: 'report',
+        attributes: {
+          name: `Report ${(page - 1) * n + i + 1}`,
+          report_type: 'scan_summary',
+          status: 'ready',
+          created_at: '2030-01-01T00:00:00Z',
+        },
+      })),
+      meta: { pagination: { current_page: page, per_page: n, total_count: total } },
+    },
+    fetchedAt: '2030-01-01T00:00:00Z',
+    fromCache: false,
   }
 }

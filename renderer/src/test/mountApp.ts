@@ -17,6 +17,9 @@ export function mountWithApp<C extends Component>(
   return mount(component, {
     attachTo: host,
     ...options,
-    global: { plugins: [pinia, ElementPlus], ...(options.global ?? {}) },
+    global: {
+      ...(options.global ?? {}),
+      plugins: [pinia, ElementPlus, ...(options.global?.plugins ?? [])],
+    },
   } as ComponentMountingOptions<C>)
 }

@@ -1,0 +1,26 @@
+// What the download benchmark's parent and child processes exchange.
+
+/** What the parent passes in SCANDESK_BENCH_CHILD. */
+export interface ChildTask {
+  baseUrl: string
+  apiKey: string
+  token: string
+  reportId: string
+  folder: string
+  fileName: string
+}
+
+/** What the child prints (one JSON line on stdout). */
+export interface ChildReport {
+  ms: number
+  size: number
+  sha256: string
+  path: string
+  rssBeforeBytes: number
+  peakRssBytes: number
+  loopP99Ms: number
+  loopMaxMs: number
+}
+
+/** Sampling interval of the event loop monitor; every sample includes it. */
+export const LOOP_RESOLUTION_MS = 1

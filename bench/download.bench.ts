@@ -1,0 +1,182 @@
+// Benchmark: ScanDesk's stream-to-disk-with-SHA-256 (downloadToFolder, in a child process so its
+// memory and event loop can be measured alone) against the two-pass pairs `curl -o f && openssl
+// dgst -sha256 f` and `curl -o f && sha256sum f`, all against the sandbox serving a synthetic
+// report over loopback, in alternating rounds of one run. Files land in os.tmpdir() and are
+// deleted after every round. Size: SCANDESK_BENCH_GIB (default 1); the large run is 4× that.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { LOOP_RESOLUTION_MS, type ChildReport, type ChildTask } from './download-task'
+import { benchBytes, digestIn, gibLabel, mib, runTimed, startLoopProbe } from './proc'
+import { median, ratioLine } from './stats'
+import { startSyntheticSandbox, type SyntheticSandbox } from './synthetic-sandbox'
+
+const ROUNDS = 5
+const RSS_TARGET_BYTES = 20 * 1024 * 1024
+const LOOP_TARGET_MS = 5
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+
+type Pair = 'openssl' | 'sha256sum'
+
+/** A ScanDesk run plus the idle probe's p99 measured at the same time. */
+type Measured = ChildReport & { idleP99Ms: number }
+
+interface Run {
+  ms: number
+  sha256: string
+}
+
+/** One ScanDesk download in a fresh child process; the file is deleted afterwards. */
+async function scandeskOnce(
+  sb: SyntheticSandbox,
+  reportId: string,
+  folder: string,
+  tag: string,
+): Promise<Measured> {
+  const task: ChildTask = {
+    baseUrl: sb.sandbox.baseUrl,
+    apiKey: sb.sandbox.apiKey,
+    token: sb.token,
+    reportId,
+    folder,
+    fileName: `scandesk-${tag}.pdf`,
+  }
+  const probe = startLoopProbe()
+  const { stdout } = await runTimed(
+    process.execPath,
+    ['--import', 'tsx', join(here, 'download-child.ts')],
+    { cwd: root, env: { ...process.env, SCANDESK_BENCH_CHILD: JSON.stringify(task) } },
+  ).catch(async (err: unknown) => {
+    await probe.stop().catch(() => undefined)
+    throw err
+  })
+  const idle = await probe.stop()
+  const lines = stdout.trim().split('\n')
+  const report = JSON.parse(lines[lines.length - 1]) as ChildReport
+  rmSync(report.path, { force: true })
+  return { ...report, idleP99Ms: idle.p99Ms }
+}
+
+/** `curl -o f URL && <tool> f`, timed as a whole; the file is deleted afterwards. */
+async function pairOnce(
+  sb: SyntheticSandbox,
+  reportId: string,
+  folder: string,
+  tool: Pair,
+  tag: string,
+): Promise<Run> {
+  const file = join(folder, `${tool}-${tag}.pdf`)
+  const headers = [
+    '-H',
+    `x-api-key: ${sb.sandbox.apiKey}`,
+    '-H',
+    `authorization: Bearer ${sb.token}`,
+  ]
+  try {
+    const curl = await runTimed('curl', [
+      '-sS',
+      '--fail',
+      '-o',
+      file,
+      sb.pdfUrl(reportId),
+      ...headers,
+    ])
+    const hash =
+      tool === 'openssl'
+        ? await runTimed('openssl', ['dgst', '-sha256', file])
+        : await runTimed('sha256sum', [file])
+    return { ms: curl.ms + hash.ms, sha256: digestIn(hash.stdout) }
+  } finally {
+    rmSync(file, { force: true })
+  }
+}
+
+function check(size: number, expected: string, runs: { sha256: string; size?: number }[]): void {
+  for (const run of runs) {
+    if (run.sha256 !== expected)
+      throw new Error(`download bench: digests disagree (${run.sha256} vs ${expected})`)
+    if (run.size !== undefined && run.size !== size)
+      throw new Error(`download bench: ScanDesk wrote ${run.size} bytes, expected ${size}`)
+  }
+}
+
+function rate(bytes: number, ms: number): string {
+  return `${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(0)} MiB/s`
+}
+
+/** Runs the download benchmark and returns its printed lines. */
+export async function benchDownload(): Promise<string[]> {
+  const size = benchBytes()
+  const large = size * 4
+  const warmSize = Math.max(16 * 1024 * 1024, Math.round(size / 8))
+  const sb = await startSyntheticSandbox([size, large, warmSize])
+  const [smallId, largeId, warmId] = sb.reportIds
+  const folder = mkdtempSync(join(tmpdir(), 'scandesk-bench-download-'))
+  try {
+    // Warm-up on a small report (not counted); also proves all three agree on the bytes.
+    const warm = await scandeskOnce(sb, warmId, folder, 'warm')
+    check(warmSize, warm.sha256, [
+      warm,
+      await pairOnce(sb, warmId, folder, 'openssl', 'warm'),
+      await pairOnce(sb, warmId, folder, 'sha256sum', 'warm'),
+    ])
+    let expected = ''
+
+    const scandesk: Measured[] = []
+    const pairs: Record<Pair, number[]> = { openssl: [], sha256sum: [] }
+    const steps: (() => Promise<void>)[] = [
+      async () => {
+        const run = await scandeskOnce(sb, smallId, folder, 'r')
+        check(size, (expected ||= run.sha256), [run])
+        scandesk.push(run)
+      },
+      async () => {
+        const run = await pairOnce(sb, smallId, folder, 'openssl', 'r')
+        check(size, (expected ||= run.sha256), [run])
+        pairs.openssl.push(run.ms)
+      },
+      async () => {
+        const run = await pairOnce(sb, smallId, folder, 'sha256sum', 'r')
+        check(size, (expected ||= run.sha256), [run])
+        pairs.sha256sum.push(run.ms)
+      },
+    ]
+    for (let round = 0; round < ROUNDS; round++)
+      for (let i = 0; i < steps.length; i++) await steps[(round + i) % steps.length]()
+
+    const big = await scandeskOnce(sb, largeId, folder, 'large')
+    if (big.size !== large) throw new Error(`download bench: large file is ${big.size} bytes`)
+
+    const ours = median(scandesk.map((r) => r.ms))
+    const label = `download ${gibLabel(size)} (stream to disk + SHA-256)`
+    const peakSmall = median(scandesk.map((r) => r.peakRssBytes))
+    const growth = big.peakRssBytes - peakSmall
+    const loopP99 = median(scandesk.map((r) => r.loopP99Ms))
+    const worstP99 = Math.max(...scandesk.map((r) => r.loopP99Ms), big.loopP99Ms)
+    const idleP99 = median(scandesk.map((r) => r.idleP99Ms))
+    return [
+      ratioLine(
+        `${label} vs curl -o f && openssl dgst -sha256 f, ${ROUNDS} alternating rounds`,
+        ours,
+        median(pairs.openssl),
+        1.0,
+      ),
+      ratioLine(
+        `${label} vs curl -o f && sha256sum f, ${ROUNDS} alternating rounds`,
+        ours,
+        median(pairs.sha256sum),
+        1.0,
+      ),
+      `  throughput (medians): ScanDesk ${rate(size, ours)}, curl+openssl ${rate(size, median(pairs.openssl))}, curl+sha256sum ${rate(size, median(pairs.sha256sum))}; ${gibLabel(large)} once: ${rate(large, big.ms)}`,
+      `download peak RSS of the downloading process: ${gibLabel(size)} ${mib(peakSmall)} (median of ${ROUNDS}), ${gibLabel(large)} ${mib(big.peakRssBytes)}, difference ${mib(growth)} (target ≤ ${mib(RSS_TARGET_BYTES)}: ${Math.abs(growth) <= RSS_TARGET_BYTES ? 'within target' : 'OVER target'})`,
+      `download event loop delay p99: ${loopP99.toFixed(2)} ms median over ${ROUNDS} downloads (worst ${worstP99.toFixed(2)} ms, ${gibLabel(large)} run p99 ${big.loopP99Ms.toFixed(2)} ms / max ${big.loopMaxMs.toFixed(2)} ms; sampled every ${LOOP_RESOLUTION_MS} ms, interval included; target < ${LOOP_TARGET_MS} ms: ${loopP99 < LOOP_TARGET_MS ? 'within target' : 'OVER target'})`,
+      `  machine noise: an idle Node process sampled the same way during those downloads: p99 ${idleP99.toFixed(2)} ms (median)`,
+    ]
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+    await sb.sandbox.close()
+  }
+}

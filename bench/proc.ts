@@ -1,0 +1,113 @@
+// Bench helpers: run a program without a shell and time it; read a process's peak memory.
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
+/** What one finished program run gave back. */
+export interface RunResult {
+  ms: number
+  stdout: string
+}
+
+/** Runs `command args` (no shell), resolving with its wall time and stdout; rejects on failure. */
+export function runTimed(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint()
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (b: Buffer) => out.push(b))
+    child.stderr.on('data', (b: Buffer) => err.push(b))
+    child.once('error', reject)
+    child.once('close', (code, signal) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6
+      if (code === 0) return resolve({ ms, stdout: Buffer.concat(out).toString('utf8') })
+      const why = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-5).join('\n')
+      reject(new Error(`${command} failed (${signal ?? `exit ${code}`}): ${why}`))
+    })
+  })
+}
+
+/** The last hexadecimal SHA-256 in a tool's output (openssl dgst, sha256sum). */
+export function digestIn(output: string): string {
+  const all = output.match(/\b[0-9a-f]{64}\b/g)
+  if (!all) throw new Error(`no SHA-256 in: ${output.slice(0, 200)}`)
+  return all[all.length - 1]
+}
+
+/** Peak resident memory of this process in bytes (VmHWM on Linux, else maxRSS). */
+export function peakRssBytes(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'))
+    if (m) return Number(m[1]) * 1024
+  } catch {
+    // Not Linux: fall back to what Node reports.
+  }
+  return process.resourceUsage().maxRSS * 1024
+}
+
+/** Bytes as MiB with one decimal. */
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
+
+/** The benchmark file size in bytes: SCANDESK_BENCH_GIB (default 1) GiB. */
+export function benchBytes(): number {
+  const raw = process.env.SCANDESK_BENCH_GIB
+  const gib = raw === undefined || raw === '' ? 1 : Number(raw)
+  if (!Number.isFinite(gib) || gib <= 0)
+    throw new Error('SCANDESK_BENCH_GIB must be a positive number')
+  return Math.round(gib * 1024 * 1024 * 1024)
+}
+
+/** A size in GiB for labels ("1 GiB", "0.25 GiB"). */
+export function gibLabel(bytes: number): string {
+  return `${Number((bytes / 1024 ** 3).toFixed(3))} GiB`
+}
+
+/** Event loop delay of an idle Node process, measured while something else runs. */
+export interface LoopProbe {
+  /** Stops the probe; resolves with its p99 and max delay in ms (sampling interval included). */
+  stop(): Promise<{ p99Ms: number; maxMs: number }>
+}
+
+const PROBE_SOURCE = `
+const { monitorEventLoopDelay } = require('node:perf_hooks')
+const h = monitorEventLoopDelay({ resolution: 1 })
+h.enable()
+process.stdin.resume()
+process.stdin.on('end', () => {
+  h.disable()
+  process.stdout.write(JSON.stringify({ p99Ms: h.percentile(99) / 1e6, maxMs: h.max / 1e6 }))
+})
+`
+
+/** Starts an idle Node process sampling its own event loop every 1 ms (the machine's noise). */
+export function startLoopProbe(): LoopProbe {
+  const child = spawn(process.execPath, ['-e', PROBE_SOURCE], { stdio: ['pipe', 'pipe', 'ignore'] })
+  const out: Buffer[] = []
+  child.stdout.on('data', (b: Buffer) => out.push(b))
+  const done = new Promise<{ p99Ms: number; maxMs: number }>((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as { p99Ms: number; maxMs: number })
+      } catch {
+        reject(new Error('the event loop probe gave no answer'))
+      }
+    })
+  })
+  return {
+    stop() {
+      child.stdin.end()
+      return done
+    },
+  }
+}

@@ -1,0 +1,23 @@
+import type { DocumentFormat, TransferProgress } from '@contract/files'
+import type { AccountClient } from '../http/client'
+
+/** What the export jobs ask of the files module (electron/core/files), injectable for tests. */
+export interface FileOps {
+  /** Streams a document into `folder` (hash in the same pass, no partial file on failure). */
+  downloadToFolder(req: {
+    client: AccountClient
+    opId: 'reports.download' | 'advanced_reports.download'
+    input: { path: { id: string }; query: { format: DocumentFormat } }
+    folder: string
+    fileName: string
+    format: DocumentFormat
+    signal?: AbortSignal
+    onProgress?: (p: TransferProgress) => void
+  }): Promise<{ path: string; size: number; sha256: string }>
+  /** Our file name for a document (sanitized for every OS). */
+  documentFileName(d: { name: string; id: string; format: DocumentFormat; date: Date }): string
+  /** SHA-256 and size of a file on disk. */
+  hashFile(path: string): Promise<{ sha256: string; size: number }>
+  /** Moves a file into <folder>/Quarantine/; returns its new path. */
+  quarantineFile(path: string, folder: string): Promise<string>
+}

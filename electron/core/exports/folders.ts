@@ -1,0 +1,98 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { fail } from '@contract/errors'
+import type { SettingsRepo } from '../store/settings-repo'
+
+const folderKey = (accountId: string) => `download_folder:${accountId}`
+const knownKey = (accountId: string) => `download_folders_known:${accountId}`
+const MAX_KNOWN = 50
+
+/** Extensions ScanDesk ever opens with the OS: the document types it downloads. */
+export const DOCUMENT_EXTENSIONS = ['.pdf', '.csv'] as const
+
+/**
+ * Checks that `folder` is an absolute, existing, writable directory and returns its real path.
+ * Throws FILE_NOT_FOUND, VALIDATION or PERMISSION_DENIED with a message for the user.
+ */
+export async function checkFolder(folder: string): Promise<string> {
+  if (!path.isAbsolute(folder)) fail('VALIDATION', 'The download folder must be an absolute path.')
+  let real: string
+  try {
+    real = await fs.realpath(folder)
+  } catch {
+    fail('FILE_NOT_FOUND', `The folder ${folder} does not exist.`)
+  }
+  const stat = await fs.stat(real)
+  if (!stat.isDirectory()) fail('VALIDATION', `${folder} is not a folder.`)
+  try {
+    await fs.access(real, fs.constants.W_OK | fs.constants.X_OK)
+  } catch {
+    fail('PERMISSION_DENIED', `ScanDesk may not write into ${folder}. Choose another folder.`)
+  }
+  return real
+}
+
+/** True when `child` is `parent` or lies inside it (both resolved, no `..` escape). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
+/** Per-account download folders kept in the settings table. */
+export class DownloadFolders {
+  constructor(private readonly settings: SettingsRepo) {}
+
+  /** The account's download folder, or null when none was chosen. */
+  get(accountId: string): string | null {
+    const value = this.settings.get<unknown>(folderKey(accountId), null)
+    return typeof value === 'string' && value ? value : null
+  }
+
+  /** Sets (after checkFolder) the account's download folder and remembers it as known. */
+  set(accountId: string, folder: string): void {
+    this.settings.set(folderKey(accountId), folder)
+    this.remember(accountId, folder)
+  }
+
+  /** Records a folder a file of this account was saved to ("Save as…" included). */
+  remember(accountId: string, folder: string): void {
+    const known = this.known(accountId).filter((f) => f !== folder)
+    this.settings.set(knownKey(accountId), [folder, ...known].slice(0, MAX_KNOWN))
+  }
+
+  /** Every folder this account's files were saved to (the current one first). */
+  known(accountId: string): string[] {
+    const value = this.settings.get<unknown>(knownKey(accountId), [])
+    const list = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+    const current = this.get(accountId)
+    return current && !list.includes(current) ? [current, ...list] : list
+  }
+
+  /** Forgets an account's folders (the account was removed). */
+  forget(accountId: string): void {
+    this.settings.set(folderKey(accountId), undefined)
+    this.settings.set(knownKey(accountId), undefined)
+  }
+
+  /**
+   * The real path of a file that ScanDesk may hand to the OS: a .pdf or .csv that exists inside
+   * one of the account's known download folders (its Quarantine lies inside). Throws otherwise.
+   */
+  async openable(accountId: string, file: string): Promise<string> {
+    const ext = path.extname(file).toLowerCase()
+    if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext))
+      fail('FORBIDDEN', 'ScanDesk opens only PDF and CSV report files.')
+    let real: string
+    try {
+      real = await fs.realpath(file)
+    } catch {
+      fail('FILE_NOT_FOUND', `The file ${file} is no longer there.`)
+    }
+    if (!(await fs.stat(real)).isFile()) fail('FILE_NOT_FOUND', `${file} is not a file.`)
+    for (const folder of this.known(accountId)) {
+      const realFolder = await fs.realpath(folder).catch(() => null)
+      if (realFolder && isInside(realFolder, real)) return real
+    }
+    return fail('FORBIDDEN', 'ScanDesk opens only files inside this account’s download folders.')
+  }
+}

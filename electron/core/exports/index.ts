@@ -1,0 +1,124 @@
+import type { AccountService } from '../accounts/account-service'
+import type { ClientPool } from '../accounts/client-pool'
+import type { DemoAccounts } from '../accounts/demo-account'
+import type { CoreEvents } from '../events'
+import { downloadToFolder } from '../files/download'
+import { hashFile } from '../files/hash'
+import { documentFileName } from '../files/names'
+import { quarantineFile } from '../files/quarantine'
+import type { HostServices } from '../host'
+import type { AccountClient } from '../http/client'
+import type { Db } from '../store/database'
+import { ExportJobsRepo } from '../store/export-jobs-repo'
+import { LedgerRepo } from '../store/ledger-repo'
+import type { SettingsRepo } from '../store/settings-repo'
+import type { BackoffOptions } from './backoff'
+import type { FileOps } from './file-ops'
+import { DownloadFolders } from './folders'
+import { ExportJobs } from './jobs'
+import { Library } from './library'
+import { readDownloadPreferences } from './preferences'
+
+/** The real files module (electron/core/files). */
+export const realFileOps: FileOps = { downloadToFolder, documentFileName, hashFile, quarantineFile }
+
+/** What createExportServices needs from the core. */
+export interface ExportServicesDeps {
+  db: Db
+  settings: SettingsRepo
+  events: CoreEvents
+  accounts: AccountService
+  clients: ClientPool
+  demo: DemoAccounts
+  host: HostServices
+  files?: FileOps
+  backoff?: BackoffOptions
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void
+}
+
+/** Export jobs, the library and the download folders, wired to the core. */
+export interface ExportServices {
+  jobs: ExportJobs
+  library: Library
+  folders: DownloadFolders
+  /** Resumes stored jobs and starts following sign-ins (call once the core is ready). */
+  start(): Promise<void>
+  close(): Promise<void>
+}
+
+/** Builds the export services on the core's store, accounts and event bus. */
+export function createExportServices(deps: ExportServicesDeps): ExportServices {
+  const files = deps.files ?? realFileOps
+  const folders = new DownloadFolders(deps.settings)
+  const ledger = new LedgerRepo(deps.db)
+  const now = () => new Date()
+  const clientFor = async (accountId: string): Promise<AccountClient> => {
+    let row = deps.accounts.row(accountId)
+    if (row.isDemo) {
+      await deps.demo.ensureFor(row)
+      row = deps.accounts.row(accountId)
+    }
+    return deps.clients.client(row)
+  }
+  const libraryChanged = (accountId: string) => deps.events.emit('library.changed', { accountId })
+  const jobs = new ExportJobs({
+    jobs: new ExportJobsRepo(deps.db),
+    ledger,
+    folders,
+    files,
+    host: deps.host,
+    clientFor,
+    sessionRefused: (accountId) => deps.accounts.sessionRefused(accountId),
+    emit: (job) => deps.events.emit('exports.changed', job),
+    libraryChanged,
+    preferences: () => readDownloadPreferences(deps.settings),
+    accountLabel: (accountId) => {
+      try {
+        return deps.accounts.row(accountId).label
+      } catch {
+        return accountId
+      }
+    },
+    now,
+    backoff: deps.backoff,
+    log: deps.log,
+  })
+  const library = new Library({
+    ledger,
+    folders,
+    files,
+    host: deps.host,
+    clientFor,
+    libraryChanged,
+    now,
+  })
+
+  const signedIn = new Map<string, boolean>()
+  let unsubscribe: (() => void) | null = null
+  return {
+    jobs,
+    library,
+    folders,
+    async start() {
+      for (const a of (await deps.accounts.list()).accounts) signedIn.set(a.id, a.signedIn)
+      unsubscribe = deps.events.on('accounts.changed', ({ accounts }) => {
+        const present = new Set(accounts.map((a) => a.id))
+        for (const id of signedIn.keys())
+          if (!present.has(id)) {
+            signedIn.delete(id)
+            jobs.accountRemoved(id)
+          }
+        for (const a of accounts) {
+          const before = signedIn.get(a.id)
+          signedIn.set(a.id, a.signedIn)
+          if (a.signedIn && before === false) jobs.accountSignedIn(a.id)
+        }
+      })
+      jobs.resume()
+    },
+    async close() {
+      unsubscribe?.()
+      await jobs.close()
+    },
+  }
+}

@@ -1,0 +1,457 @@
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { AppFailure, fail, type AppError } from '@contract/errors'
+import type {
+  DocumentFormat,
+  DocumentKind,
+  ExportJob,
+  ExportState,
+  TransferProgress,
+} from '@contract/files'
+import type { HostServices } from '../host'
+import type { AccountClient } from '../http/client'
+import type { ExportJobPatch, ExportJobRow, ExportJobsRepo } from '../store/export-jobs-repo'
+import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff'
+import type { FileOps } from './file-ops'
+import type { DownloadFolders } from './folders'
+import { interruptedJob } from './interrupted'
+import {
+  describe,
+  notify,
+  record,
+  recordFailedDownload,
+  setAside,
+  type OutcomeDeps,
+} from './outcomes'
+import {
+  documentName,
+  downloadOp,
+  fileState,
+  requestGeneration,
+  verifyWithService,
+} from './service'
+import { chooseTarget, sameTarget } from './target'
+
+/** What the export jobs need (wired by createExportServices; faked in unit tests). */
+export interface ExportJobsDeps extends OutcomeDeps {
+  jobs: ExportJobsRepo
+  folders: DownloadFolders
+  files: FileOps
+  host: HostServices
+  clientFor: (accountId: string) => Promise<AccountClient>
+  /** The service refused the account's session (401): it shows signed out. */
+  sessionRefused: (accountId: string) => Promise<void>
+  emit: (job: ExportJob) => void
+  libraryChanged: (accountId: string) => void
+  backoff?: BackoffOptions
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void
+}
+
+/** What exports.generate asks for. */
+export interface GenerateRequest {
+  accountId: string
+  kind: DocumentKind
+  resourceId: string
+  format: DocumentFormat
+}
+
+const ACTIVE: readonly ExportState[] = ['queued', 'generating', 'downloading', 'verifying']
+const RETRYABLE: readonly ExportState[] = ['failed', 'cancelled', 'mismatch']
+const SIGN_IN_CODES = ['UNAUTHORIZED', 'NOT_SIGNED_IN']
+/** Generations that took longer than this get a notification when ready. */
+export const LONG_GENERATION_MS = 5_000
+const PROGRESS_EVERY_MS = 100
+
+/** Abort reason: the user cancelled the job. */
+class Cancelled extends Error {}
+/** Abort reason: the core is closing or the account went away (nothing more is written). */
+class Stopped extends Error {}
+
+function toError(err: unknown): AppError {
+  if (err instanceof AppFailure) return err.error
+  return { code: 'INTERNAL', message: 'The export failed inside ScanDesk.' }
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+
+/**
+ * Export jobs: generate (poll "file exists" with backoff) → ready → download → verify, each job
+ * persisted so it survives a restart; cancel, retry from the right step, resume after sign-in.
+ */
+export class ExportJobs {
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>()
+  private readonly progress = new Map<string, { value: TransferProgress; emittedAt: number }>()
+  private closing = false
+
+  constructor(private readonly deps: ExportJobsDeps) {}
+
+  /** The renderer's view of a stored job. */
+  view(row: ExportJobRow): ExportJob {
+    return {
+      id: row.id,
+      accountId: row.accountId,
+      kind: row.kind,
+      resourceId: row.resourceId,
+      resourceName: row.resourceName,
+      format: row.format,
+      state: row.state,
+      error: row.error,
+      progress: row.state === 'downloading' ? (this.progress.get(row.id)?.value ?? null) : null,
+      path: row.path,
+      sha256: row.sha256,
+      ledgerId: row.ledgerId,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }
+  }
+
+  /** The account's jobs, newest first. */
+  list(accountId: string): ExportJob[] {
+    return this.deps.jobs.listByAccount(accountId).map((r) => this.view(r))
+  }
+
+  /** Starts a job (or returns the one already generating the same file). */
+  async generate(req: GenerateRequest): Promise<ExportJob> {
+    const same = this.deps.jobs
+      .listByAccount(req.accountId)
+      .find(
+        (j) =>
+          j.kind === req.kind &&
+          j.resourceId === req.resourceId &&
+          j.format === req.format &&
+          (j.state === 'queued' || j.state === 'generating'),
+      )
+    if (same) return this.view(same)
+    const client = await this.deps.clientFor(req.accountId)
+    const name = await this.guard(req.accountId, documentName(client, req.kind, req.resourceId))
+    const now = this.deps.now().toISOString()
+    const row: ExportJobRow = {
+      id: randomUUID(),
+      ...req,
+      resourceName: name,
+      state: 'queued',
+      phase: 'generate',
+      error: null,
+      targetPath: null,
+      path: null,
+      sha256: null,
+      ledgerId: null,
+      generationStartedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    }
+    this.deps.jobs.insert(row)
+    this.deps.emit(this.view(row))
+    this.spawn(row.id, (signal) => this.generateTask(row.id, signal, true))
+    return this.view(row)
+  }
+
+  /** Downloads a generated file to the account's folder (or where "Save as…" says). */
+  async download(jobId: string, saveAs = false): Promise<ExportJob> {
+    const job = this.require(jobId)
+    if (this.running.has(jobId) || ACTIVE.includes(job.state))
+      fail('CONFLICT', 'This export is still running.')
+    if (job.phase === 'generate')
+      fail('CONFLICT', `${capital(describe(job))} has not been generated yet.`)
+    const target = await chooseTarget(this.deps, job, saveAs)
+    if (!target) return this.view(job)
+    return this.startDownload(jobId, target)
+  }
+
+  /** Stops polling or the download (no file is left) → cancelled. */
+  async cancel(jobId: string): Promise<ExportJob> {
+    const job = this.require(jobId)
+    const entry = this.running.get(jobId)
+    if (entry) {
+      entry.controller.abort(new Cancelled('cancelled'))
+      await entry.done
+      return this.view(this.require(jobId))
+    }
+    if (!ACTIVE.includes(job.state)) fail('CONFLICT', 'Only a running export can be cancelled.')
+    return this.view(this.set(jobId, { state: 'cancelled', error: null }) ?? job)
+  }
+
+  /** Restarts a failed, cancelled or mismatched job from the step it needs. */
+  async retry(jobId: string): Promise<ExportJob> {
+    const job = this.require(jobId)
+    if (this.running.has(jobId) || !RETRYABLE.includes(job.state))
+      fail('CONFLICT', 'Only a failed, cancelled or mismatched export can be retried.')
+    if (job.phase === 'generate') {
+      this.set(jobId, { state: 'queued', error: null, generationStartedAt: null })
+      this.spawn(jobId, (signal) => this.generateTask(jobId, signal, true))
+      return this.view(this.require(jobId))
+    }
+    if (job.state === 'failed' && job.phase === 'verify' && job.path && job.sha256) {
+      const kept = await fs.stat(job.path).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+      if (kept) {
+        this.set(jobId, { state: 'verifying', error: null })
+        this.spawn(jobId, (signal) => this.verifyTask(jobId, signal))
+        return this.view(this.require(jobId))
+      }
+    }
+    const target = job.targetPath
+      ? await sameTarget(job.targetPath)
+      : await chooseTarget(this.deps, job, false)
+    if (!target) return this.view(job)
+    return this.startDownload(jobId, target)
+  }
+
+  /** Removes a finished job from the tray (its ledger entry stays). */
+  dismiss(jobId: string): { dismissed: true } {
+    const job = this.require(jobId)
+    if (this.running.has(jobId) || ACTIVE.includes(job.state))
+      fail('CONFLICT', 'Cancel the export before removing it.')
+    this.deps.jobs.delete(jobId)
+    return { dismissed: true }
+  }
+
+  /**
+   * After a start: jobs that were generating poll again; downloads and verifications that were
+   * running when ScanDesk closed fail with "interrupted" (the ledger says so; retry is one click).
+   */
+  resume(): void {
+    for (const job of this.deps.jobs.listByStates(['queued', 'generating']))
+      this.spawn(job.id, (signal) =>
+        this.generateTask(job.id, signal, job.state === 'queued' || !job.generationStartedAt),
+      )
+    for (const job of this.deps.jobs.listByStates(['downloading', 'verifying'])) {
+      this.set(job.id, interruptedJob(this.deps, job))
+      this.deps.libraryChanged(job.accountId)
+    }
+  }
+
+  /** The account signed in again: jobs that failed for want of a session carry on. */
+  accountSignedIn(accountId: string): void {
+    for (const job of this.deps.jobs.listByAccount(accountId)) {
+      if (job.state !== 'failed' || !SIGN_IN_CODES.includes(job.error?.code ?? '')) continue
+      this.retry(job.id).catch((err: unknown) =>
+        this.deps.log?.('warn', `export ${job.id} could not resume: ${toError(err).code}`),
+      )
+    }
+  }
+
+  /** The account was removed (its jobs went with it): stops whatever of it still runs. */
+  accountRemoved(accountId: string): void {
+    for (const [jobId, entry] of this.running) {
+      const job = this.deps.jobs.get(jobId)
+      if (!job || job.accountId === accountId) entry.controller.abort(new Stopped('removed'))
+    }
+  }
+
+  /** Resolves when no job is running (tests). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all([...this.running.values()].map((e) => e.done))
+  }
+
+  /** Stops every job without changing its stored state (the next start resumes or fails it). */
+  async close(): Promise<void> {
+    this.closing = true
+    for (const entry of this.running.values()) entry.controller.abort(new Stopped('closing'))
+    await this.idle()
+  }
+
+  // --- steps ---------------------------------------------------------------------------------
+
+  private async generateTask(jobId: string, signal: AbortSignal, request: boolean): Promise<void> {
+    let job = this.require(jobId)
+    const client = await this.deps.clientFor(job.accountId)
+    const call = { signal }
+    let status: 'generating' | 'ready' = 'generating'
+    if (request)
+      status = await requestGeneration(client, job.kind, job.resourceId, job.format, call)
+    const startedAt = job.generationStartedAt ?? this.deps.now().toISOString()
+    job = this.set(jobId, { state: 'generating', error: null, generationStartedAt: startedAt })!
+    for (let attempt = 0; status !== 'ready'; attempt++) {
+      await sleep(backoffDelay(attempt, this.deps.backoff ?? DEFAULT_BACKOFF), signal)
+      const state = await fileState(client, job.kind, job.resourceId, job.format, call)
+      if (state.status === 'ready') status = 'ready'
+      else if (state.status === 'failed')
+        fail('SERVER', `The service could not generate ${describe(job)}. Retry to ask it again.`)
+      else if (state.status === 'not_generated')
+        await requestGeneration(client, job.kind, job.resourceId, job.format, call)
+    }
+    job = this.set(jobId, { state: 'ready', phase: 'download' })!
+    if (this.deps.now().getTime() - Date.parse(startedAt) > LONG_GENERATION_MS)
+      notify(this.deps, 'Report ready', `${capital(describe(job))} is ready to download.`)
+  }
+
+  private async downloadTask(jobId: string, signal: AbortSignal, folder: string, fileName: string) {
+    const job = this.require(jobId)
+    const target = path.join(folder, fileName)
+    let result: { path: string; size: number; sha256: string }
+    try {
+      const client = await this.deps.clientFor(job.accountId)
+      result = await this.deps.files.downloadToFolder({
+        client,
+        opId: downloadOp(job.kind),
+        input: { path: { id: job.resourceId }, query: { format: job.format } },
+        folder,
+        fileName,
+        format: job.format,
+        signal,
+        onProgress: (p) => this.onProgress(jobId, p),
+      })
+    } catch (err) {
+      if (!signal.aborted && !this.closing) {
+        const error = toError(err)
+        const entry = recordFailedDownload(this.deps, job, target, error)
+        this.set(jobId, { ledgerId: entry.id })
+        this.deps.libraryChanged(job.accountId)
+        notify(this.deps, 'Download failed', `${capital(describe(job))}: ${error.message}`)
+      }
+      throw err
+    }
+    this.progress.delete(jobId)
+    this.set(jobId, {
+      state: 'verifying',
+      phase: 'verify',
+      path: result.path,
+      sha256: result.sha256,
+    })
+    await this.verifyTask(jobId, signal, result.size)
+  }
+
+  private async verifyTask(jobId: string, signal: AbortSignal, knownSize?: number): Promise<void> {
+    const job = this.require(jobId)
+    const file = job.path!
+    const sha256 = job.sha256!
+    const size = knownSize ?? (await fs.stat(file)).size
+    let verdict: { match: boolean; expected: string | null }
+    try {
+      const client = await this.deps.clientFor(job.accountId)
+      verdict = await verifyWithService(client, job.kind, job.resourceId, job.format, sha256, {
+        signal,
+      })
+    } catch (err) {
+      if (signal.reason instanceof Cancelled) await fs.rm(file, { force: true })
+      else if (!signal.aborted && !this.closing) {
+        const error = toError(err)
+        const detail = `Saved, but not verified: the service could not be asked to confirm the file (${error.message}). Retry to verify it.`
+        const entry = record(this.deps, job, {
+          path: file,
+          size,
+          sha256,
+          verdict: 'unverified',
+          detail,
+        })
+        this.set(jobId, { ledgerId: entry.id })
+        this.deps.libraryChanged(job.accountId)
+      }
+      throw err
+    }
+    if (verdict.match) {
+      const entry = record(this.deps, job, {
+        path: file,
+        size,
+        sha256,
+        verdict: 'verified',
+        detail: null,
+      })
+      this.set(jobId, { state: 'verified', ledgerId: entry.id, error: null })
+      this.deps.libraryChanged(job.accountId)
+      notify(this.deps, 'Download verified', `${capital(describe(job))} was saved and verified.`)
+      return
+    }
+    const aside = await setAside(this.deps, job, file, sha256, verdict.expected)
+    const entry = record(this.deps, job, {
+      path: aside.path ?? file,
+      size,
+      sha256,
+      verdict: 'mismatch',
+      detail: aside.message,
+    })
+    this.set(jobId, {
+      state: 'mismatch',
+      path: aside.path,
+      ledgerId: entry.id,
+      error: { code: 'INTEGRITY_FAILED', message: aside.message },
+    })
+    this.deps.libraryChanged(job.accountId)
+    notify(this.deps, 'Download did not verify', aside.message)
+  }
+
+  // --- plumbing ------------------------------------------------------------------------------
+
+  private startDownload(jobId: string, target: { folder: string; fileName: string }): ExportJob {
+    this.progress.delete(jobId)
+    const row = this.set(jobId, {
+      state: 'downloading',
+      phase: 'download',
+      error: null,
+      targetPath: path.join(target.folder, target.fileName),
+      path: null,
+      sha256: null,
+      ledgerId: null,
+    })!
+    this.spawn(jobId, (signal) => this.downloadTask(jobId, signal, target.folder, target.fileName))
+    return this.view(row)
+  }
+
+  private spawn(jobId: string, task: (signal: AbortSignal) => Promise<void>): void {
+    const controller = new AbortController()
+    const entry = { controller, done: Promise.resolve() }
+    this.running.set(jobId, entry)
+    entry.done = (async () => {
+      try {
+        await task(controller.signal)
+      } catch (err) {
+        await this.settle(jobId, err, controller.signal)
+      } finally {
+        if (this.running.get(jobId) === entry) this.running.delete(jobId)
+        this.progress.delete(jobId)
+      }
+    })()
+  }
+
+  private async settle(jobId: string, err: unknown, signal: AbortSignal): Promise<void> {
+    if (this.closing || signal.reason instanceof Stopped) return
+    const job = this.deps.jobs.get(jobId)
+    if (!job) return
+    if (signal.reason instanceof Cancelled) {
+      this.set(jobId, { state: 'cancelled', error: null, path: null, sha256: null })
+      return
+    }
+    const error = toError(err)
+    if (error.code === 'INTERNAL')
+      this.deps.log?.(
+        'error',
+        `export ${jobId} failed: ${err instanceof Error ? err.name : typeof err}`,
+      )
+    this.set(jobId, { state: 'failed', error })
+    if (error.code === 'UNAUTHORIZED')
+      await this.deps.sessionRefused(job.accountId).catch(() => undefined)
+  }
+
+  private async guard<T>(accountId: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work
+    } catch (err) {
+      if (err instanceof AppFailure && err.error.code === 'UNAUTHORIZED')
+        await this.deps.sessionRefused(accountId).catch(() => undefined)
+      throw err
+    }
+  }
+
+  private onProgress(jobId: string, value: TransferProgress): void {
+    const last = this.progress.get(jobId)
+    const now = Date.now()
+    const due = !last || now - last.emittedAt >= PROGRESS_EVERY_MS || value.bytes === value.total
+    this.progress.set(jobId, { value, emittedAt: due ? now : last.emittedAt })
+    const job = due ? this.deps.jobs.get(jobId) : undefined
+    if (job?.state === 'downloading') this.deps.emit(this.view(job))
+  }
+
+  private require(jobId: string): ExportJobRow {
+    return this.deps.jobs.get(jobId) ?? fail('NOT_FOUND', 'That export no longer exists.')
+  }
+
+  private set(jobId: string, patch: ExportJobPatch): ExportJobRow | undefined {
+    const row = this.deps.jobs.update(jobId, patch, this.deps.now().toISOString())
+    if (row) this.deps.emit(this.view(row))
+    return row
+  }
+}

@@ -1,0 +1,117 @@
+import type { DocumentFormat, DocumentKind } from '@contract/files'
+import type { AccountClient } from '../http/client'
+
+/** The state of one generated file as the service reports it. */
+export interface ServiceFileState {
+  status: 'not_generated' | 'generating' | 'ready' | 'failed'
+  sha256: string | null
+}
+
+/** The service's answer to "is this the file you produced?". */
+export interface ServiceVerdict {
+  match: boolean
+  /** The service's digest when it told us (reports: expected_sha256; advanced: files.x.sha256). */
+  expected: string | null
+}
+
+type Call = Pick<AccountClient, 'call'>
+type Options = { signal?: AbortSignal }
+
+const GROUP: Record<DocumentKind, 'reports' | 'advanced_reports'> = {
+  report: 'reports',
+  advanced_report: 'advanced_reports',
+}
+
+interface Shown {
+  data: {
+    attributes: { name?: unknown; files?: Record<string, { status?: string; sha256?: string }> }
+  }
+}
+
+async function show(client: Call, kind: DocumentKind, id: string, o: Options): Promise<Shown> {
+  return (await client.call(`${GROUP[kind]}.show`, { path: { id } }, o)) as Shown
+}
+
+/** The catalog operation that downloads a document of `kind`. */
+export function downloadOp(kind: DocumentKind): 'reports.download' | 'advanced_reports.download' {
+  return `${GROUP[kind]}.download`
+}
+
+/** The document's name (for file names and the tray). */
+export async function documentName(
+  client: Call,
+  kind: DocumentKind,
+  id: string,
+  o: Options = {},
+): Promise<string> {
+  const name = (await show(client, kind, id, o)).data.attributes.name
+  return typeof name === 'string' && name.trim() ? name : id
+}
+
+/** Asks the service to build the file; 'ready' when it already exists. */
+export async function requestGeneration(
+  client: Call,
+  kind: DocumentKind,
+  id: string,
+  format: DocumentFormat,
+  o: Options = {},
+): Promise<'generating' | 'ready'> {
+  const answer = (await client.call(
+    `${GROUP[kind]}.generate`,
+    { path: { id }, body: { format } },
+    o,
+  )) as { data: { status: 'generating' | 'ready' } }
+  return answer.data.status
+}
+
+/** Reports: "file exists"; advanced reports (no such operation): files.<format> of show. */
+export async function fileState(
+  client: Call,
+  kind: DocumentKind,
+  id: string,
+  format: DocumentFormat,
+  o: Options = {},
+): Promise<ServiceFileState> {
+  if (kind === 'report') {
+    const answer = (await client.call(
+      'reports.file_exists',
+      { path: { id }, query: { format } },
+      o,
+    )) as { data: { status: ServiceFileState['status']; sha256?: string } }
+    return { status: answer.data.status, sha256: answer.data.sha256 ?? null }
+  }
+  const file = (await show(client, kind, id, o)).data.attributes.files?.[format]
+  const status = file?.status
+  return {
+    status:
+      status === 'ready' || status === 'generating' || status === 'failed'
+        ? status
+        : 'not_generated',
+    sha256: typeof file?.sha256 === 'string' ? file.sha256 : null,
+  }
+}
+
+/**
+ * Asks the service whether `sha256` is the digest of its file. Reports: the hash comparison
+ * operation; advanced reports: compare with files.<format>.sha256 of show. Only a match counts.
+ */
+export async function verifyWithService(
+  client: Call,
+  kind: DocumentKind,
+  id: string,
+  format: DocumentFormat,
+  sha256: string,
+  o: Options = {},
+): Promise<ServiceVerdict> {
+  if (kind === 'report') {
+    const answer = (await client.call(
+      'reports.verify_hash',
+      { path: { id }, body: { format, sha256 } },
+      o,
+    )) as { data: { match: boolean; expected_sha256?: string } }
+    return { match: answer.data.match === true, expected: answer.data.expected_sha256 ?? null }
+  }
+  const state = await fileState(client, kind, id, format, o)
+  const expected = state.status === 'ready' ? state.sha256 : null
+  return { match: expected !== null && expected.toLowerCase() === sha256, expected }
+}

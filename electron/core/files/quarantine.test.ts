@@ -1,0 +1,36 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { QUARANTINE_FOLDER, quarantineFile } from './quarantine'
+
+describe('quarantining a file that failed verification', () => {
+  it('moves it into <folder>/Quarantine, creating the folder', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-q-'))
+    const file = path.join(folder, 'r - 1 - 2024-05-01.pdf')
+    fs.writeFileSync(file, 'bad bytes')
+    const moved = await quarantineFile(file, folder)
+    expect(moved).toBe(path.join(folder, QUARANTINE_FOLDER, 'r - 1 - 2024-05-01.pdf'))
+    expect(fs.existsSync(file)).toBe(false)
+    expect(fs.readFileSync(moved, 'utf8')).toBe('bad bytes')
+  })
+
+  it('never overwrites an earlier quarantined file of the same name', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-q-'))
+    fs.mkdirSync(path.join(folder, QUARANTINE_FOLDER))
+    fs.writeFileSync(path.join(folder, QUARANTINE_FOLDER, 'r.pdf'), 'first')
+    const file = path.join(folder, 'r.pdf')
+    fs.writeFileSync(file, 'second')
+    const moved = await quarantineFile(file, folder)
+    expect(path.basename(moved)).toBe('r (2).pdf')
+    expect(fs.readFileSync(path.join(folder, QUARANTINE_FOLDER, 'r.pdf'), 'utf8')).toBe('first')
+    expect(fs.readFileSync(moved, 'utf8')).toBe('second')
+  })
+
+  it('a file that is gone is FILE_NOT_FOUND', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-q-'))
+    await expect(quarantineFile(path.join(folder, 'x.pdf'), folder)).rejects.toMatchObject({
+      error: { code: 'FILE_NOT_FOUND' },
+    })
+  })
+})

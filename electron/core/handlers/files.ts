@@ -1,0 +1,79 @@
+import type { HandlerTable } from './dispatch'
+import type { HandlerContext } from './context'
+import { checkFolder } from '../exports/folders'
+
+type ExportChannels =
+  | 'exports.list'
+  | 'exports.generate'
+  | 'exports.cancel'
+  | 'exports.retry'
+  | 'exports.download'
+  | 'exports.dismiss'
+type LibraryChannels =
+  'library.list' | 'library.reverify' | 'library.open' | 'library.reveal' | 'library.verifyFile'
+
+/** exports.*: the per-account tray of generate → download → verify jobs. */
+export function exportHandlers(ctx: HandlerContext): Pick<HandlerTable, ExportChannels> {
+  const jobs = ctx.exports.jobs
+  return {
+    'exports.list': async ({ accountId }) => {
+      ctx.accounts.row(accountId)
+      return jobs.list(accountId)
+    },
+    'exports.generate': async (input) => {
+      ctx.accounts.row(input.accountId)
+      return jobs.generate(input)
+    },
+    'exports.cancel': async ({ jobId }) => jobs.cancel(jobId),
+    'exports.retry': async ({ jobId }) => jobs.retry(jobId),
+    'exports.download': async ({ jobId, saveAs }) => jobs.download(jobId, saveAs === true),
+    'exports.dismiss': async ({ jobId }) => jobs.dismiss(jobId),
+  }
+}
+
+/** files.getFolder / files.setFolder: each account's download folder. */
+export function folderHandlers(
+  ctx: HandlerContext,
+): Pick<HandlerTable, 'files.getFolder' | 'files.setFolder'> {
+  const folders = ctx.exports.folders
+  return {
+    'files.getFolder': async ({ accountId }) => {
+      ctx.accounts.row(accountId)
+      return { folder: folders.get(accountId) }
+    },
+    'files.setFolder': async ({ accountId, folder }) => {
+      const row = ctx.accounts.row(accountId)
+      const current = folders.get(accountId)
+      const chosen =
+        folder ??
+        (await ctx.host.pickFolder(
+          `Choose where to save the reports of “${row.label}”`,
+          current ?? undefined,
+        ))
+      if (!chosen) return { folder: current }
+      const real = await checkFolder(chosen)
+      folders.set(accountId, real)
+      return { folder: real }
+    },
+  }
+}
+
+/** library.*: the file ledger, re-verification, opening files and "Verify a file…". */
+export function libraryHandlers(ctx: HandlerContext): Pick<HandlerTable, LibraryChannels> {
+  const library = ctx.exports.library
+  return {
+    'library.list': async (filter) => library.list(filter),
+    'library.reverify': async ({ entryId, mode }) => library.reverify(entryId, mode),
+    'library.open': async ({ entryId }) => library.open(entryId),
+    'library.reveal': async ({ entryId }) => library.reveal(entryId),
+    'library.verifyFile': async (input) => {
+      ctx.accounts.row(input.accountId)
+      return library.verifyFile(input)
+    },
+  }
+}
+
+/** Every handler of the files part (exports, folders, library). */
+export function filesHandlers(ctx: HandlerContext) {
+  return { ...exportHandlers(ctx), ...folderHandlers(ctx), ...libraryHandlers(ctx) }
+}

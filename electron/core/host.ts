@@ -1,0 +1,29 @@
+/**
+ * What the host (Electron main, or browser mode) offers the core: OS dialogs, opening files and
+ * notifications. Browser mode has no OS dialogs: its pickers answer null and the renderer asks
+ * for a typed path instead.
+ */
+export interface HostServices {
+  /** Lets the user choose a folder; null when cancelled or unavailable. */
+  pickFolder(title: string, defaultPath?: string): Promise<string | null>
+  /** Lets the user choose where to save a file; null when cancelled or unavailable. */
+  pickSaveAs(defaultPath: string): Promise<string | null>
+  /** Lets the user choose an existing file; null when cancelled or unavailable. */
+  pickFile(title: string): Promise<string | null>
+  /** Opens a file with the OS's default application; false when that is not possible. */
+  openPath(path: string): Promise<boolean>
+  /** Shows a file in its folder (file manager); false when that is not possible. */
+  revealPath(path: string): Promise<boolean>
+  /** Shows a native notification (no-op where there is none). */
+  notify(title: string, body: string): void
+}
+
+/** A host with no dialogs and no OS integration (tests, and the default). */
+export const headlessHost: HostServices = {
+  pickFolder: async () => null,
+  pickSaveAs: async () => null,
+  pickFile: async () => null,
+  openPath: async () => false,
+  revealPath: async () => false,
+  notify: () => undefined,
+}

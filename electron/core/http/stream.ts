@@ -1,0 +1,259 @@
+import http, { type ClientRequest, type IncomingMessage } from 'node:http'
+import https from 'node:https'
+import { AppFailure, type AppError } from '@contract/errors'
+import { ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
+
+/** The headers of a streamed answer, handed to the sink before its first byte. */
+export interface StreamHead {
+  status: number
+  /** Content-Length, or null when the service did not announce one. */
+  contentLength: number | null
+  contentType: string | null
+}
+
+/**
+ * Where a streamed body goes. `write` returns nothing to take the next chunk at once, or a
+ * promise to hold the connection until it resolves (backpressure); a throw or rejection ends the
+ * transfer with that error.
+ */
+export interface StreamSink {
+  start?(head: StreamHead): void | Promise<void>
+  write(chunk: Buffer): void | Promise<void>
+}
+
+/** Options of one streamed download; the limits default to the client's. */
+export interface StreamOptions {
+  signal?: AbortSignal
+  /** Total time for the whole transfer, headers to last byte. */
+  deadlineMs?: number
+  /** Longest silence from the service (time the sink holds the connection does not count). */
+  idleMs?: number
+}
+
+/** What a finished stream delivered; the byte count always equals any Content-Length. */
+export interface StreamResult extends StreamHead {
+  bytes: number
+}
+
+/** Everything one streamed request needs from the account's client. */
+export interface StreamTarget {
+  url: URL
+  headers: Record<string, string>
+  httpAgent: http.Agent
+  httpsAgent: https.Agent
+  proxy?: { protocol?: 'http' | 'https'; host: string; port: number }
+  redact: Redact
+  deadlineMs: number
+  idleMs: number
+}
+
+/** The largest error body read to explain a refusal. */
+const MAX_ERROR_BODY = 64 * 1024
+
+function integrity(message: string): ServiceFailure {
+  return new ServiceFailure({ code: 'INTEGRITY_FAILED', message })
+}
+
+function mib(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / 1048576).toFixed(1)} MiB`
+}
+
+function parseLength(header: string | undefined): number | null {
+  if (header === undefined || !/^\d{1,16}$/.test(header.trim())) return null
+  return Number(header.trim())
+}
+
+function looksHtml(text: string, contentType: string | undefined): boolean {
+  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(text)
+}
+
+function openRequest(target: StreamTarget): ClientRequest {
+  const { url, proxy } = target
+  if (proxy) {
+    // Like the axios client: the request goes to the proxy with the absolute URL as its path.
+    const viaHttps = proxy.protocol === 'https'
+    return (viaHttps ? https : http).request({
+      host: proxy.host,
+      port: proxy.port,
+      method: 'GET',
+      path: url.href,
+      headers: { ...target.headers, host: url.host },
+      agent: viaHttps ? target.httpsAgent : target.httpAgent,
+    })
+  }
+  const secure = url.protocol === 'https:'
+  return (secure ? https : http).request(url, {
+    method: 'GET',
+    headers: target.headers,
+    agent: secure ? target.httpsAgent : target.httpAgent,
+  })
+}
+
+/**
+ * Streams one GET answer into `sink`: no size cap, a total deadline and an idle timeout, no
+ * retries. Error statuses map like every other call (401 → UNAUTHORIZED); a body cut short or
+ * longer than its Content-Length → INTEGRITY_FAILED.
+ */
+export function streamRequest(
+  target: StreamTarget,
+  sink: StreamSink,
+  options: StreamOptions = {},
+): Promise<StreamResult> {
+  const host = target.url.host
+  const signal = options.signal
+  if (signal?.aborted) return Promise.reject(transportFailure(undefined, host, 'cancelled'))
+  const idleMs = options.idleMs ?? target.idleMs
+  const deadlineMs = options.deadlineMs ?? target.deadlineMs
+
+  return new Promise<StreamResult>((resolve, reject) => {
+    let settled = false
+    let res: IncomingMessage | null = null
+    let head: StreamHead | null = null
+    let bytes = 0
+    let finished = false
+
+    const req = openRequest(target)
+    const deadline = setTimeout(
+      () => settle(transportFailure(undefined, host, 'deadline')),
+      deadlineMs,
+    )
+    const idle = setTimeout(() => settle(transportFailure('ETIMEDOUT', host, null)), idleMs)
+    const onAbort = () => settle(transportFailure(undefined, host, 'cancelled'))
+    signal?.addEventListener('abort', onAbort, { once: true })
+
+    function settle(error: AppFailure | null): void {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      clearTimeout(idle)
+      signal?.removeEventListener('abort', onAbort)
+      if (error) {
+        res?.destroy()
+        req.destroy()
+        reject(error)
+      } else resolve({ ...(head as StreamHead), bytes })
+    }
+
+    function fromSink(err: unknown): void {
+      if (err instanceof AppFailure) return settle(err)
+      const error: AppError = {
+        code: 'INTERNAL',
+        message: 'The download failed inside ScanDesk.',
+      }
+      settle(new AppFailure(error))
+    }
+
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // The parser finished the announced body, then met more bytes on the connection.
+      if (res?.complete && /^HPE_/.test(err.code ?? ''))
+        return settle(
+          integrity('The service sent more bytes than it announced; the file cannot be trusted.'),
+        )
+      if (head) return settle(truncated())
+      settle(transportFailure(err.code, host, null))
+    })
+
+    function truncated(): ServiceFailure {
+      const length = head?.contentLength
+      return integrity(
+        length != null
+          ? `The connection closed after ${mib(bytes)} of ${mib(length)}; the file is incomplete.`
+          : `The connection closed after ${mib(bytes)}; the file is incomplete.`,
+      )
+    }
+
+    req.on('response', (response) => {
+      res = response
+      idle.refresh()
+      const status = response.statusCode ?? 0
+      if (status < 200 || status >= 300) return readError(response, status)
+      head = {
+        status,
+        contentLength: parseLength(response.headers['content-length']),
+        contentType: response.headers['content-type'] ?? null,
+      }
+      const started = (async () => sink.start?.(head as StreamHead))()
+      response.pause()
+      started.then(() => {
+        if (settled) return
+        response.on('data', onData)
+        response.resume()
+      }, fromSink)
+      response.on('end', () => {
+        finished = true
+        if (settled) return
+        const length = head?.contentLength
+        if (length != null && bytes !== length) return settle(truncated())
+        settle(null)
+      })
+      response.on('close', () => {
+        if (!finished) settle(truncated())
+      })
+      response.on('error', () => settle(truncated()))
+    })
+
+    function onData(chunk: Buffer): void {
+      if (settled) return
+      idle.refresh()
+      bytes += chunk.length
+      let pending: void | Promise<void>
+      try {
+        pending = sink.write(chunk)
+      } catch (err) {
+        return fromSink(err)
+      }
+      if (!pending) return
+      // The sink is busy: hold the connection, and do not count the wait as silence.
+      const r = res as IncomingMessage
+      r.pause()
+      clearTimeout(idle)
+      pending.then(() => {
+        if (settled) return
+        idle.refresh()
+        r.resume()
+      }, fromSink)
+    }
+
+    function readError(response: IncomingMessage, status: number): void {
+      if (status >= 300 && status < 400) {
+        response.resume()
+        return settle(
+          statusFailure(
+            { status, json: undefined, html: false, retryAfter: undefined },
+            target.redact,
+          ),
+        )
+      }
+      const chunks: Buffer[] = []
+      let size = 0
+      response.on('data', (chunk: Buffer) => {
+        idle.refresh()
+        if (size < MAX_ERROR_BODY) chunks.push(chunk)
+        size += chunk.length
+      })
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY).toString('utf8')
+        const html = looksHtml(text, response.headers['content-type'])
+        let json: unknown = undefined
+        if (!html && text.trim())
+          try {
+            json = JSON.parse(text)
+          } catch {
+            json = undefined
+          }
+        const answer = { status, json, html, retryAfter: response.headers['retry-after'] }
+        settle(statusFailure(answer, target.redact))
+      })
+      response.on('error', () =>
+        settle(
+          statusFailure(
+            { status, json: undefined, html: false, retryAfter: undefined },
+            target.redact,
+          ),
+        ),
+      )
+    }
+
+    req.end()
+  })
+}

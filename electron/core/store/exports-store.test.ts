@@ -1,0 +1,155 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AccountsRepo, type AccountRow } from './accounts-repo'
+import { openDatabase, schemaVersion, type Db } from './database'
+import { ExportJobsRepo, type ExportJobRow } from './export-jobs-repo'
+import { LedgerRepo } from './ledger-repo'
+import { MIGRATIONS } from './migrations'
+
+let dir: string
+let db: Db | undefined
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-store2-'))
+})
+afterEach(() => {
+  db?.close()
+  db = undefined
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const NOW = '2025-01-02T03:04:05.000Z'
+const account = (id: string, label = 'Acme'): AccountRow => ({
+  id,
+  label,
+  baseUrl: 'https://scan.example',
+  username: 'a@example.test',
+  release: 'latest',
+  color: '#000000',
+  authMethod: 'password',
+  isDemo: false,
+  allowInsecureHttp: false,
+  createdAt: NOW,
+  updatedAt: NOW,
+})
+const job = (id: string, accountId: string, over: Partial<ExportJobRow> = {}): ExportJobRow => ({
+  id,
+  accountId,
+  kind: 'report',
+  resourceId: 'rpt-001',
+  resourceName: 'Quarterly',
+  format: 'pdf',
+  state: 'queued',
+  phase: 'generate',
+  error: null,
+  targetPath: null,
+  path: null,
+  sha256: null,
+  ledgerId: null,
+  generationStartedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...over,
+})
+const entry = (id: string, accountId: string, over = {}) => ({
+  id,
+  accountId,
+  accountLabel: 'Acme',
+  kind: 'report' as const,
+  resourceId: 'rpt-001',
+  resourceName: 'Quarterly 100%_done',
+  format: 'pdf' as const,
+  path: '/downloads/Quarterly - rpt-001.pdf',
+  size: 10,
+  sha256: 'a'.repeat(64),
+  verdict: 'verified' as const,
+  detail: null,
+  downloadedAt: NOW,
+  verifiedAt: NOW,
+  ...over,
+})
+
+describe('migration 2 (export jobs and the file ledger)', () => {
+  it('upgrades a version 1 database and keeps its accounts', () => {
+    db = openDatabase(
+      dir,
+      MIGRATIONS.filter((m) => m.version === 1),
+    )
+    expect(schemaVersion(db)).toBe(1)
+    new AccountsRepo(db).insert(account('acc-1'))
+    db.close()
+    db = openDatabase(dir)
+    expect(schemaVersion(db)).toBe(2)
+    expect(new AccountsRepo(db).get('acc-1')?.label).toBe('Acme')
+    new ExportJobsRepo(db).insert(job('job-1', 'acc-1'))
+    expect(new ExportJobsRepo(db).get('job-1')?.state).toBe('queued')
+  })
+
+  it('refuses states, kinds and formats outside the contract', () => {
+    db = openDatabase(dir)
+    new AccountsRepo(db).insert(account('acc-1'))
+    const jobs = new ExportJobsRepo(db)
+    expect(() => jobs.insert(job('j', 'acc-1', { state: 'done' as never }))).toThrow(/CHECK/)
+    expect(() => jobs.insert(job('j', 'acc-1', { format: 'xls' as never }))).toThrow(/CHECK/)
+    expect(() => jobs.insert(job('j', 'nobody'))).toThrow(/FOREIGN KEY/)
+    const ledger = new LedgerRepo(db)
+    expect(() => ledger.insert(entry('e', 'acc-1', { verdict: 'fine' }))).toThrow(/CHECK/)
+  })
+
+  it('removes an account’s jobs with it but keeps its ledger, marked as removed', () => {
+    db = openDatabase(dir)
+    const accounts = new AccountsRepo(db)
+    accounts.insert(account('acc-1'))
+    accounts.insert(account('acc-2', 'Other'))
+    new ExportJobsRepo(db).insert(job('job-1', 'acc-1'))
+    new ExportJobsRepo(db).insert(job('job-2', 'acc-2'))
+    const ledger = new LedgerRepo(db)
+    ledger.insert(entry('e-1', 'acc-1'))
+    expect(ledger.get('e-1')?.accountLabel).toBe('Acme')
+    accounts.update('acc-1', { label: 'Acme Payments' })
+    expect(ledger.get('e-1')?.accountLabel).toBe('Acme Payments')
+    accounts.delete('acc-1')
+    expect(new ExportJobsRepo(db).get('job-1')).toBeUndefined()
+    expect(new ExportJobsRepo(db).get('job-2')).toBeDefined()
+    expect(ledger.get('e-1')?.accountLabel).toBe('Acme (removed)')
+  })
+})
+
+describe('the export job repo', () => {
+  it('stores errors as data and finds jobs by state', () => {
+    db = openDatabase(dir)
+    new AccountsRepo(db).insert(account('acc-1'))
+    const jobs = new ExportJobsRepo(db)
+    jobs.insert(job('job-1', 'acc-1'))
+    jobs.insert(job('job-2', 'acc-1', { state: 'downloading', phase: 'download' }))
+    const updated = jobs.update('job-1', {
+      state: 'failed',
+      error: { code: 'UNAUTHORIZED', message: 'Sign in again.', status: 401 },
+    })
+    expect(updated?.error).toEqual({ code: 'UNAUTHORIZED', message: 'Sign in again.', status: 401 })
+    expect(jobs.listByStates(['downloading']).map((j) => j.id)).toEqual(['job-2'])
+    expect(jobs.update('job-1', { error: null })?.error).toBeNull()
+    expect(jobs.listByAccount('acc-1')).toHaveLength(2)
+    expect(jobs.delete('job-1')).toBe(true)
+    expect(jobs.delete('job-1')).toBe(false)
+  })
+})
+
+describe('the ledger repo', () => {
+  it('searches names, paths and formats literally (% and _ are not wildcards)', () => {
+    db = openDatabase(dir)
+    const ledger = new LedgerRepo(db)
+    ledger.insert(entry('e-1', 'acc-1'))
+    ledger.insert(
+      entry('e-2', 'acc-2', { resourceName: 'Board', path: '/x/Board.csv', format: 'csv' }),
+    )
+    expect(ledger.list({ search: '100%' }).map((e) => e.id)).toEqual(['e-1'])
+    expect(ledger.list({ search: '%' }).map((e) => e.id)).toEqual(['e-1'])
+    expect(ledger.list({ search: 'y_d' })).toEqual([])
+    expect(ledger.list({ search: 'CSV' }).map((e) => e.id)).toEqual(['e-2'])
+    expect(ledger.list({ accountId: 'acc-2' }).map((e) => e.id)).toEqual(['e-2'])
+    expect(ledger.update('e-1', { verdict: 'changed', detail: 'x' })?.verdict).toBe('changed')
+  })
+})

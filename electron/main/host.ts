@@ -1,0 +1,89 @@
+// The Electron host: OS dialogs parented to the focused window, opening and revealing files with
+// the OS, and native notifications. The core decides what may be opened; this only does it.
+import { stat } from 'node:fs/promises'
+import { extname } from 'node:path'
+import {
+  BrowserWindow,
+  dialog,
+  Notification,
+  shell,
+  type OpenDialogOptions,
+  type SaveDialogOptions,
+} from 'electron'
+import type { HostServices } from '../core/host'
+
+const DOCUMENT_FILTERS = [{ name: 'Reports (PDF, CSV)', extensions: ['pdf', 'csv'] }]
+
+function filtersFor(path: string): SaveDialogOptions['filters'] {
+  const ext = extname(path).slice(1).toLowerCase()
+  if (ext === 'pdf') return [{ name: 'PDF document', extensions: ['pdf'] }]
+  if (ext === 'csv') return [{ name: 'CSV table', extensions: ['csv'] }]
+  return undefined
+}
+
+async function openDialog(options: OpenDialogOptions): Promise<string | null> {
+  const parent = BrowserWindow.getFocusedWindow()
+  const result = parent
+    ? await dialog.showOpenDialog(parent, options)
+    : await dialog.showOpenDialog(options)
+  return result.canceled || !result.filePaths[0] ? null : result.filePaths[0]
+}
+
+async function saveDialog(options: SaveDialogOptions): Promise<string | null> {
+  const parent = BrowserWindow.getFocusedWindow()
+  const result = parent
+    ? await dialog.showSaveDialog(parent, options)
+    : await dialog.showSaveDialog(options)
+  return result.canceled || !result.filePath ? null : result.filePath
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The HostServices of the Electron app (call after app 'ready'). */
+export function createElectronHost(): HostServices {
+  return {
+    pickFolder: (title, defaultPath) =>
+      openDialog({
+        title,
+        ...(defaultPath ? { defaultPath } : {}),
+        properties: ['openDirectory', 'createDirectory'],
+      }),
+    pickSaveAs: (defaultPath) =>
+      saveDialog({
+        defaultPath,
+        filters: filtersFor(defaultPath),
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      }),
+    pickFile: (title) => openDialog({ title, filters: DOCUMENT_FILTERS, properties: ['openFile'] }),
+    async openPath(path) {
+      try {
+        return (await shell.openPath(path)) === ''
+      } catch {
+        return false
+      }
+    },
+    async revealPath(path) {
+      if (!(await exists(path))) return false
+      try {
+        shell.showItemInFolder(path)
+        return true
+      } catch {
+        return false
+      }
+    },
+    notify(title, body) {
+      try {
+        if (Notification.isSupported()) new Notification({ title, body }).show()
+      } catch {
+        // A notification is a courtesy: failing to show one must not fail the job.
+      }
+    },
+  }
+}

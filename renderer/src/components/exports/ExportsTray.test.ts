@@ -1,0 +1,160 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import type { ExportJob } from '@contract/files'
+import { useAccountsStore } from '@/stores/accounts'
+import { useExportsStore } from '@/stores/exports'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, exportJob } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import ExportsTrayButton from './ExportsTrayButton.vue'
+
+let fake: FakeScandesk
+let jobs: ExportJob[]
+
+function router() {
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:rest(.*)*', component: { template: '<div />' } }],
+  })
+}
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  jobs = []
+  fake.handle('exports.list', () => jobs)
+  useAccountsStore()
+  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+const byTestId = (id: string) => [
+  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
+]
+
+async function openTray() {
+  const wrapper = mountWithApp(ExportsTrayButton, { global: { plugins: [router()] } })
+  await flushPromises()
+  await wrapper.find('[data-testid="exports-tray-button"]').trigger('click')
+  await flushPromises()
+  return wrapper
+}
+
+describe('the exports tray', () => {
+  it('shows a running download with bytes, rate and time left', async () => {
+    jobs = [
+      exportJob('acct-aaaa', {
+        state: 'downloading',
+        progress: { bytes: 5_000_000, total: 20_000_000, bytesPerSecond: 2_500_000, etaMs: 6_000 },
+      }),
+    ]
+    await openTray()
+    const job = byTestId('export-job')[0]
+    expect(job.dataset.state).toBe('downloading')
+    const text = job.querySelector('[data-testid="export-progress-text"]')!.textContent!
+    expect(text).toContain('5.0 MB of 20.0 MB')
+    expect(text).toContain('2.5 MB/s')
+    expect(text).toContain('6 s left')
+    expect(job.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('25')
+    expect(job.textContent).toContain('Cancel')
+  })
+
+  it('follows progress events as they arrive', async () => {
+    const job = exportJob('acct-aaaa', { state: 'ready' })
+    jobs = [job]
+    await openTray()
+    fake.emit('exports.changed', {
+      ...job,
+      state: 'downloading',
+      updatedAt: '2030-01-01T00:00:01.000Z',
+      progress: { bytes: 900, total: 1000, bytesPerSecond: 100, etaMs: 1000 },
+    })
+    await flushPromises()
+    expect(byTestId('export-job')[0].dataset.state).toBe('downloading')
+    expect(byTestId('export-progress-text')[0].textContent).toContain('900 B of 1.0 kB')
+  })
+
+  it('shows the plain message of a mismatch and retries with one click', async () => {
+    const message =
+      "The file on disk does not match the service's hash; it was moved to /home/me/Reports/Quarantine"
+    const job = exportJob('acct-aaaa', {
+      state: 'mismatch',
+      error: { code: 'INTEGRITY_FAILED', message },
+    })
+    jobs = [job]
+    fake.handle('exports.retry', () => ({ ...job, state: 'queued', error: null }))
+    await openTray()
+    const item = byTestId('export-job')[0]
+    expect(item.dataset.state).toBe('mismatch')
+    expect(item.querySelector('[data-testid="export-error"]')!.textContent!.trim()).toBe(message)
+    ;(item.querySelector('[data-testid="export-retry-button"]') as HTMLElement).click()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'exports.retry')?.payload).toEqual({
+      jobId: job.id,
+    })
+    expect(byTestId('export-job')[0].dataset.state).toBe('queued')
+    expect(byTestId('export-error')).toHaveLength(0)
+  })
+
+  it('counts running jobs and jobs that need attention on the badge', async () => {
+    jobs = [
+      exportJob('acct-aaaa', { state: 'generating' }),
+      exportJob('acct-aaaa', { state: 'ready' }),
+      exportJob('acct-aaaa', { state: 'verified' }),
+    ]
+    const wrapper = mountWithApp(ExportsTrayButton, { global: { plugins: [router()] } })
+    await flushPromises()
+    expect(wrapper.element.parentElement?.querySelector('.el-badge__content')?.textContent).toBe(
+      '2',
+    )
+    expect(useExportsStore().jobs).toHaveLength(3)
+  })
+})
+
+describe('the folder dialog in browser mode', () => {
+  it('asks for an absolute folder, refuses a relative one, and downloads after saving', async () => {
+    fake.handle('app.info', () => ({
+      mode: 'browser',
+      version: '1.0.0',
+      keychain: { available: true, message: null },
+    }))
+    const job = exportJob('acct-aaaa', { state: 'ready' })
+    jobs = [job]
+    fake.handle('files.getFolder', () => ({ folder: null }))
+    fake.handle('files.setFolder', (p: { folder: string }) => ({ folder: p.folder }))
+    fake.handle('exports.download', () => ({ ...job, state: 'downloading' }))
+    const { useAppStore } = await import('@/stores/app')
+    await useAppStore().load()
+    await openTray()
+    byTestId('export-download-button')[0].click()
+    await vi.waitFor(() => expect(byTestId('folder-dialog')).toHaveLength(1))
+
+    const input = document.querySelector<HTMLInputElement>(
+      '[data-testid="folder-input"] input, input[data-testid="folder-input"]',
+    )!
+    input.value = 'Reports'
+    input.dispatchEvent(new Event('input'))
+    byTestId('folder-save')[0].click()
+    await flushPromises()
+    expect(byTestId('folder-problem')[0].textContent).toContain('must be an absolute path')
+    expect(fake.calls.some((c) => c.channel === 'files.setFolder')).toBe(false)
+
+    input.value = '/home/me/Reports'
+    input.dispatchEvent(new Event('input'))
+    byTestId('folder-save')[0].click()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'files.setFolder')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+      folder: '/home/me/Reports',
+    })
+    expect(fake.calls.find((c) => c.channel === 'exports.download')?.payload).toEqual({
+      jobId: job.id,
+    })
+    expect(byTestId('export-job')[0].dataset.state).toBe('downloading')
+  })
+})

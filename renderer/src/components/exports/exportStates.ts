@@ -1,0 +1,16 @@
+import type { ExportState } from '@contract/files'
+
+type TagType = 'success' | 'warning' | 'info' | 'danger' | 'primary'
+
+/** How each job state reads in the tray and in the report tables. */
+export const EXPORT_STATE_VIEW: Record<ExportState, { label: string; type: TagType }> = {
+  queued: { label: 'Queued', type: 'info' },
+  generating: { label: 'Generating', type: 'primary' },
+  ready: { label: 'Ready to download', type: 'warning' },
+  downloading: { label: 'Downloading', type: 'primary' },
+  verifying: { label: 'Verifying', type: 'primary' },
+  verified: { label: 'Verified', type: 'success' },
+  mismatch: { label: 'Hash mismatch', type: 'danger' },
+  failed: { label: 'Failed', type: 'danger' },
+  cancelled: { label: 'Cancelled', type: 'info' },
+}

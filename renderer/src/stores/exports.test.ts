@@ -1,0 +1,154 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ExportJob } from '@contract/files'
+import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, exportJob } from '@/test/fixtures'
+import { useAccountsStore } from './accounts'
+import { useAppStore } from './app'
+import { useExportsStore } from './exports'
+
+let fake: FakeScandesk
+const jobsByAccount: Record<string, ExportJob[]> = {}
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  jobsByAccount['acct-aaaa'] = [exportJob('acct-aaaa', { resourceName: 'A report' })]
+  jobsByAccount['acct-bbbb'] = []
+  fake.handle('exports.list', (p: { accountId: string }) => jobsByAccount[p.accountId] ?? [])
+  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
+    accounts: [account('acct-aaaa'), account('acct-bbbb')],
+    activeId: p.accountId,
+  }))
+  useAccountsStore()
+  fake.emit('accounts.changed', {
+    accounts: [account('acct-aaaa'), account('acct-bbbb')],
+    activeId: 'acct-aaaa',
+  })
+})
+afterEach(() => {
+  delete window.scandesk
+})
+
+const callsTo = (channel: string) => fake.calls.filter((c) => c.channel === channel)
+
+describe('export jobs per account', () => {
+  it('loads the active account’s jobs and follows exports.changed', async () => {
+    const store = useExportsStore()
+    await flushPromises()
+    expect(store.jobs.map((j) => j.resourceName)).toEqual(['A report'])
+    const job = store.jobs[0]
+    fake.emit('exports.changed', { ...job, state: 'generating', updatedAt: '2030-01-01T00:00:05Z' })
+    expect(store.jobs[0].state).toBe('generating')
+    expect(store.activeCount).toBe(1)
+  })
+
+  it('ignores a late event for account A once B is active', async () => {
+    const accounts = useAccountsStore()
+    const store = useExportsStore()
+    await flushPromises()
+    const jobOfA = store.jobs[0]
+    await accounts.setActive('acct-bbbb')
+    await flushPromises()
+    expect(store.jobs).toEqual([])
+    fake.emit('exports.changed', { ...jobOfA, state: 'ready', updatedAt: '2030-01-02T00:00:00Z' })
+    fake.emit('exports.changed', exportJob('acct-aaaa', { resourceName: 'new A job' }))
+    expect(store.jobs).toEqual([])
+    fake.emit('exports.changed', exportJob('acct-bbbb', { resourceName: 'B job' }))
+    expect(store.jobs.map((j) => j.resourceName)).toEqual(['B job'])
+  })
+
+  it('drops a list answer for A that arrives after the switch to B', async () => {
+    const slowA = deferred<ExportJob[]>()
+    fake.handle('exports.list', (p: { accountId: string }) =>
+      p.accountId === 'acct-aaaa' ? slowA.promise : [exportJob('acct-bbbb', { resourceName: 'B' })],
+    )
+    const accounts = useAccountsStore()
+    const store = useExportsStore()
+    await accounts.setActive('acct-bbbb')
+    await flushPromises()
+    slowA.resolve([exportJob('acct-aaaa', { resourceName: 'A' })])
+    await flushPromises()
+    expect(store.jobs.map((j) => j.resourceName)).toEqual(['B'])
+  })
+
+  it('keeps the newer state when an older event arrives late', async () => {
+    const store = useExportsStore()
+    await flushPromises()
+    const job = store.jobs[0]
+    fake.emit('exports.changed', { ...job, state: 'verified', updatedAt: '2030-01-01T00:01:00Z' })
+    fake.emit('exports.changed', {
+      ...job,
+      state: 'downloading',
+      updatedAt: '2030-01-01T00:00:30Z',
+    })
+    expect(store.jobs[0].state).toBe('verified')
+  })
+})
+
+describe('downloading without a folder', () => {
+  it('in browser mode asks for a folder, saves it, then downloads', async () => {
+    fake.handle('app.info', () => ({
+      mode: 'browser',
+      version: '1.0.0',
+      keychain: { available: true, message: null },
+    }))
+    await useAppStore().load()
+    const store = useExportsStore()
+    await flushPromises()
+    const job = store.jobs[0]
+    let folder: string | null = null
+    fake.handle('files.getFolder', () => ({ folder }))
+    fake.handle('files.setFolder', (p: { folder?: string }) => ({ folder: (folder = p.folder!) }))
+    fake.handle('exports.download', () => ({ ...job, state: 'downloading' }))
+
+    expect(await store.download(job.id)).toBeNull()
+    expect(store.folderRequest).toEqual({ accountId: 'acct-aaaa', jobId: job.id, saveAs: false })
+    expect(callsTo('exports.download')).toHaveLength(0)
+
+    const saved = await store.saveFolder('/home/me/Reports')
+    expect(saved.ok).toBe(true)
+    expect(callsTo('files.setFolder')[0].payload).toEqual({
+      accountId: 'acct-aaaa',
+      folder: '/home/me/Reports',
+    })
+    expect(callsTo('exports.download')[0].payload).toEqual({ jobId: job.id })
+    expect(store.folderRequest).toBeNull()
+    expect(store.jobs[0].state).toBe('downloading')
+  })
+
+  it('in Electron lets main open the folder dialog (no folder in the request)', async () => {
+    const store = useExportsStore()
+    await flushPromises()
+    const job = store.jobs[0]
+    fake.handle('files.getFolder', () => ({ folder: null }))
+    fake.handle('files.setFolder', () => ({ folder: '/Users/me/Reports' }))
+    fake.handle('exports.download', () => ({ ...job, state: 'downloading' }))
+    const result = await store.download(job.id)
+    expect(result?.ok).toBe(true)
+    expect(callsTo('files.setFolder')[0].payload).toEqual({ accountId: 'acct-aaaa' })
+    expect(store.folderRequest).toBeNull()
+  })
+
+  it('keeps the folder dialog open with the error when main refuses the folder', async () => {
+    fake.handle('app.info', () => ({
+      mode: 'browser',
+      version: '1.0.0',
+      keychain: { available: true, message: null },
+    }))
+    await useAppStore().load()
+    const store = useExportsStore()
+    await flushPromises()
+    fake.handle('files.getFolder', () => ({ folder: null }))
+    fake.handle(
+      'files.setFolder',
+      () => new Fail({ code: 'FILE_NOT_FOUND', message: 'That folder does not exist.' }),
+    )
+    await store.download(store.jobs[0].id)
+    const saved = await store.saveFolder('/nope')
+    expect(saved.ok).toBe(false)
+    expect(store.folderRequest).not.toBeNull()
+    expect(callsTo('exports.download')).toHaveLength(0)
+  })
+})

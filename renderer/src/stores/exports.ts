@@ -1,0 +1,210 @@
+import { defineStore } from 'pinia'
+import { computed, ref, watch } from 'vue'
+import type { AppError, Result } from '@contract/errors'
+import type { DocumentFormat, DocumentKind, ExportJob, ExportState } from '@contract/files'
+import { on, request } from '@/bridge/bridge'
+import { useAccountsStore } from './accounts'
+import { useAppStore } from './app'
+
+/** States in which a job is still working (counted on the tray badge). */
+export const ACTIVE_STATES: readonly ExportState[] = [
+  'queued',
+  'generating',
+  'downloading',
+  'verifying',
+]
+
+/** A download waiting for the user to type a folder (browser mode has no OS dialog). */
+export interface FolderRequest {
+  accountId: string
+  jobId: string
+  saveAs: boolean
+}
+
+/**
+ * Export jobs of the active account, kept current by `exports.changed`. Jobs of another account
+ * never show: events for an account that is not active are ignored, and switching accounts
+ * reloads the list from main (which keeps every account's jobs).
+ */
+export const useExportsStore = defineStore('exports', () => {
+  const accounts = useAccountsStore()
+  const app = useAppStore()
+  const accountId = ref<string | null>(null)
+  const jobs = ref<ExportJob[]>([])
+  const error = ref<AppError | null>(null)
+  const loading = ref(false)
+  const trayOpen = ref(false)
+  const folderRequest = ref<FolderRequest | null>(null)
+  let loadSeq = 0
+
+  const activeCount = computed(
+    () => jobs.value.filter((j) => ACTIVE_STATES.includes(j.state)).length,
+  )
+  const attentionCount = computed(
+    () => jobs.value.filter((j) => j.state === 'ready' || j.state === 'mismatch').length,
+  )
+  const sorted = computed(() =>
+    [...jobs.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+  )
+
+  /** The newest job for one document, for the per-row state in the reports tables. */
+  function latestFor(kind: DocumentKind, resourceId: string): ExportJob | null {
+    return sorted.value.find((j) => j.kind === kind && j.resourceId === resourceId) ?? null
+  }
+
+  function upsert(job: ExportJob): void {
+    if (job.accountId !== accountId.value) return // late event for another account
+    const i = jobs.value.findIndex((j) => j.id === job.id)
+    if (i === -1) jobs.value = [...jobs.value, job]
+    else if (jobs.value[i].updatedAt <= job.updatedAt) jobs.value.splice(i, 1, job)
+  }
+
+  /** Loads the active account's jobs; an answer for an account no longer active is dropped. */
+  async function load(): Promise<void> {
+    const id = accounts.activeId
+    accountId.value = id
+    if (!id) {
+      jobs.value = []
+      return
+    }
+    const seq = ++loadSeq
+    loading.value = true
+    const result = await request('exports.list', { accountId: id })
+    if (seq !== loadSeq || accounts.activeId !== id) return
+    loading.value = false
+    if (result.ok) {
+      // Keep events that arrived while the list was on its way when they are newer.
+      const byId = new Map(jobs.value.map((j) => [j.id, j]))
+      jobs.value = result.data
+        .filter((j) => j.accountId === id)
+        .map((j) => {
+          const seen = byId.get(j.id)
+          return seen && seen.updatedAt > j.updatedAt ? seen : j
+        })
+      error.value = null
+    } else error.value = result.error
+  }
+
+  function after(result: Result<ExportJob>): Result<ExportJob> {
+    if (result.ok) upsert(result.data)
+    else error.value = result.error
+    return result
+  }
+
+  /** Asks main to generate a document file; the new job shows in the tray. */
+  async function generate(
+    kind: DocumentKind,
+    resourceId: string,
+    format: DocumentFormat,
+  ): Promise<Result<ExportJob>> {
+    const id = accounts.activeId
+    if (!id)
+      return { ok: false, error: { code: 'UNKNOWN_ACCOUNT', message: 'No account is active.' } }
+    return after(await request('exports.generate', { accountId: id, kind, resourceId, format }))
+  }
+
+  /** Cancels a job (generation polling or a running download). */
+  async function cancel(jobId: string): Promise<Result<ExportJob>> {
+    return after(await request('exports.cancel', { jobId }))
+  }
+
+  /** Starts a failed, cancelled or mismatched job again (one click). */
+  async function retry(jobId: string): Promise<Result<ExportJob>> {
+    return after(await request('exports.retry', { jobId }))
+  }
+
+  /** Removes a finished job from the tray. */
+  async function dismiss(jobId: string): Promise<Result<{ dismissed: true }>> {
+    const result = await request('exports.dismiss', { jobId })
+    if (result.ok) jobs.value = jobs.value.filter((j) => j.id !== jobId)
+    else error.value = result.error
+    return result
+  }
+
+  const isBrowser = () => app.mode === 'browser'
+
+  /**
+   * Downloads a ready job. Without a folder for the account, Electron asks main to open the OS
+   * folder dialog; browser mode opens the folder dialog of the tray (`folderRequest`) and the
+   * download continues from `saveFolder`.
+   */
+  async function download(jobId: string, saveAs = false): Promise<Result<ExportJob> | null> {
+    const job = jobs.value.find((j) => j.id === jobId)
+    const id = job?.accountId ?? accounts.activeId
+    if (!id) return null
+    if (!saveAs || isBrowser()) {
+      const folder = await request('files.getFolder', { accountId: id })
+      if (folder.ok && !folder.data.folder) return needFolder(id, jobId, saveAs)
+    }
+    const result = await request('exports.download', { jobId, ...(saveAs ? { saveAs } : {}) })
+    if (!result.ok && result.error.code === 'NO_FOLDER') return needFolder(id, jobId, saveAs)
+    return after(result)
+  }
+
+  async function needFolder(
+    id: string,
+    jobId: string,
+    saveAs: boolean,
+  ): Promise<Result<ExportJob> | null> {
+    if (isBrowser()) {
+      folderRequest.value = { accountId: id, jobId, saveAs }
+      return null
+    }
+    const chosen = await request('files.setFolder', { accountId: id })
+    if (!chosen.ok) {
+      error.value = chosen.error
+      return chosen
+    }
+    if (!chosen.data.folder) return null // the user closed the dialog
+    return after(await request('exports.download', { jobId }))
+  }
+
+  /** Saves the folder typed in browser mode and continues the download that needed it. */
+  async function saveFolder(folder: string): Promise<Result<{ folder: string | null }>> {
+    const pending = folderRequest.value
+    if (!pending) return { ok: false, error: { code: 'INTERNAL', message: 'Nothing to save.' } }
+    const result = await request('files.setFolder', { accountId: pending.accountId, folder })
+    if (!result.ok) return result
+    folderRequest.value = null
+    after(await request('exports.download', { jobId: pending.jobId }))
+    return result
+  }
+
+  function cancelFolder(): void {
+    folderRequest.value = null
+  }
+
+  on('exports.changed', upsert)
+  watch(
+    () => accounts.activeId,
+    (id) => {
+      if (id !== accountId.value) {
+        jobs.value = []
+        folderRequest.value = null
+        void load()
+      }
+    },
+    { immediate: true },
+  )
+
+  return {
+    accountId,
+    jobs,
+    sorted,
+    error,
+    loading,
+    trayOpen,
+    folderRequest,
+    activeCount,
+    attentionCount,
+    latestFor,
+    load,
+    generate,
+    cancel,
+    retry,
+    dismiss,
+    download,
+    saveFolder,
+    cancelFolder,
+  }
+})

@@ -1,0 +1,114 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useAccountsStore } from '@/stores/accounts'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, reportsAnswer } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import AdvancedReportsView from './AdvancedReportsView.vue'
+
+let fake: FakeScandesk
+
+interface ApiPayload {
+  op: string
+  input: { body?: Record<string, unknown> }
+}
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  fake.handle('exports.list', () => [])
+  fake.handle('api.call', (p: ApiPayload) => {
+    if (p.op === 'advanced_reports.list') return reportsAnswer(2)
+    if (p.op === 'advanced_reports.create')
+      return {
+        data: { data: { id: 'adr-100', type: 'advanced_report', attributes: p.input.body } },
+        fetchedAt: '',
+        fromCache: false,
+      }
+    throw new Error(`unexpected ${p.op}`)
+  })
+  useAccountsStore()
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+const byTestId = (id: string) => [
+  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
+]
+const ops = () =>
+  fake.calls.filter((c) => c.channel === 'api.call').map((c) => (c.payload as ApiPayload).op)
+
+function activate(release: string): void {
+  fake.emit('accounts.changed', {
+    accounts: [account('acct-aaaa', { release: release as 'latest' })],
+    activeId: 'acct-aaaa',
+  })
+}
+
+describe('advanced reports and the account’s release', () => {
+  it('explains that a 5.3.0 service has no advanced reports and asks nothing', async () => {
+    activate('5.3.0')
+    mountWithApp(AdvancedReportsView)
+    await flushPromises()
+    expect(byTestId('not-in-release')[0].textContent).toContain('5.3.0')
+    expect(ops()).toEqual([])
+  })
+
+  it('lists them on a 5.4.2 service', async () => {
+    activate('5.4.2')
+    mountWithApp(AdvancedReportsView)
+    await flushPromises()
+    expect(ops()).toEqual(['advanced_reports.list'])
+    expect(byTestId('advanced-report-row')).toHaveLength(2)
+  })
+})
+
+describe('creating an advanced report', () => {
+  it('checks the form with the catalog’s schema before sending', async () => {
+    activate('latest')
+    mountWithApp(AdvancedReportsView)
+    await flushPromises()
+    byTestId('adr-create')[0].click()
+    await flushPromises()
+    byTestId('adr-save')[0].click()
+    await flushPromises()
+    const nameItem = document
+      .querySelector('input[data-testid="adr-name"]')!
+      .closest('.el-form-item')
+    expect(nameItem?.classList.contains('is-error')).toBe(true)
+    const sectionsItem = byTestId('adr-sections')[0].closest('.el-form-item')
+    expect(sectionsItem?.classList.contains('is-error')).toBe(false)
+    expect(ops()).not.toContain('advanced_reports.create')
+  })
+
+  it('sends the body in the wire’s names and reloads the list', async () => {
+    activate('latest')
+    const wrapper = mountWithApp(AdvancedReportsView)
+    await flushPromises()
+    byTestId('adr-create')[0].click()
+    await flushPromises()
+    const name = document.querySelector<HTMLInputElement>('input[data-testid="adr-name"]')!
+    name.value = 'Critical findings'
+    name.dispatchEvent(new Event('input'))
+    const from = document.querySelector<HTMLInputElement>('input[data-testid="adr-date-from"]')!
+    from.value = '2030-01-01'
+    from.dispatchEvent(new Event('input'))
+    await flushPromises()
+    byTestId('adr-save')[0].click()
+    await flushPromises()
+    const create = fake.calls.find(
+      (c) => c.channel === 'api.call' && (c.payload as ApiPayload).op === 'advanced_reports.create',
+    )
+    expect((create?.payload as ApiPayload).input.body).toEqual({
+      name: 'Critical findings',
+      report_type: 'executive_summary',
+      filters: { date_from: '2030-01-01' },
+      sections: ['summary', 'findings'],
+    })
+    expect(ops().filter((o) => o === 'advanced_reports.list')).toHaveLength(2)
+    wrapper.unmount()
+  })
+})

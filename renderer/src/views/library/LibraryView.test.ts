@@ -1,0 +1,130 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import type { LedgerEntry } from '@contract/files'
+import { useAccountsStore } from '@/stores/accounts'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, ledgerEntry } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import LibraryView from './LibraryView.vue'
+
+let fake: FakeScandesk
+let entries: LedgerEntry[]
+
+function router() {
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:rest(.*)*', component: { template: '<div />' } }],
+  })
+}
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  entries = [
+    ledgerEntry({ resourceName: 'Good', verdict: 'verified' }),
+    ledgerEntry({
+      resourceName: 'Bad',
+      verdict: 'mismatch',
+      detail: 'Moved to /home/me/Reports/Quarantine',
+    }),
+    ledgerEntry({ resourceName: 'Gone', verdict: 'missing', verifiedAt: null }),
+    ledgerEntry({ resourceName: 'New', verdict: 'unverified', accountId: 'acct-bbbb' }),
+  ]
+  fake.handle('library.list', (p: { accountId?: string; search?: string }) =>
+    entries.filter(
+      (e) =>
+        (!p.accountId || e.accountId === p.accountId) &&
+        (!p.search || e.resourceName.includes(p.search)),
+    ),
+  )
+  useAccountsStore()
+  fake.emit('accounts.changed', {
+    accounts: [account('acct-aaaa'), account('acct-bbbb', { color: '#e6a23c' })],
+    activeId: 'acct-aaaa',
+  })
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="library-row"]')]
+const mountLibrary = () => mountWithApp(LibraryView, { global: { plugins: [router()] } })
+
+describe('the library of downloaded files', () => {
+  it('shows each file with its verdict in the verdict’s colour', async () => {
+    mountLibrary()
+    await flushPromises()
+    expect(rows().map((r) => r.dataset.verdict)).toEqual([
+      'verified',
+      'mismatch',
+      'missing',
+      'unverified',
+    ])
+    const tags = [...document.querySelectorAll('[data-testid="library-verdict"]')]
+    expect(tags.map((t) => t.textContent?.trim())).toEqual([
+      'Verified',
+      'Mismatch',
+      'Missing',
+      'Unverified',
+    ])
+    expect(tags[0].className).toContain('el-tag--success')
+    expect(tags[1].className).toContain('el-tag--danger')
+    expect(tags[2].className).toContain('el-tag--info')
+    expect(tags[3].className).toContain('el-tag--warning')
+    const table = document.querySelector('[data-testid="library-table"]')!
+    expect(table.textContent).toContain('Moved to /home/me/Reports/Quarantine')
+    expect(table.textContent).toContain('never checked')
+  })
+
+  it('re-verifies a file offline and shows the new verdict', async () => {
+    mountLibrary()
+    await flushPromises()
+    const good = entries[0]
+    fake.handle('library.reverify', () => ({
+      ...good,
+      verdict: 'changed',
+      detail: 'The file changed on disk since it was verified.',
+      verifiedAt: '2030-02-01T00:00:00Z',
+    }))
+    rows()[0].querySelector<HTMLElement>('[data-testid="library-reverify-offline"]')!.click()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'library.reverify')?.payload).toEqual({
+      entryId: good.id,
+      mode: 'offline',
+    })
+    expect(rows()[0].dataset.verdict).toBe('changed')
+    expect(document.querySelector('[data-testid="library-table"]')!.textContent).toContain(
+      'The file changed on disk since it was verified.',
+    )
+  })
+
+  it('re-verifies online with mode online', async () => {
+    mountLibrary()
+    await flushPromises()
+    fake.handle('library.reverify', () => entries[1])
+    rows()[1].querySelector<HTMLElement>('[data-testid="library-reverify-online"]')!.click()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'library.reverify')?.payload).toEqual({
+      entryId: entries[1].id,
+      mode: 'online',
+    })
+  })
+
+  it('filters by account and reloads when main reports a change', async () => {
+    const wrapper = mountLibrary()
+    await flushPromises()
+    wrapper.findComponent({ name: 'ElSelect' }).vm.$emit('update:modelValue', 'acct-bbbb')
+    await flushPromises()
+    expect(fake.calls.filter((c) => c.channel === 'library.list').at(-1)?.payload).toEqual({
+      accountId: 'acct-bbbb',
+    })
+    expect(rows()).toHaveLength(1)
+    entries.push(ledgerEntry({ accountId: 'acct-bbbb', resourceName: 'Another' }))
+    fake.emit('library.changed', { accountId: 'acct-bbbb' })
+    await flushPromises()
+    expect(rows()).toHaveLength(2)
+  })
+})

@@ -1,0 +1,156 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useAccountsStore } from '@/stores/accounts'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, exportJob, reportsAnswer } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import ReportsView from './ReportsView.vue'
+
+let fake: FakeScandesk
+
+interface ApiPayload {
+  op: string
+  input: { query?: Record<string, unknown>; body?: { ids: string[] }; path?: { id: string } }
+}
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  fake.handle('exports.list', () => [])
+  fake.handle('api.cancel', () => ({ cancelled: true }))
+  fake.handle('api.call', (p: ApiPayload) => {
+    if (p.op === 'reports.list') return reportsAnswer(3, 60, Number(p.input.query?.page ?? 1))
+    if (p.op === 'reports.bulk_delete')
+      return { data: { data: { deleted: p.input.body!.ids } }, fetchedAt: '', fromCache: false }
+    if (p.op === 'reports.delete')
+      return {
+        data: { data: { id: p.input.path!.id, deleted: true } },
+        fetchedAt: '',
+        fromCache: false,
+      }
+    throw new Error(`unexpected ${p.op}`)
+  })
+  useAccountsStore()
+  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+})
+afterEach(() => {
+  delete window.scandesk
+  vi.useRealTimers()
+  document.body.innerHTML = ''
+})
+
+const byTestId = (id: string) => [
+  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
+]
+const apiCalls = (op: string) =>
+  fake.calls.filter((c) => c.channel === 'api.call' && (c.payload as ApiPayload).op === op)
+const lastQuery = () => (apiCalls('reports.list').at(-1)!.payload as ApiPayload).input.query
+
+describe('the reports list', () => {
+  it('asks the service for one page, newest first, and shows one row per report', async () => {
+    mountWithApp(ReportsView)
+    await flushPromises()
+    expect(lastQuery()).toEqual({ page: 1, per_page: 25, sort: '-created_at' })
+    const rows = byTestId('report-row')
+    expect(rows.map((r) => r.dataset.reportId)).toEqual(['rpt-001', 'rpt-002', 'rpt-003'])
+    expect(document.querySelector('.el-pagination__total')?.textContent).toContain('60')
+  })
+
+  it('pages and sorts on the service', async () => {
+    const wrapper = mountWithApp(ReportsView)
+    await flushPromises()
+    wrapper.findComponent({ name: 'ElPagination' }).vm.$emit('current-change', 3)
+    await flushPromises()
+    expect(lastQuery()).toMatchObject({ page: 3, sort: '-created_at' })
+    expect(byTestId('report-row')[0].dataset.reportId).toBe('rpt-007')
+
+    wrapper.findComponent({ name: 'ElTable' }).vm.$emit('sort-change', {
+      prop: 'name',
+      order: 'ascending',
+    })
+    await flushPromises()
+    expect(lastQuery()).toMatchObject({ page: 1, sort: 'name' })
+    wrapper.findComponent({ name: 'ElTable' }).vm.$emit('sort-change', {
+      prop: 'status',
+      order: 'descending',
+    })
+    await flushPromises()
+    expect(lastQuery()).toMatchObject({ sort: '-status' })
+  })
+
+  it('searches once typing pauses', async () => {
+    vi.useFakeTimers()
+    const wrapper = mountWithApp(ReportsView)
+    await vi.advanceTimersByTimeAsync(0)
+    const search = wrapper.find(
+      '[data-testid="documents-search"] input, input[data-testid="documents-search"]',
+    )
+    for (const text of ['q', 'qu', 'quarter']) {
+      await search.setValue(text)
+      await vi.advanceTimersByTimeAsync(100)
+    }
+    expect(apiCalls('reports.list')).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(300)
+    expect(apiCalls('reports.list')).toHaveLength(2)
+    expect(lastQuery()).toMatchObject({ search: 'quarter', page: 1 })
+  })
+
+  it('asks before a bulk delete, naming how many reports go', async () => {
+    const wrapper = mountWithApp(ReportsView)
+    await flushPromises()
+    const table = wrapper.findComponent({ name: 'ElTable' })
+    const [first, , third] = table.props('data') as { id: string }[]
+    table.vm.$emit('selection-change', [first, third])
+    await flushPromises()
+    const button = byTestId('bulk-delete-button')[0]
+    expect(button.textContent).toContain('Delete 2 reports')
+    button.click()
+    await flushPromises()
+    expect(byTestId('delete-confirm-text')[0].textContent).toContain('Delete 2 reports?')
+    expect(apiCalls('reports.bulk_delete')).toHaveLength(0)
+    byTestId('delete-confirm')[0].click()
+    await flushPromises()
+    expect((apiCalls('reports.bulk_delete')[0].payload as ApiPayload).input.body).toEqual({
+      ids: ['rpt-001', 'rpt-003'],
+    })
+    expect(apiCalls('reports.list')).toHaveLength(2)
+  })
+
+  it('names the report when deleting one', async () => {
+    mountWithApp(ReportsView)
+    await flushPromises()
+    byTestId('report-row')[1]
+      .querySelector<HTMLElement>('[data-testid="report-delete-button"]')!
+      .click()
+    await flushPromises()
+    expect(byTestId('delete-confirm-text')[0].textContent).toContain('Delete “Report 2”?')
+    byTestId('delete-confirm')[0].click()
+    await flushPromises()
+    expect((apiCalls('reports.delete')[0].payload as ApiPayload).input.path).toEqual({
+      id: 'rpt-002',
+    })
+  })
+
+  it('generates a PDF through exports.generate and shows the job state on the row', async () => {
+    fake.handle('exports.generate', (p: { resourceId: string; format: 'pdf' }) =>
+      exportJob('acct-aaaa', { resourceId: p.resourceId, format: p.format, state: 'generating' }),
+    )
+    mountWithApp(ReportsView)
+    await flushPromises()
+    byTestId('report-row')[0]
+      .querySelector<HTMLElement>('[data-testid="report-generate-button"]')!
+      .click()
+    await flushPromises()
+    byTestId('generate-format-pdf')[0].querySelector('input')!.click()
+    byTestId('generate-confirm')[0].click()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'exports.generate')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+      kind: 'report',
+      resourceId: 'rpt-001',
+      format: 'pdf',
+    })
+    expect(byTestId('row-export')[0].textContent).toContain('Generating')
+  })
+})

@@ -1,0 +1,56 @@
+import type { DocumentKind } from '@contract/files'
+
+/** Attributes both reports and advanced reports have (the wire names of catalog/reports.ts). */
+export interface DocumentAttributes {
+  name: string
+  report_type: string
+  status: string
+  description?: string | null
+  scan_id?: string | null
+  findings_count?: number | null
+  files?: Partial<
+    Record<
+      'pdf' | 'csv',
+      {
+        status: string
+        size?: number
+        sha256?: string
+        requested_at?: string | null
+        generated_at?: string | null
+      }
+    >
+  >
+  created_at?: string
+  updated_at?: string
+}
+
+/** What differs between the reports and the advanced reports screens. */
+export interface DocumentScreen {
+  kind: DocumentKind
+  /** The catalog group, prefix of every operation id. */
+  group: 'reports' | 'advanced_reports'
+  /** "report" / "advanced report", for messages. */
+  noun: string
+  /** data-testid of the table and of each row's marker. */
+  tableTestId: string
+  rowTestId: string
+}
+
+/** "1 report", "3 reports". */
+export function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** What the advanced report form edits: an existing advanced report (update). */
+export interface AdvancedReportDraft {
+  id: string
+  attributes: DocumentAttributes & {
+    sections?: string[]
+    filters?: {
+      severity?: string[]
+      target_ids?: string[]
+      date_from?: string | null
+      date_to?: string | null
+    } | null
+  }
+}

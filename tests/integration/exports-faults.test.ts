@@ -1,0 +1,177 @@
+// Faults during exports through core.dispatch against the real sandbox: a dropped connection,
+// cancelling, a 401 mid-download with automatic resumption after sign-in, and a restart.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AccountList } from '../../electron/contract/channels'
+import type { ExportJob } from '../../electron/contract/files'
+import { startSandbox, type RunningSandbox } from '../../sandbox/server'
+import { filesIn, ledgerOf, startExportCore, waitForJob, type ExportSetup } from './exports-helpers'
+
+let sandbox: RunningSandbox
+let s: ExportSetup
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, testMode: true, log: () => {} })
+})
+afterAll(() => sandbox.close())
+beforeEach(async () => {
+  sandbox.reset()
+  s = await startExportCore(sandbox)
+})
+afterEach(() => s.t.close())
+
+const FINAL = ['verified', 'failed', 'mismatch', 'cancelled'] as const
+
+async function generate(resourceId: string, format: 'pdf' | 'csv'): Promise<ExportJob> {
+  return s.t.ok<ExportJob>('exports.generate', {
+    accountId: s.account.id,
+    kind: 'report',
+    resourceId,
+    format,
+  })
+}
+
+async function firstProgress(jobId: string): Promise<ExportJob> {
+  const until = Date.now() + 10_000
+  while (Date.now() < until) {
+    const seen = s.t.events
+      .map((e) => e.payload as ExportJob)
+      .find((j) => j.id === jobId && j.state === 'downloading' && (j.progress?.bytes ?? 0) > 0)
+    if (seen) return seen
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  throw new Error('no progress event')
+}
+
+describe('a connection dropped in the middle of the body', () => {
+  it('fails the job with a readable error, keeps no file and records what happened', async () => {
+    const job = await generate('rpt-001', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    sandbox.setFaults({ dropMidBody: true })
+    await s.t.ok('exports.download', { jobId: job.id })
+    const done = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
+    expect(done.state).toBe('failed')
+    expect(done.error?.code).toMatch(/INTEGRITY_FAILED|OFFLINE/)
+    expect(done.error?.message.length).toBeGreaterThan(10)
+    expect(filesIn(s.folder)).toEqual([])
+    const [entry] = await ledgerOf(s.t, s.account.id)
+    expect(entry).toMatchObject({ id: done.ledgerId, verdict: 'unverified', size: 0 })
+    expect(entry.detail).toContain(done.error!.message)
+    expect(path.dirname(entry.path)).toBe(s.folder)
+    expect(s.host.notes.map((n) => n.title)).toContain('Download failed')
+
+    sandbox.setFaults({ dropMidBody: false })
+    await s.t.ok('exports.retry', { jobId: job.id })
+    expect((await waitForJob(s.t, s.account.id, job.id, [...FINAL])).state).toBe('verified')
+  })
+})
+
+describe('cancelling', () => {
+  it('stops polling a generation', async () => {
+    const job = await generate('rpt-011', 'csv')
+    await waitForJob(s.t, s.account.id, job.id, ['generating'])
+    const cancelled = await s.t.ok<ExportJob>('exports.cancel', { jobId: job.id })
+    expect(cancelled.state).toBe('cancelled')
+    sandbox.advanceClock(10_000)
+    await new Promise((r) => setTimeout(r, 200))
+    expect((await waitForJob(s.t, s.account.id, job.id, ['cancelled'])).state).toBe('cancelled')
+    const retried = await s.t.ok<ExportJob>('exports.retry', { jobId: job.id })
+    expect(retried.state).toBe('queued')
+    expect((await waitForJob(s.t, s.account.id, job.id, ['ready'])).state).toBe('ready')
+  })
+
+  it('aborts a running download and leaves no file behind', async () => {
+    const job = await generate('rpt-002', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    sandbox.setFaults({ slowDripMs: 400 })
+    await s.t.ok('exports.download', { jobId: job.id })
+    const moving = await firstProgress(job.id)
+    expect(moving.progress!.total).toBeGreaterThan(moving.progress!.bytes)
+    const cancelled = await s.t.ok<ExportJob>('exports.cancel', { jobId: job.id })
+    expect(cancelled).toMatchObject({ state: 'cancelled', path: null, error: null })
+    expect(fs.readdirSync(s.folder)).toEqual([])
+    expect(await ledgerOf(s.t, s.account.id)).toEqual([])
+    const dismissed = await s.t.ok('exports.dismiss', { jobId: job.id })
+    expect(dismissed).toEqual({ dismissed: true })
+    expect(await s.t.ok('exports.list', { accountId: s.account.id })).toEqual([])
+  })
+
+  it('refuses to dismiss a running job', async () => {
+    const job = await generate('rpt-011', 'pdf')
+    const error = await s.t.err('exports.dismiss', { jobId: job.id })
+    expect(error.code).toBe('CONFLICT')
+    await s.t.ok('exports.cancel', { jobId: job.id })
+  })
+})
+
+describe('the session refused in the middle of a download', () => {
+  it('fails with UNAUTHORIZED while verifying, and verifies the kept file after signing in again', async () => {
+    const job = await generate('rpt-003', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    sandbox.setFaults({ unauthorizedAfter: 1 })
+    await s.t.ok('exports.download', { jobId: job.id })
+    const failed = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
+    // The download itself is the first authenticated request and passes; verifying is refused.
+    expect(failed.state).toBe('failed')
+    expect(failed.error?.code).toBe('UNAUTHORIZED')
+    const list = await s.t.ok<AccountList>('accounts.list')
+    expect(list.accounts[0].signedIn).toBe(false)
+
+    sandbox.setFaults({ unauthorizedAfter: 0 })
+    await s.t.ok('accounts.signIn', { accountId: s.account.id, password: 'sandbox-password' })
+    const done = await waitForJob(s.t, s.account.id, job.id, ['verified', 'mismatch'])
+    expect(done.state).toBe('verified')
+    expect(filesIn(s.folder)).toEqual([path.basename(done.path!)])
+  })
+
+  it('restarts a download refused with 401 from the start once the account signs in again', async () => {
+    const job = await generate('rpt-004', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    sandbox.setFaults({ unauthorizedAfter: 0 })
+    sandbox.setFaults({ unauthorizedAfter: 1 })
+    // Spend the one allowed request.
+    await s.t.ok('api.call', {
+      accountId: s.account.id,
+      op: 'reports.show',
+      input: { path: { id: 'rpt-004' } },
+    })
+    await s.t.ok('exports.download', { jobId: job.id })
+    const failed = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
+    expect(failed.error?.code).toBe('UNAUTHORIZED')
+    expect(filesIn(s.folder)).toEqual([])
+    sandbox.setFaults({ unauthorizedAfter: 0 })
+    await s.t.ok('accounts.signIn', { accountId: s.account.id, password: 'sandbox-password' })
+    expect((await waitForJob(s.t, s.account.id, job.id, ['verified'])).state).toBe('verified')
+  })
+})
+
+describe('restarting ScanDesk', () => {
+  it('resumes polling a generation that was running', async () => {
+    const job = await generate('rpt-011', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['generating'])
+    await s.t.close()
+    s = await startExportCore(sandbox, s)
+    sandbox.advanceClock(5_000)
+    expect((await waitForJob(s.t, s.account.id, job.id, ['ready'])).state).toBe('ready')
+  })
+
+  it('fails a download that was interrupted, says why, and retries it in one click', async () => {
+    const job = await generate('rpt-005', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    sandbox.setFaults({ slowDripMs: 400 })
+    await s.t.ok('exports.download', { jobId: job.id })
+    await firstProgress(job.id)
+    await s.t.close()
+    expect(fs.readdirSync(s.folder)).toEqual([])
+    sandbox.setFaults({ slowDripMs: 0 })
+    s = await startExportCore(sandbox, s)
+    const failed = await waitForJob(s.t, s.account.id, job.id, ['failed'])
+    expect(failed.error?.message).toMatch(/^Interrupted: ScanDesk was closed during the download/)
+    const [entry] = await ledgerOf(s.t, s.account.id)
+    expect(entry).toMatchObject({ verdict: 'unverified', size: 0 })
+    expect(entry.detail).toMatch(/Interrupted/)
+    await s.t.ok('exports.retry', { jobId: job.id })
+    expect((await waitForJob(s.t, s.account.id, job.id, [...FINAL])).state).toBe('verified')
+  })
+})

@@ -1,0 +1,170 @@
+// The file library through core.dispatch: re-verifying offline and online, opening only files
+// inside the account's folders, and "Verify a file…".
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { ExportJob, FileCheck, LedgerEntry } from '../../electron/contract/files'
+import { startSandbox, type RunningSandbox } from '../../sandbox/server'
+import {
+  ledgerOf,
+  startExportCore,
+  tempFolder,
+  waitForJob,
+  type ExportSetup,
+} from './exports-helpers'
+
+let sandbox: RunningSandbox
+let s: ExportSetup
+let entry: LedgerEntry
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, testMode: true, log: () => {} })
+})
+afterAll(() => sandbox.close())
+beforeEach(async () => {
+  sandbox.reset()
+  s = await startExportCore(sandbox)
+  const job = await s.t.ok<ExportJob>('exports.generate', {
+    accountId: s.account.id,
+    kind: 'report',
+    resourceId: 'rpt-006',
+    format: 'pdf',
+  })
+  await waitForJob(s.t, s.account.id, job.id, ['ready'])
+  await s.t.ok('exports.download', { jobId: job.id })
+  const done = await waitForJob(s.t, s.account.id, job.id, ['verified'])
+  ;[entry] = await ledgerOf(s.t, s.account.id)
+  expect(entry.id).toBe(done.ledgerId)
+})
+afterEach(() => s.t.close())
+
+function flipByte(file: string, at: number): void {
+  const bytes = fs.readFileSync(file)
+  bytes[at] ^= 0x01
+  fs.writeFileSync(file, bytes)
+}
+
+const reverify = (mode: 'offline' | 'online') =>
+  s.t.ok<LedgerEntry>('library.reverify', { entryId: entry.id, mode })
+
+describe('re-verifying offline against the recorded hash', () => {
+  it('confirms an untouched file, detects one changed byte, and notices a missing file', async () => {
+    const first = await reverify('offline')
+    expect(first.verdict).toBe('verified')
+    expect(first.verifiedAt).not.toBeNull()
+
+    flipByte(entry.path, 100)
+    const changed = await reverify('offline')
+    expect(changed.verdict).toBe('changed')
+    expect(changed.detail).toMatch(/changed on disk/)
+
+    flipByte(entry.path, 100)
+    expect((await reverify('offline')).verdict).toBe('verified')
+
+    fs.rmSync(entry.path)
+    expect((await reverify('offline')).verdict).toBe('missing')
+  })
+
+  it('works with the service unreachable, after a restart', async () => {
+    await s.t.close()
+    sandbox.setFaults({ dropMidBody: true })
+    try {
+      s = await startExportCore(sandbox, s)
+      const [listed] = await ledgerOf(s.t, s.account.id)
+      expect(listed).toMatchObject({ id: entry.id, verdict: 'verified', sha256: entry.sha256 })
+      expect((await reverify('offline')).verdict).toBe('verified')
+    } finally {
+      sandbox.setFaults({ dropMidBody: false })
+    }
+  })
+})
+
+describe('re-verifying online', () => {
+  it('asks the service again and says when the local file no longer matches', async () => {
+    const again = await reverify('online')
+    expect(again.verdict).toBe('verified')
+    expect(again.detail).toMatch(/service confirmed/)
+    flipByte(entry.path, 10)
+    const changed = await reverify('online')
+    expect(changed.verdict).toBe('changed')
+  })
+})
+
+describe('listing the library', () => {
+  it('filters by account and searches name, path and format', async () => {
+    expect(await s.t.ok('library.list', { search: 'rpt-006' })).toHaveLength(1)
+    expect(await s.t.ok('library.list', { search: 'PDF' })).toHaveLength(1)
+    expect(await s.t.ok('library.list', { search: 'csv' })).toHaveLength(0)
+    expect(await s.t.ok('library.list', { search: '%' })).toHaveLength(0)
+    expect(
+      await s.t.ok('library.list', { accountId: '00000000-0000-4000-8000-000000000000' }),
+    ).toHaveLength(0)
+  })
+
+  it('keeps the entries of a removed account, marked as removed', async () => {
+    await s.t.ok('accounts.remove', { accountId: s.account.id })
+    const [kept] = await s.t.ok<LedgerEntry[]>('library.list', {})
+    expect(kept).toMatchObject({ id: entry.id, accountLabel: 'Sandbox analyst (removed)' })
+    expect(fs.existsSync(kept.path)).toBe(true)
+  })
+})
+
+describe('opening files with the OS', () => {
+  it('opens and reveals a file inside the download folder', async () => {
+    expect(await s.t.ok('library.open', { entryId: entry.id })).toEqual({ opened: true })
+    expect(await s.t.ok('library.reveal', { entryId: entry.id })).toEqual({ revealed: true })
+    expect(s.host.opened).toEqual([entry.path])
+    expect(s.host.revealed).toEqual([entry.path])
+  })
+
+  it('refuses a ledger path that now leads outside the download folders', async () => {
+    const outside = path.join(tempFolder('scandesk-outside-'), 'secret.pdf')
+    fs.writeFileSync(outside, '%PDF-1.4 not ours')
+    fs.rmSync(entry.path)
+    fs.symlinkSync(outside, entry.path)
+    const error = await s.t.err('library.open', { entryId: entry.id })
+    expect(error.code).toBe('FORBIDDEN')
+    expect((await s.t.err('library.reveal', { entryId: entry.id })).code).toBe('FORBIDDEN')
+    expect(s.host.opened).toEqual([])
+  })
+
+  it('says the file is gone rather than opening nothing', async () => {
+    fs.rmSync(entry.path)
+    expect((await s.t.err('library.open', { entryId: entry.id })).code).toBe('FILE_NOT_FOUND')
+  })
+})
+
+describe('verifying a file by hand', () => {
+  const request = (over: object = {}) => ({
+    accountId: s.account.id,
+    kind: 'report',
+    resourceId: 'rpt-006',
+    format: 'pdf',
+    ...over,
+  })
+
+  it('matches a copy of the report and rejects a copy with one byte changed', async () => {
+    const copy = path.join(tempFolder('scandesk-mail-'), 'from a colleague.pdf')
+    fs.copyFileSync(entry.path, copy)
+    const good = await s.t.ok<FileCheck>('library.verifyFile', request({ path: copy }))
+    expect(good).toMatchObject({ path: copy, match: true, sha256: entry.sha256 })
+    expect(good.message).toMatch(/exactly the PDF of/)
+    flipByte(copy, 200)
+    const bad = await s.t.ok<FileCheck>('library.verifyFile', request({ path: copy }))
+    expect(bad.match).toBe(false)
+    expect(bad.message).toMatch(/is not the PDF of/)
+    const other = await s.t.ok<FileCheck>(
+      'library.verifyFile',
+      request({ path: entry.path, resourceId: 'rpt-007' }),
+    )
+    expect(other.match).toBe(false)
+  })
+
+  it('asks the host for a file and answers null when the picker is cancelled', async () => {
+    expect(await s.t.ok('library.verifyFile', request())).toBeNull()
+    s.host.answers.file = entry.path
+    expect(await s.t.ok<FileCheck>('library.verifyFile', request())).toMatchObject({ match: true })
+    const missing = await s.t.err('library.verifyFile', request({ path: '/no/such/file.pdf' }))
+    expect(missing.code).toBe('FILE_NOT_FOUND')
+  })
+})
