@@ -10,6 +10,10 @@ function field(page: Page, id: string) {
 async function fillAccount(page: Page, sandbox: RunningSandbox, apiKey: string, password: string) {
   await page.getByTestId('add-account-button').first().click()
   await page.getByTestId('add-account-dialog').waitFor()
+  // The dialog focuses its first field when its opening animation ends; start typing after that.
+  await expect
+    .poll(() => field(page, 'field-label').evaluate((el) => el === document.activeElement))
+    .toBe(true)
   await field(page, 'field-label').fill('Production')
   await field(page, 'field-base-url').fill(sandbox.baseUrl)
   await field(page, 'field-api-key').fill(apiKey)
