@@ -12,7 +12,11 @@ async function fillAccount(page: Page, sandbox: RunningSandbox, apiKey: string, 
   await page.getByTestId('add-account-dialog').waitFor()
   // The dialog focuses its first field when its opening animation ends; start typing after that.
   await expect
-    .poll(() => field(page, 'field-label').evaluate('(el) => el === document.activeElement'))
+    .poll(() =>
+      field(page, 'field-label').evaluate((el: { matches(selector: string): boolean }) =>
+        el.matches(':focus'),
+      ),
+    )
     .toBe(true)
   await field(page, 'field-label').fill('Production')
   await field(page, 'field-base-url').fill(sandbox.baseUrl)
