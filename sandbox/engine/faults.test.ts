@@ -153,6 +153,8 @@ describe('injected faults', () => {
       expect(Number(res.headers['content-length'])).toBe(TEST_FILE.length)
       expect(res.body.length).toBe(TEST_FILE.length)
       expect(res.body.equals(TEST_FILE)).toBe(false)
+      // The head survives (a PDF keeps its `%PDF-` header), so clients detect it by hash.
+      expect(res.body.subarray(0, 1023).equals(TEST_FILE.subarray(0, 1023))).toBe(true)
     }
     // JSON answers are not corrupted.
     const json = await call(sb, 'GET', '/v2/targets/tgt-001', { token })

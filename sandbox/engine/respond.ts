@@ -37,9 +37,15 @@ export function safeFilename(name: string): string {
 }
 
 /** Flips one byte in every 1 KiB block (the first byte of the file always); `offset` is the chunk's. */
-function corrupt(chunk: Buffer, offset: number): Buffer {
+/**
+ * Flips the last byte of every KiB and the file's last byte, sparing the first 1023 bytes: a
+ * corrupted PDF still starts with `%PDF-`, so clients meet a hash mismatch, not a bad header.
+ */
+function corrupt(chunk: Buffer, offset: number, size: number): Buffer {
   const out = Buffer.from(chunk)
-  for (let i = (1024 - (offset % 1024)) % 1024; i < out.length; i += 1024) out[i] ^= 0xff
+  for (let i = (1023 - (offset % 1024) + 1024) % 1024; i < out.length; i += 1024) out[i] ^= 0xff
+  const last = size - 1 - offset
+  if (size > 16 && last >= 0 && last < out.length && (size - 1) % 1024 !== 1023) out[last] ^= 0xff
   return out
 }
 
@@ -90,7 +96,7 @@ export async function sendFile(
   try {
     for await (const raw of source) {
       let chunk: Buffer = Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array)
-      if (faults.corruptDownloads) chunk = corrupt(chunk, offset)
+      if (faults.corruptDownloads) chunk = corrupt(chunk, offset, size)
       const parts = faults.slowDripMs > 0 ? pieces(chunk, DRIP_CHUNK) : [chunk]
       for (let part of parts) {
         if (faults.slowDripMs > 0) await sleep(faults.slowDripMs)

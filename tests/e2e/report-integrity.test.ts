@@ -86,7 +86,7 @@ describe('generating, downloading and verifying a report', () => {
     await jobsIn(page, 'ready').getByTestId('export-download-button').click()
     await expect.poll(() => jobsIn(page, 'mismatch').count(), { timeout: 30_000 }).toBe(1)
     const message = await jobsIn(page, 'mismatch').getByTestId('export-error').textContent()
-    expect(message?.toLowerCase()).toMatch(/match/)
+    expect(message?.toLowerCase()).toMatch(/differs from the service/)
     expect(existsSync(join(downloads, 'Quarantine'))).toBe(true)
     expect(readdirSync(join(downloads, 'Quarantine')).length).toBe(1)
     expect(readdirSync(downloads).filter((f) => f.endsWith('.pdf'))).toEqual(saved)

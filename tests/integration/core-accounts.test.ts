@@ -141,9 +141,21 @@ describe('app and settings', () => {
       version: '0.0.0-test',
       keychain: { available: true, message: null },
     })
-    expect(await t.ok('settings.get')).toEqual({ theme: 'system', mismatchAction: 'quarantine', notifyOnFinish: true })
-    expect(await t.ok('settings.set', { theme: 'dark' })).toEqual({ theme: 'dark', mismatchAction: 'quarantine', notifyOnFinish: true })
+    expect(await t.ok('settings.get')).toEqual({
+      theme: 'system',
+      mismatchAction: 'quarantine',
+      notifyOnFinish: true,
+    })
+    expect(await t.ok('settings.set', { theme: 'dark' })).toEqual({
+      theme: 'dark',
+      mismatchAction: 'quarantine',
+      notifyOnFinish: true,
+    })
     expect((await t.err('settings.set', { theme: 'pink' })).code).toBe('VALIDATION')
-    expect(await t.ok('settings.get')).toEqual({ theme: 'dark', mismatchAction: 'quarantine', notifyOnFinish: true })
+    expect(await t.ok('settings.get')).toEqual({
+      theme: 'dark',
+      mismatchAction: 'quarantine',
+      notifyOnFinish: true,
+    })
   })
 })

@@ -169,17 +169,17 @@ describe('a download whose bytes do not match', () => {
     expect(entry.detail).toMatch(/deleted/)
   })
 
-  it('refuses a PDF whose first bytes are not %PDF- and keeps nothing', async () => {
+  it('quarantines a corrupted PDF: its header is intact, only the service’s hash exposes it', async () => {
     const job = await generateReady('rpt-003', 'pdf')
     sandbox.setFaults({ corruptDownloads: true })
     await s.t.ok('exports.download', { jobId: job.id })
     const done = await waitForJob(s.t, s.account.id, job.id, ['verified', 'failed', 'mismatch'])
-    expect(done.state).toBe('failed')
-    expect(done.error?.code).toBe('INTEGRITY_FAILED')
-    expect(filesIn(s.folder)).toEqual([])
+    expect(done.state).toBe('mismatch')
+    expect(done.path).toBe(path.join(s.folder, 'Quarantine', path.basename(done.path!)))
+    expect(done.path!.endsWith('.pdf')).toBe(true)
+    expect(sha256(done.path!)).not.toBe(await serviceDigest('rpt-003', 'pdf'))
     const [entry] = await ledgerOf(s.t, s.account.id)
-    expect(entry).toMatchObject({ verdict: 'unverified', size: 0, sha256: '' })
-    expect(entry.detail).toMatch(/^Download failed: .*No file was kept\.$/)
+    expect(entry).toMatchObject({ verdict: 'mismatch', format: 'pdf', path: done.path })
   })
 })
 

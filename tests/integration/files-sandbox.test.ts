@@ -123,13 +123,13 @@ describe('faults of the sandbox', () => {
     expect(result.sha256).not.toBe(report.attributes.files?.csv?.sha256)
   })
 
-  it('a corrupted PDF that no longer starts with %PDF- is refused and not kept', async () => {
+  it('a corrupted PDF keeps its %PDF- header, downloads whole, and its hash differs', async () => {
     sb.setFaults({ corruptDownloads: true })
     const folder = tempFolder()
-    const error = await failure(downloadToFolder(request(folder)))
-    expect(error.code).toBe('INTEGRITY_FAILED')
-    expect(error.message).toContain('%PDF-')
-    expect(entries(folder)).toEqual([])
+    const result = await downloadToFolder(request(folder))
+    expect(result.size).toBe(report.attributes.files?.pdf?.size)
+    expect(fs.readFileSync(result.path).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(result.sha256).not.toBe(report.attributes.files?.pdf?.sha256)
   })
 
   it('a connection dropped half-way is INTEGRITY_FAILED and leaves nothing', async () => {
