@@ -50,21 +50,59 @@ export const secret = z
 /** An account colour: #rrggbb. */
 export const accountColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3366ff')
 
-/** Fields of the add-account form (also the payload of accounts.add). */
+/** A PEM bundle of extra CA certificates for on-premises TLS (not a secret; stored with the account). */
+export const caBundle = z
+  .string()
+  .max(256 * 1024, 'is too large (256 KiB at most)')
+  .refine((v) => /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(v), {
+    message: 'must contain at least one PEM certificate (-----BEGIN CERTIFICATE-----)',
+  })
+
+/** How an account authenticates its requests: a session from a password, or an access token. */
+export const authMethod = z.enum(['password', 'access_token'])
+
+/**
+ * Fields of the add-account form (also the payload of accounts.add). With a password the user
+ * name is required; with an access token it may be left empty (main fills it from the service).
+ */
 export const addAccountInput = z
   .strictObject({
     label: z.string().trim().min(1, 'is required').max(80, 'is too long (80 characters at most)'),
     baseUrl: z.string().trim().min(1, 'is required').max(2048, 'is too long'),
     apiKey: secret,
-    username: z.string().trim().min(1, 'is required').max(254, 'is too long'),
-    password: secret,
+    authMethod: authMethod.default('password'),
+    username: z.string().trim().max(254, 'is too long').default(''),
+    password: secret.optional(),
+    accessToken: secret.optional(),
+    /** Opt-in: keep the password in the OS keychain for silent re-sign-in. */
+    rememberPassword: z.boolean().optional(),
     release: z.enum(RELEASES),
     color: accountColor,
     allowInsecureHttp: z.boolean().optional(),
+    caBundle: caBundle.optional(),
   })
   .superRefine((v, ctx) => {
     const problem = baseUrlProblem(v.baseUrl, v.allowInsecureHttp === true)
     if (problem) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: problem })
+    if (v.authMethod === 'password') {
+      if (!v.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'is required' })
+      if (!v.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'is required' })
+      if (v.accessToken)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['accessToken'],
+          message: 'is only for access-token sign-in',
+        })
+    } else {
+      if (!v.accessToken)
+        ctx.addIssue({ code: 'custom', path: ['accessToken'], message: 'is required' })
+      if (v.password || v.rememberPassword)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['password'],
+          message: 'is only for password sign-in',
+        })
+    }
   })
 
 /** What the renderer may know of an account: never a secret. */
@@ -77,6 +115,14 @@ export interface AccountView {
   color: string
   authMethod: 'password' | 'access_token'
   signedIn: boolean
+  /** The user an administrator of this account is acting as, or null. */
+  impersonating: { userId: string; email: string; since: string } | null
+  /** The password is kept in the keychain for silent re-sign-in (opt-in). */
+  rememberPassword: boolean
+  /** A custom CA bundle is set for this account. */
+  hasCaBundle: boolean
+  /** The session ended and calls wait for the user to sign in again. */
+  awaitingReauth: boolean
   /** True when the keychain was unavailable and this account's secrets live in memory for this run. */
   secretsInMemoryOnly: boolean
   /** The account of the embedded demo sandbox ("Try the demo service"). */

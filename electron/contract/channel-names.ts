@@ -25,6 +25,23 @@ export const CHANNEL_NAMES = [
   'library.open',
   'library.reveal',
   'library.verifyFile',
+  'accounts.secondFactor',
+  'accounts.sendSms',
+  'accounts.cancelChallenge',
+  'accounts.update',
+  'accounts.test',
+  'accounts.detectRelease',
+  'accounts.removalPlan',
+  'accounts.accessToken',
+  'accounts.setRemember',
+  'accounts.impersonate',
+  'accounts.stopImpersonation',
+  'accounts.cancelReauth',
+  'accounts.requestPasswordReset',
+  'accounts.openWindow',
+  'links.open',
+  'links.complete',
+  'links.dismiss',
 ] as const
 
 /** One request channel name. */
@@ -37,6 +54,8 @@ export const EVENT_NAMES = [
   'keychain.status',
   'exports.changed',
   'library.changed',
+  'accounts.reauthRequired',
+  'links.opened',
 ] as const
 
 /** One event name. */

@@ -1,7 +1,14 @@
 import { z } from 'zod'
-import { accountId, addAccountInput, secret, type AccountView } from './accounts'
+import { accountId, addAccountInput, type AccountView } from './accounts'
 import type { ChannelName, EventName } from './channel-names'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
+import {
+  sessionsInputs,
+  signInInput,
+  type SessionsEvents,
+  type SessionsOutputs,
+  type SignInOutcome,
+} from './sessions'
 
 /** A request id chosen by the renderer so the call can be cancelled. */
 export const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'is not a request id')
@@ -70,7 +77,7 @@ export const channelInputs = {
   'api.cancel': z.strictObject({ requestId }),
   'accounts.list': z.strictObject({}),
   'accounts.add': addAccountInput,
-  'accounts.signIn': z.strictObject({ accountId, password: secret }),
+  'accounts.signIn': signInInput,
   'accounts.signOut': z.strictObject({ accountId }),
   'accounts.remove': z.strictObject({ accountId }),
   'accounts.setActive': z.strictObject({ accountId }),
@@ -78,16 +85,17 @@ export const channelInputs = {
   'settings.get': z.strictObject({}),
   'settings.set': settingsInput,
   ...filesInputs,
+  ...sessionsInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
-export interface ChannelOutputs extends FilesOutputs {
+export interface ChannelOutputs extends FilesOutputs, SessionsOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }
   'accounts.list': AccountList
-  'accounts.add': AccountView
-  'accounts.signIn': AccountView
+  'accounts.add': SignInOutcome
+  'accounts.signIn': SignInOutcome
   'accounts.signOut': AccountView
   'accounts.remove': { removed: true }
   'accounts.setActive': AccountList
@@ -103,7 +111,7 @@ export interface AccountList {
 }
 
 /** Payload type of each event. */
-export interface EventPayloads extends FilesEvents {
+export interface EventPayloads extends FilesEvents, SessionsEvents {
   'accounts.changed': AccountList
   connectivity: Connectivity
   'keychain.status': KeychainStatus

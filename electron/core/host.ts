@@ -1,3 +1,5 @@
+import type { OpenedWindow } from '@contract/sessions'
+
 /**
  * What the host (Electron main, or browser mode) offers the core: OS dialogs, opening files and
  * notifications. Browser mode has no OS dialogs: its pickers answer null and the renderer asks
@@ -16,6 +18,16 @@ export interface HostServices {
   revealPath(path: string): Promise<boolean>
   /** Shows a native notification (no-op where there is none). */
   notify(title: string, body: string): void
+  /**
+   * Opens the account in a window of its own (pinned to it). Electron: a new BrowserWindow
+   * loading the renderer with `?account=<id>`; browser mode: the URL the renderer opens in a tab.
+   */
+  openAccountWindow(accountId: string): Promise<OpenedWindow>
+}
+
+/** The renderer URL (relative, hash router) of a window pinned to one account. */
+export function accountWindowUrl(accountId: string): string {
+  return `/?account=${encodeURIComponent(accountId)}#/`
 }
 
 /** A host with no dialogs and no OS integration (tests, and the default). */
@@ -26,4 +38,5 @@ export const headlessHost: HostServices = {
   openPath: async () => false,
   revealPath: async () => false,
   notify: () => undefined,
+  openAccountWindow: async (accountId) => ({ opened: 'url', url: accountWindowUrl(accountId) }),
 }

@@ -6,6 +6,7 @@ import { DemoAccounts, type DemoService } from './accounts/demo-account'
 import { createKeychainVault } from './accounts/keychain-vault'
 import { ResilientVault } from './accounts/resilient-vault'
 import type { Vault } from './accounts/vault'
+import { openLinkFromOs } from './accounts/link-intake'
 import { CoreEvents } from './events'
 import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
@@ -41,6 +42,8 @@ export interface CoreOptions {
   host?: HostServices
   /** Poll timing of export jobs (tests shorten it). */
   exportBackoff?: BackoffOptions
+  /** How long calls wait for a new sign-in after a session ended (default 10 min). */
+  reauthWaitMs?: number
 }
 
 /** The main-process core: one dispatch for every channel, the event bus, and shutdown. */
@@ -48,6 +51,8 @@ export interface Core {
   /** Validates and runs one channel request; always resolves to the JSON text of a Result. */
   dispatch(channel: string, payload: unknown, ctx: CallContext): Promise<string>
   events: CoreEvents
+  /** Takes a link the OS handed over (scandesk://…): keeps it and emits 'links.opened'. */
+  openLink(link: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -70,13 +75,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     vault,
     limits: options.httpLimits,
     userAgent: `ScanDesk/${options.version}`,
+    reauthWaitMs: options.reauthWaitMs,
   })
+  const accountsRepo = new AccountsRepo(db)
   const accounts = new AccountService({
-    accounts: new AccountsRepo(db),
+    accounts: accountsRepo,
     settings,
     vault,
     clients,
     changed: (list) => events.emit('accounts.changed', list),
+    reauthRequired: (request) => events.emit('accounts.reauthRequired', request),
     log,
   })
   const demo = new DemoAccounts(accounts, options.demo, log)
@@ -93,26 +101,29 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     backoff: options.exportBackoff,
     log,
   })
-  const table = createHandlerTable({
+  const handlerContext = {
     mode: options.mode,
     version: options.version,
     events,
     vault,
     settings,
     accounts,
+    accountsRepo,
     clients,
     demo,
     cancels,
     connectivity: new Connectivity(events),
     host,
     exports: exportServices,
-  })
+  }
+  const table = createHandlerTable(handlerContext)
   await vault.status()
   await exportServices.start()
 
   let closed: Promise<void> | null = null
   return {
     events,
+    openLink: (link) => openLinkFromOs(handlerContext, link, log),
     dispatch: (channel, payload, ctx) =>
       dispatch(table, channel, payload, ctx, (err) => {
         const name = err instanceof Error ? err.name : typeof err
@@ -122,6 +133,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closed ??= (async () => {
         cancels.cancelAll()
+        accounts.close()
         await exportServices.close()
         await demo.close()
         clients.closeAll()

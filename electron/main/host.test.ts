@@ -58,6 +58,9 @@ vi.mock('electron', () => {
 
 const { createElectronHost } = await import('./host')
 
+const shownAccounts: string[] = []
+const windows = { showAccountWindow: (id: string) => void shownAccounts.push(id) }
+
 const dir = mkdtempSync(join(tmpdir(), 'scandesk-host-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -72,13 +75,14 @@ beforeEach(() => {
   electron.revealed.length = 0
   electron.supported = true
   electron.shown.length = 0
+  shownAccounts.length = 0
 })
 
 describe('picking a download folder', () => {
   it('asks for a directory the user may create, parented to the focused window', async () => {
     electron.focused = { id: 7 }
     electron.openAnswer = { canceled: false, filePaths: ['/home/ana/Reports'] }
-    const folder = await createElectronHost().pickFolder('Download folder', '/home/ana')
+    const folder = await createElectronHost(windows).pickFolder('Download folder', '/home/ana')
     expect(folder).toBe('/home/ana/Reports')
     expect(electron.openCalls).toEqual([
       {
@@ -94,7 +98,7 @@ describe('picking a download folder', () => {
 
   it('answers null when the user cancels', async () => {
     electron.openAnswer = { canceled: true, filePaths: ['/ignored'] }
-    expect(await createElectronHost().pickFolder('Download folder')).toBeNull()
+    expect(await createElectronHost(windows).pickFolder('Download folder')).toBeNull()
     expect(electron.openCalls[0].parent).toBeNull()
     expect(electron.openCalls[0].options).not.toHaveProperty('defaultPath')
   })
@@ -103,7 +107,9 @@ describe('picking a download folder', () => {
 describe('save as', () => {
   it('offers the proposed name with a filter for its format', async () => {
     electron.saveAnswer = { canceled: false, filePath: '/tmp/chosen.pdf' }
-    expect(await createElectronHost().pickSaveAs('/home/ana/Report 12.pdf')).toBe('/tmp/chosen.pdf')
+    expect(await createElectronHost(windows).pickSaveAs('/home/ana/Report 12.pdf')).toBe(
+      '/tmp/chosen.pdf',
+    )
     expect(electron.saveCalls[0].options).toMatchObject({
       defaultPath: '/home/ana/Report 12.pdf',
       filters: [{ name: 'PDF document', extensions: ['pdf'] }],
@@ -112,9 +118,9 @@ describe('save as', () => {
 
   it('answers null when cancelled or when no path comes back', async () => {
     electron.saveAnswer = { canceled: true, filePath: '/tmp/x.csv' }
-    expect(await createElectronHost().pickSaveAs('/home/ana/r.csv')).toBeNull()
+    expect(await createElectronHost(windows).pickSaveAs('/home/ana/r.csv')).toBeNull()
     electron.saveAnswer = { canceled: false, filePath: undefined }
-    expect(await createElectronHost().pickSaveAs('/home/ana/r.csv')).toBeNull()
+    expect(await createElectronHost(windows).pickSaveAs('/home/ana/r.csv')).toBeNull()
   })
 })
 
@@ -122,7 +128,9 @@ describe('picking a file to verify', () => {
   it('asks for one existing PDF or CSV file', async () => {
     electron.focused = { id: 3 }
     electron.openAnswer = { canceled: false, filePaths: ['/home/ana/emailed.pdf'] }
-    expect(await createElectronHost().pickFile('Verify a file')).toBe('/home/ana/emailed.pdf')
+    expect(await createElectronHost(windows).pickFile('Verify a file')).toBe(
+      '/home/ana/emailed.pdf',
+    )
     expect(electron.openCalls[0]).toEqual({
       parent: { id: 3 },
       options: {
@@ -136,7 +144,7 @@ describe('picking a file to verify', () => {
 
 describe('opening and revealing files', () => {
   it('reports success only when the OS answered with no error message', async () => {
-    const host = createElectronHost()
+    const host = createElectronHost(windows)
     expect(await host.openPath('/r/a.pdf')).toBe(true)
     electron.openPathAnswer = 'No application is associated with this file'
     expect(await host.openPath('/r/a.pdf')).toBe(false)
@@ -148,7 +156,7 @@ describe('opening and revealing files', () => {
   it('reveals an existing file in its folder and refuses a missing one', async () => {
     const file = join(dir, 'report.pdf')
     writeFileSync(file, '%PDF-1.4\n')
-    const host = createElectronHost()
+    const host = createElectronHost(windows)
     expect(await host.revealPath(file)).toBe(true)
     expect(await host.revealPath(join(dir, 'gone.pdf'))).toBe(false)
     expect(electron.revealed).toEqual([file])
@@ -157,7 +165,7 @@ describe('opening and revealing files', () => {
 
 describe('notifications', () => {
   it('shows a native notification where the OS supports them', () => {
-    createElectronHost().notify('Report downloaded', 'Weekly.pdf was verified.')
+    createElectronHost(windows).notify('Report downloaded', 'Weekly.pdf was verified.')
     expect(electron.shown).toEqual([
       { title: 'Report downloaded', body: 'Weekly.pdf was verified.' },
     ])
@@ -165,7 +173,15 @@ describe('notifications', () => {
 
   it('does nothing where notifications are not supported', () => {
     electron.supported = false
-    createElectronHost().notify('Report downloaded', 'Weekly.pdf was verified.')
+    createElectronHost(windows).notify('Report downloaded', 'Weekly.pdf was verified.')
     expect(electron.shown).toEqual([])
+  })
+})
+
+describe('opening an account in its own window', () => {
+  it('asks main for the account window and answers that a window opened', async () => {
+    const answer = await createElectronHost(windows).openAccountWindow('acc_7')
+    expect(answer).toEqual({ opened: 'window' })
+    expect(shownAccounts).toEqual(['acc_7'])
   })
 })

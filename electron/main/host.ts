@@ -1,5 +1,6 @@
 // The Electron host: OS dialogs parented to the focused window, opening and revealing files with
-// the OS, and native notifications. The core decides what may be opened; this only does it.
+// the OS, native notifications and per-account windows. The core decides what may be opened;
+// this only does it.
 import { stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import {
@@ -46,8 +47,14 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** What the Electron host needs from the window wiring of main. */
+export interface ElectronHostOptions {
+  /** Opens the window pinned to an account, or brings its open window forward. */
+  showAccountWindow(accountId: string): void
+}
+
 /** The HostServices of the Electron app (call after app 'ready'). */
-export function createElectronHost(): HostServices {
+export function createElectronHost(options: ElectronHostOptions): HostServices {
   return {
     pickFolder: (title, defaultPath) =>
       openDialog({
@@ -84,6 +91,10 @@ export function createElectronHost(): HostServices {
       } catch {
         // A notification is a courtesy: failing to show one must not fail the job.
       }
+    },
+    async openAccountWindow(accountId) {
+      options.showAccountWindow(accountId)
+      return { opened: 'window' }
     },
   }
 }

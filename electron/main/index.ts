@@ -1,14 +1,23 @@
 // Electron main process: app lifecycle only; everything else lives in electron/core.
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog, session } from 'electron'
+import { app, BrowserWindow, clipboard, dialog, session, type MessageBoxOptions } from 'electron'
 import { startDemoService } from '../core/demo/start-demo'
 import { createCore, type Core } from '../core/index'
 import { createElectronHost } from './host'
 import { registerIpc } from './ipc'
+import {
+  claimSingleInstance,
+  createLinkIntake,
+  listenForLinks,
+  openLinkFromClipboard,
+  registerLinkScheme,
+  type LinkIntake,
+} from './links'
 import { installMenu } from './menu'
 import { builtPaths } from './paths'
 import { registerAppScheme, serveAppProtocol } from './protocol'
 import { createAppWindow, hardenSession, installAppGuards } from './window'
+import { AccountWindows, MainWindowSlot } from './window-registry'
 
 function log(level: 'info' | 'warn' | 'error', message: string): void {
   const line = `[${level}] ${message}`
@@ -16,7 +25,18 @@ function log(level: 'info' | 'warn' | 'error', message: string): void {
   else console.error(line)
 }
 
-async function start(): Promise<void> {
+function explainNoLink(): void {
+  const options: MessageBoxOptions = {
+    type: 'info',
+    message: 'There is no ScanDesk link on the clipboard.',
+    detail:
+      'Copy the scandesk:// link from the e-mail, then choose File → Open Link from Clipboard again.',
+  }
+  const parent = BrowserWindow.getFocusedWindow()
+  void (parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options))
+}
+
+async function start(intake: LinkIntake): Promise<void> {
   await app.whenReady()
   const userData = app.getPath('userData')
   const devTools = !app.isPackaged
@@ -24,27 +44,41 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession)
   serveAppProtocol(paths.renderer)
 
+  const createWindow = (url?: string) =>
+    createAppWindow({ preloadPath: paths.preload, devTools, ...(url ? { url } : {}) })
+  const mainWindow = new MainWindowSlot(() => createWindow())
+  const accountWindows = new AccountWindows((address) => createWindow(address))
+
   const core: Core = await createCore({
     dataDir: userData,
     mode: 'electron',
     version: app.getVersion(),
     demo: () => startDemoService({ dataFile: join(userData, 'demo-sandbox.json') }),
-    host: createElectronHost(),
+    host: createElectronHost({ showAccountWindow: (id) => void accountWindows.show(id) }),
     log,
   })
-  const unwire = registerIpc(core, log)
-  const openWindow = () => createAppWindow({ preloadPath: paths.preload, devTools })
-  installMenu({ isMac: process.platform === 'darwin', devTools, onNewWindow: openWindow })
-  openWindow()
-
-  app.on('second-instance', () => {
-    const [first] = BrowserWindow.getAllWindows()
-    if (!first) return void openWindow()
-    if (first.isMinimized()) first.restore()
-    first.focus()
+  // A link from the OS is shown in the main window only (one dialog, not one per window).
+  const unwire = registerIpc(core, log, (name) => {
+    const main = mainWindow.window
+    return name === 'links.opened' && main ? [main] : null
   })
+  installMenu({
+    isMac: process.platform === 'darwin',
+    devTools,
+    onNewWindow: () => void createWindow(),
+    onOpenLinkFromClipboard: () =>
+      void openLinkFromClipboard(() => clipboard.readText(), intake, explainNoLink),
+  })
+  mainWindow.open()
+  intake.start({
+    show: () => mainWindow.show(),
+    async open(link) {
+      await core.openLink(link)
+    },
+  })
+
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) openWindow()
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow.open()
   })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
@@ -67,10 +101,14 @@ async function start(): Promise<void> {
 
 registerAppScheme()
 installAppGuards(app)
-if (!app.requestSingleInstanceLock()) {
-  app.quit()
-} else {
-  start().catch((err: unknown) => {
+if (claimSingleInstance(app)) {
+  // Links can arrive before 'ready' (macOS open-url, this launch's argv): the intake queues them.
+  const intake = createLinkIntake(log)
+  listenForLinks(app, intake, process.argv)
+  const facts = { defaultApp: Boolean(process.defaultApp), execPath: process.execPath }
+  if (!registerLinkScheme(app, { ...facts, argv: process.argv }))
+    log('warn', 'could not register ScanDesk as the handler of scandesk:// links')
+  start(intake).catch((err: unknown) => {
     dialog.showErrorBox(
       'ScanDesk could not start',
       err instanceof Error ? err.message : String(err),

@@ -96,6 +96,33 @@ describe('IPC wiring', () => {
     expect(electron.windows[1].sent).toEqual([])
   })
 
+  it('sends an event only to the windows the route picks', () => {
+    const core = fakeCore()
+    electron.windows.push({ destroyed: false, sent: [] }, { destroyed: false, sent: [] })
+    const mainWindow = {
+      isDestroyed: () => false,
+      webContents: {
+        send: (channel: string, payload: unknown) =>
+          electron.windows[0].sent.push([channel, payload]),
+      },
+    }
+    registerIpc(core, undefined, (name) => (name === 'links.opened' ? [mainWindow as never] : null))
+    const view = {
+      linkId: 'x'.repeat(20),
+      kind: 'sso',
+      host: 'h',
+      accountIds: [],
+      needsPassword: false,
+    }
+    core.events.emit('links.opened', view as never)
+    core.events.emit('keychain.status', { available: true, message: null })
+    expect(electron.windows[0].sent.map(([c]) => c)).toEqual([
+      'event:links.opened',
+      'event:keychain.status',
+    ])
+    expect(electron.windows[1].sent.map(([c]) => c)).toEqual(['event:keychain.status'])
+  })
+
   it('stops forwarding and removes its handlers when undone', () => {
     const core = fakeCore()
     electron.windows.push({ destroyed: false, sent: [] })

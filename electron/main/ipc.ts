@@ -1,5 +1,11 @@
 import { BrowserWindow, ipcMain, type WebFrameMain } from 'electron'
-import { CHANNEL_NAMES, EVENT_NAMES, eventChannel, requestChannel } from '@contract/channel-names'
+import {
+  CHANNEL_NAMES,
+  EVENT_NAMES,
+  eventChannel,
+  requestChannel,
+  type EventName,
+} from '@contract/channel-names'
 import type { Result } from '@contract/errors'
 import type { CoreEvents } from '../core/events'
 import type { CallContext } from '../core/handlers/dispatch'
@@ -23,13 +29,17 @@ const REFUSED: Result<never> = {
   error: { code: 'FORBIDDEN', message: 'This page may not call ScanDesk.' },
 }
 
+/** Picks the windows an event goes to; null sends it to every window. */
+export type EventRoute = (name: EventName) => readonly BrowserWindow[] | null
+
 /**
  * Wires every request channel to core.dispatch (after the sender-frame check) and forwards every
- * core event to all windows. Returns a function that undoes both.
+ * core event to all windows (or those `route` picks). Returns a function that undoes both.
  */
 export function registerIpc(
   core: IpcCore,
   log: (level: 'warn', message: string) => void = () => {},
+  route: EventRoute = () => null,
 ): () => void {
   for (const name of CHANNEL_NAMES) {
     ipcMain.handle(requestChannel(name), async (event, payload: unknown) => {
@@ -41,7 +51,7 @@ export function registerIpc(
     })
   }
   const off = core.events.onAny((name, payload) => {
-    for (const window of BrowserWindow.getAllWindows()) {
+    for (const window of route(name) ?? BrowserWindow.getAllWindows()) {
       if (!window.isDestroyed()) window.webContents.send(eventChannel(name), payload)
     }
   }, EVENT_NAMES)

@@ -5,9 +5,11 @@ export interface MenuOptions {
   isMac: boolean
   devTools: boolean
   onNewWindow: () => void
+  /** File → Open Link from Clipboard: main reads the link itself; nothing goes to a page. */
+  onOpenLinkFromClipboard: () => void
 }
 
-/** The application menu: File (new window, quit), Edit, View and Window, with standard roles. */
+/** The application menu: File (new window, open link, quit), Edit, View and Window. */
 export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[] {
   const view: MenuItemConstructorOptions[] = [
     { role: 'reload' },
@@ -28,6 +30,11 @@ export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[]
           label: 'New Window',
           accelerator: 'CmdOrCtrl+Shift+N',
           click: () => options.onNewWindow(),
+        },
+        {
+          label: 'Open Link from Clipboard',
+          accelerator: 'CmdOrCtrl+Shift+L',
+          click: () => options.onOpenLinkFromClipboard(),
         },
         { type: 'separator' },
         options.isMac ? { role: 'close' } : { role: 'quit' },

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
+import { LinuxTargetHelper } from 'app-builder-lib/out/targets/LinuxTargetHelper'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import type { Configuration } from 'app-builder-lib'
 import { DebugLogger } from 'builder-util'
@@ -60,7 +61,38 @@ describe('the packaging configuration', () => {
 
   it('registers the scandesk:// scheme', () => {
     const protocols = [config.protocols ?? []].flat()
-    expect(protocols.flatMap((p) => p.schemes)).toEqual(['scandesk'])
+    expect(protocols).toEqual([{ name: 'ScanDesk link', schemes: ['scandesk'] }])
+  })
+
+  it('declares the scheme once in the Linux desktop entry, which passes the link on', async () => {
+    // The desktop entry exactly as the AppImage and deb targets generate it.
+    const packager = {
+      config,
+      platformSpecificBuildOptions: config.linux ?? {},
+      appInfo: { productName: 'ScanDesk', sanitizedProductName: 'ScanDesk', description: '' },
+      executableName: 'scandesk',
+      info: { metadata: { desktopName: 'scandesk.desktop' } },
+      fileAssociations: [],
+    }
+    const helper = new LinuxTargetHelper(packager as never)
+    const entry = await helper.computeDesktopEntry(config.linux ?? {})
+    const line = (key: string) => entry.split('\n').find((l) => l.startsWith(`${key}=`))
+    expect(line('MimeType')).toBe('MimeType=x-scheme-handler/scandesk;')
+    expect(line('Exec')).toMatch(/ %U$/)
+  })
+
+  it('has the Windows installer register the scheme and remove it on uninstall', () => {
+    expect(config.nsis?.include).toBe('build/installer.nsh')
+    const script = readFileSync(join(root, 'build', 'installer.nsh'), 'utf8')
+    expect(script).toMatch(
+      /!macro customInstall[\s\S]*"Software\\Classes\\scandesk" "URL Protocol"/,
+    )
+    expect(script).toContain(
+      'shell\\open\\command" "" \'"$INSTDIR\\${APP_EXECUTABLE_FILENAME}" "%1"\'',
+    )
+    expect(script).toMatch(
+      /!macro customUnInstall[\s\S]*DeleteRegKey HKCU "Software\\Classes\\scandesk"/,
+    )
   })
 
   it('builds AppImage and deb, a hardened dmg and an NSIS installer', () => {

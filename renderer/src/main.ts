@@ -6,9 +6,15 @@ import 'element-plus/es/components/message/style/css'
 import 'element-plus/es/components/message-box/style/css'
 import './styles/app.css'
 import App from './App.vue'
-import { createAppRouter } from './router'
+import { createAppRouter, syncWindowTitle } from './router'
+import { useAppStore } from './stores/app'
 
 const app = createApp(App)
-app.use(createPinia())
-app.use(createAppRouter())
+const pinia = createPinia()
+app.use(pinia)
+// First: it reads this window's account pin (?account=<id>) before any account-bound store exists.
+useAppStore(pinia)
+const router = createAppRouter()
+app.use(router)
+syncWindowTitle(router)
 app.mount('#app')

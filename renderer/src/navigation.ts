@@ -24,6 +24,7 @@ import {
 } from '@element-plus/icons-vue'
 import type { Component } from 'vue'
 import type { GroupId } from '@contract/catalog/types'
+import type { Release } from '@contract/releases'
 
 /** One entry of the sidebar: a catalog group and how the app names and reaches it. */
 export interface GroupNav {
@@ -77,3 +78,23 @@ export const LIBRARY_NAV = {
   icon: FolderChecked,
   after: 'reports' as GroupId,
 } as const
+
+/** The part of a catalog entry that decides whether its group is shown. */
+export interface ReleasedOp {
+  group: GroupId
+  releases: readonly Release[]
+}
+
+/**
+ * The sidebar entries for an account on `release`: a group whose operations are all outside the
+ * release disappears. With no release known every group shows (main refuses what is missing).
+ * `ops` is the catalog's operation list (passed in so this module stays free of the catalog).
+ */
+export function visibleGroups(
+  release: Release | null | undefined,
+  ops: readonly ReleasedOp[],
+): GroupNav[] {
+  if (!release) return [...GROUP_NAV]
+  const offered = new Set(ops.filter((op) => op.releases.includes(release)).map((op) => op.group))
+  return GROUP_NAV.filter((g) => offered.has(g.group))
+}

@@ -1,8 +1,10 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
-import type { Component } from 'vue'
+import { watchEffect, type Component } from 'vue'
 import type { GroupId } from '@contract/catalog/types'
 import { GROUP_NAV, LIBRARY_NAV } from './navigation'
 import { useAccountsStore } from './stores/accounts'
+import { useAppStore } from './stores/app'
+import { userRoutes } from './views/user/routes'
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -19,14 +21,19 @@ const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
   advanced_reports: () => import('./views/advanced-reports/AdvancedReportsView.vue'),
 }
 
-const groupRoutes: RouteRecordRaw[] = GROUP_NAV.map((g) => ({
-  path: g.path.slice(1),
-  name: g.group,
-  component: GROUP_VIEWS[g.group] ?? (() => import('./views/common/GroupComingView.vue')),
-  meta: { title: g.label },
-  // The catalog's spelling (/advanced_reports) reaches the same screen.
-  ...(g.group.includes('_') ? { alias: `/${g.group}` } : {}),
-}))
+// My account has tabs of its own (views/user/routes.ts).
+const OWN_ROUTES: readonly GroupId[] = ['user']
+
+const groupRoutes: RouteRecordRaw[] = GROUP_NAV.filter((g) => !OWN_ROUTES.includes(g.group)).map(
+  (g) => ({
+    path: g.path.slice(1),
+    name: g.group,
+    component: GROUP_VIEWS[g.group] ?? (() => import('./views/common/GroupComingView.vue')),
+    meta: { title: g.label },
+    // The catalog's spelling (/advanced_reports) reaches the same screen.
+    ...(g.group.includes('_') ? { alias: `/${g.group}` } : {}),
+  }),
+)
 
 const routes: RouteRecordRaw[] = [
   {
@@ -47,6 +54,7 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Dashboard' },
       },
       ...groupRoutes,
+      ...userRoutes,
       {
         path: LIBRARY_NAV.path.slice(1),
         name: 'library',
@@ -70,8 +78,19 @@ export function createAppRouter() {
     if (accounts.hasAccounts && to.name === 'welcome') return { name: 'dashboard' }
     return true
   })
-  router.afterEach((to) => {
-    document.title = to.meta.title ? `${to.meta.title} · ScanDesk` : 'ScanDesk'
-  })
   return router
+}
+
+/** The window title: the account's name first, so every window says which account it shows. */
+export function windowTitle(accountLabel: string | null | undefined, pageTitle?: string): string {
+  if (accountLabel) return `${accountLabel} — ScanDesk`
+  return pageTitle ? `${pageTitle} · ScanDesk` : 'ScanDesk'
+}
+
+/** Keeps document.title on this window's account (and the page, while there is no account). */
+export function syncWindowTitle(router: ReturnType<typeof createAppRouter>): () => void {
+  const app = useAppStore()
+  return watchEffect(() => {
+    document.title = windowTitle(app.account?.label, router.currentRoute.value.meta.title)
+  })
 }

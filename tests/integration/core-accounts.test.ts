@@ -1,11 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '../../electron/contract/accounts'
 import type { AccountList, ApiCallOutput, AppInfo } from '../../electron/contract/channels'
-import {
-  TWO_FACTOR_LATER,
-  WRONG_API_KEY,
-  WRONG_PASSWORD,
-} from '../../electron/core/accounts/sign-in'
+import type { SignInOutcome } from '../../electron/contract/sessions'
+import { WRONG_API_KEY, WRONG_PASSWORD } from '../../electron/core/accounts/sign-in'
 import {
   addAnalyst,
   analystAccount,
@@ -60,13 +57,14 @@ describe('adding an account against the sandbox', () => {
     expect(t.vault?.size).toBe(0)
   })
 
-  it('refuses an account with two-factor sign-in with a clear message for now', async () => {
-    const error = await t.err(
+  it('answers a challenge for a user with two-factor sign-in and stores nothing yet', async () => {
+    const outcome = await t.ok<SignInOutcome>(
       'accounts.add',
       analystAccount(sandbox, { username: 'admin@sandbox.test' }),
     )
-    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: TWO_FACTOR_LATER })
+    expect(outcome.status).toBe('challenge')
     expect(t.vault?.size).toBe(0)
+    expect((await t.ok<AccountList>('accounts.list')).accounts).toEqual([])
   })
 
   it('refuses a form with missing fields before talking to the service', async () => {
@@ -98,7 +96,11 @@ describe('signing out, in and removing', () => {
     expect(res.status).toBe(401)
     const wrong = await t.err('accounts.signIn', { accountId: view.id, password: 'nope' })
     expect(wrong.message).toBe(WRONG_PASSWORD)
-    await t.ok('accounts.signIn', { accountId: view.id, password: 'sandbox-password' })
+    const back = await t.ok<SignInOutcome>('accounts.signIn', {
+      accountId: view.id,
+      password: 'sandbox-password',
+    })
+    expect(back).toMatchObject({ status: 'signedIn', account: { id: view.id, signedIn: true } })
     await t.ok('api.call', call)
   })
 

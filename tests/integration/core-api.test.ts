@@ -24,6 +24,14 @@ beforeEach(async () => {
 })
 afterEach(() => t.close())
 
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
 function call(op: string, input?: unknown, requestId?: string) {
   return { accountId: account.id, op, input, ...(requestId ? { requestId } : {}) }
 }
@@ -111,12 +119,33 @@ describe('answers from the service', () => {
     expect(await t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({ cancelled: false })
   })
 
-  it('marks the account signed out when the service stops accepting its session', async () => {
+  it('pauses the account when the service stops accepting its session, until it is cancelled', async () => {
     sandbox.setFaults({ unauthorizedAfter: 1 })
     await t.ok('api.call', call('targets.list'))
-    const error = await t.err('api.call', call('targets.list'))
-    expect(error.code).toBe('UNAUTHORIZED')
+    const waiting = t.call('api.call', call('targets.list'))
+    await until(() => t.events.some((e) => e.name === 'accounts.reauthRequired'))
     const last = t.events.filter((e) => e.name === 'accounts.changed').at(-1)
-    expect((last?.payload as { accounts: AccountView[] }).accounts[0].signedIn).toBe(false)
+    expect((last?.payload as { accounts: AccountView[] }).accounts[0]).toMatchObject({
+      signedIn: false,
+      awaitingReauth: true,
+    })
+    sandbox.setFaults({ unauthorizedAfter: 0 })
+    expect(await t.ok('accounts.cancelReauth', { accountId: account.id })).toEqual({ cancelled: 1 })
+    const result = await waiting
+    expect(result.ok ? null : result.error).toEqual({
+      code: 'NOT_SIGNED_IN',
+      message: 'Signed out: sign in to Sandbox analyst again.',
+    })
+    expect((await t.err('api.call', call('targets.list'))).code).toBe('NOT_SIGNED_IN')
+  })
+
+  it('refuses every operation that returns or consumes credentials', async () => {
+    const before = sandbox.requests.length
+    for (const op of ['auth.sign_in', 'auth.impersonate', 'user.generate_access_token']) {
+      const error = await t.err('api.call', call(op, op === 'auth.sign_in' ? { body: {} } : {}))
+      expect(error).toMatchObject({ code: 'FORBIDDEN' })
+      expect(error.message).toMatch(/only through ScanDesk’s own sign-in screens/)
+    }
+    expect(sandbox.requests.length).toBe(before)
   })
 })

@@ -2,14 +2,16 @@
 // the session token the service issued) must appear nowhere the renderer, a log or the disk sees.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
+import type { SignInOutcome } from '../../electron/contract/sessions'
 import {
   analystAccount,
   bytesOf,
+  signedIn,
   startRecordedSandbox,
   startTestCore,
   type RecordedSandbox,
 } from './core-helpers'
+import { challengeOf, otpFor, until } from './sessions-helpers'
 
 const MARK = `CANARY${randomUUID().replace(/-/g, '')}`
 let sandbox: RecordedSandbox
@@ -27,7 +29,7 @@ describe('secrets stay secret', () => {
     await t.call('accounts.add', analystAccount(sandbox, { password: wrongPassword }))
     await t.call('accounts.add', analystAccount(sandbox, { apiKey: `bad-${MARK}` }))
     await t.call('accounts.add', { ...analystAccount(sandbox), apiKey: `${MARK}\u0000` })
-    const view = await t.ok<AccountView>('accounts.add', analystAccount(sandbox))
+    const view = signedIn(await t.ok<SignInOutcome>('accounts.add', analystAccount(sandbox)))
     const token = await t.vault!.get(view.id, 'session_token')
     expect(token).toBeTruthy()
     const call = (op: string, input?: unknown) =>
@@ -43,16 +45,75 @@ describe('secrets stay secret', () => {
     const token2 = await t.vault!.get(view.id, 'session_token')
     await t.call('accounts.list')
     await t.call('app.info')
+    // the session is refused: the call waits for one prompt and resumes after sign-in
     sandbox.setFaults({ unauthorizedAfter: 1 })
     await call('targets.list')
-    await call('targets.list')
+    const waiting = call('targets.list')
+    await until(() => t.events.some((e) => e.name === 'accounts.reauthRequired'))
     sandbox.setFaults({ unauthorizedAfter: 0 })
+    await t.call('accounts.signIn', { accountId: view.id, password: wrongPassword })
+    await t.call('accounts.signIn', { accountId: view.id, password: 'sandbox-password' })
+    expect((await waiting).ok).toBe(true)
+    const token3 = await t.vault!.get(view.id, 'session_token')
 
-    const secrets = [MARK, token!, token2!]
+    // a password with the marker, remembered, used by a silent re-sign-in after expiry
+    const newPassword = `pw-${MARK}-new`
+    await call('user.change_password', {
+      body: { current_password: 'sandbox-password', password: newPassword },
+    })
+    await t.call('accounts.signIn', { accountId: view.id, password: newPassword, remember: true })
+    sandbox.advanceClock(9 * 60 * 60_000)
+    expect((await call('targets.list')).ok).toBe(true)
+    const token4 = await t.vault!.get(view.id, 'session_token')
+    await t.call('accounts.setRemember', { accountId: view.id, remember: false })
+    await t.call('accounts.setRemember', { accountId: view.id, remember: true })
+
+    // an access token: generated, used, offered again, checked and revoked
+    await t.call('accounts.accessToken', { accountId: view.id, action: 'generate' })
+    const accessToken = await t.vault!.get(view.id, 'access_token')
+    expect(accessToken).toBeTruthy()
+    await call('targets.list')
+    await t.call('accounts.add', {
+      ...analystAccount(sandbox),
+      authMethod: 'access_token',
+      password: undefined,
+      accessToken,
+    })
+    await t.call('accounts.add', {
+      ...analystAccount(sandbox),
+      authMethod: 'access_token',
+      password: undefined,
+      accessToken: `tok-${MARK}`,
+    })
+    await t.call('accounts.accessToken', { accountId: view.id, action: 'check' })
+    await t.call('accounts.accessToken', { accountId: view.id, action: 'revoke' })
+    await call('targets.list')
+
+    // a second factor: wrong code, SMS refused, right code
+    const from = sandbox.lines.length
+    const outcome = await t.ok<SignInOutcome>(
+      'accounts.add',
+      analystAccount(sandbox, { username: 'admin@sandbox.test', label: 'Admin' }),
+    )
+    const challengeId = challengeOf(outcome).challengeId
+    await t.call('accounts.secondFactor', { challengeId, method: 'app', code: '000000' })
+    await t.call('accounts.sendSms', { challengeId })
+    const second = await t.call<SignInOutcome>('accounts.secondFactor', {
+      challengeId,
+      method: 'app',
+      code: otpFor(sandbox, 'admin@sandbox.test', from),
+    })
+    expect(second.ok && second.data.status).toBe('signedIn')
+    await t.call('api.call', { accountId: view.id, op: 'auth.sign_in', input: { body: {} } })
+
+    const secrets = [MARK, token!, token2!, token3!, token4!, accessToken!]
+    expect(secrets.every((x) => typeof x === 'string' && x.length > 8)).toBe(true)
+    expect(new Set(secrets).size).toBe(secrets.length)
     const seen = [...t.results, ...t.events.map((e) => JSON.stringify(e.payload)), ...t.logs].join(
       '\n',
     )
-    expect(t.results.length).toBeGreaterThan(10)
+    expect(t.results.length).toBeGreaterThan(30)
+    expect(t.events.some((e) => e.name === 'accounts.reauthRequired')).toBe(true)
     const diskWhileOpen = bytesOf(t.dataDir)
     await t.close()
     const diskAfter = bytesOf(t.dataDir)

@@ -6,6 +6,7 @@ import path from 'node:path'
 import type { AccountView } from '../../electron/contract/accounts'
 import { EVENT_NAMES, type EventName } from '../../electron/contract/channel-names'
 import type { AppError, Result } from '../../electron/contract/errors'
+import type { SignInOutcome } from '../../electron/contract/sessions'
 import { MemoryVault } from '../../electron/core/accounts/memory-vault'
 import { createCore, type Core, type CoreOptions } from '../../electron/core/index'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server'
@@ -112,13 +113,19 @@ export function analystAccount(sandbox: { baseUrl: string; apiKey: string }, ove
   }
 }
 
-/** Adds the analyst account through dispatch and returns its view. */
+/** Adds the analyst account through dispatch and returns its view (it has no second factor). */
 export async function addAnalyst(
   t: TestCore,
   sandbox: { baseUrl: string; apiKey: string },
   over = {},
 ): Promise<AccountView> {
-  return t.ok<AccountView>('accounts.add', analystAccount(sandbox, over))
+  return signedIn(await t.ok<SignInOutcome>('accounts.add', analystAccount(sandbox, over)))
+}
+
+/** The account of a sign-in that needed no second factor (throws on a challenge). */
+export function signedIn(outcome: SignInOutcome): AccountView {
+  if (outcome.status !== 'signedIn') throw new Error('expected to be signed in, got a challenge')
+  return outcome.account
 }
 
 /** Every file under `dir` concatenated (to search the store's bytes for secrets). */

@@ -7,6 +7,7 @@ import type { AccountList } from '../../electron/contract/channels'
 import type { ExportJob } from '../../electron/contract/files'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server'
 import { filesIn, ledgerOf, startExportCore, waitForJob, type ExportSetup } from './exports-helpers'
+import { until } from './sessions-helpers'
 
 let sandbox: RunningSandbox
 let s: ExportSetup
@@ -106,43 +107,50 @@ describe('cancelling', () => {
 })
 
 describe('the session refused in the middle of a download', () => {
-  it('fails with UNAUTHORIZED while verifying, and verifies the kept file after signing in again', async () => {
-    const job = await generate('rpt-003', 'pdf')
-    await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ unauthorizedAfter: 1 })
-    await s.t.ok('exports.download', { jobId: job.id })
-    const failed = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
-    // The download itself is the first authenticated request and passes; verifying is refused.
-    expect(failed.state).toBe('failed')
-    expect(failed.error?.code).toBe('UNAUTHORIZED')
-    const list = await s.t.ok<AccountList>('accounts.list')
-    expect(list.accounts[0].signedIn).toBe(false)
+  const reauthEvents = () => s.t.events.filter((e) => e.name === 'accounts.reauthRequired')
 
-    sandbox.setFaults({ unauthorizedAfter: 0 })
-    await s.t.ok('accounts.signIn', { accountId: s.account.id, password: 'sandbox-password' })
-    const done = await waitForJob(s.t, s.account.id, job.id, ['verified', 'mismatch'])
-    expect(done.state).toBe('verified')
-    expect(filesIn(s.folder)).toEqual([path.basename(done.path!)])
-  })
-
-  it('restarts a download refused with 401 from the start once the account signs in again', async () => {
+  it('shows no file while it waits, then restarts from the start after sign-in', async () => {
     const job = await generate('rpt-004', 'pdf')
     await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ unauthorizedAfter: 0 })
     sandbox.setFaults({ unauthorizedAfter: 1 })
-    // Spend the one allowed request.
+    // Spend the one allowed request, so the download itself is refused.
     await s.t.ok('api.call', {
       accountId: s.account.id,
       op: 'reports.show',
       input: { path: { id: 'rpt-004' } },
     })
     await s.t.ok('exports.download', { jobId: job.id })
-    const failed = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
-    expect(failed.error?.code).toBe('UNAUTHORIZED')
-    expect(filesIn(s.folder)).toEqual([])
+    await until(() => reauthEvents().length > 0)
+    const list = await s.t.ok<AccountList>('accounts.list')
+    expect(list.accounts[0]).toMatchObject({ signedIn: false, awaitingReauth: true })
+    // Nothing the user could open: at most the hidden temporary file the retry will reuse.
+    expect(filesIn(s.folder).filter((f) => !/^\..*\.partial$/.test(f))).toEqual([])
     sandbox.setFaults({ unauthorizedAfter: 0 })
     await s.t.ok('accounts.signIn', { accountId: s.account.id, password: 'sandbox-password' })
-    expect((await waitForJob(s.t, s.account.id, job.id, ['verified'])).state).toBe('verified')
+    const done = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
+    expect(done.state).toBe('verified')
+    expect(filesIn(s.folder)).toEqual([path.basename(done.path!)])
+    expect(reauthEvents()).toHaveLength(1)
+  })
+
+  it('fails with NOT_SIGNED_IN, keeps nothing and says so when the sign-in is cancelled', async () => {
+    const job = await generate('rpt-003', 'pdf')
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    sandbox.setFaults({ unauthorizedAfter: 1 })
+    await s.t.ok('api.call', {
+      accountId: s.account.id,
+      op: 'reports.show',
+      input: { path: { id: 'rpt-003' } },
+    })
+    await s.t.ok('exports.download', { jobId: job.id })
+    await until(() => reauthEvents().length > 0)
+    await s.t.ok('accounts.cancelReauth', { accountId: s.account.id })
+    const failed = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
+    expect(failed.state).toBe('failed')
+    expect(failed.error?.code).toBe('NOT_SIGNED_IN')
+    expect(filesIn(s.folder)).toEqual([])
+    const [entry] = await ledgerOf(s.t, s.account.id)
+    expect(entry?.detail ?? '').toMatch(/sign in/i)
   })
 })
 

@@ -29,6 +29,7 @@ export function recordingHost(): RecordingHost {
     openPath: async (p) => (host.opened.push(p), true),
     revealPath: async (p) => (host.revealed.push(p), true),
     notify: (title, body) => void host.notes.push({ title, body }),
+    openAccountWindow: async () => ({ opened: 'window' }),
   }
   return host
 }

@@ -1,6 +1,7 @@
 // Run by keychain-vault.test.ts in a child process whose D-Bus address points nowhere: uses the
 // core exactly as the app does and prints what it saw as one JSON line.
 import type { AccountView } from '../../electron/contract/accounts'
+import type { SignInOutcome } from '../../electron/contract/sessions'
 import type { AppInfo } from '../../electron/contract/channels'
 import type { Result } from '../../electron/contract/errors'
 import { createKeychainVault } from '../../electron/core/accounts/keychain-vault'
@@ -32,7 +33,7 @@ async function main() {
   })
   const d = async <T>(channel: string, payload: unknown) =>
     unwrap<T>(await core.dispatch(channel, payload, { origin: 'browser' }))
-  const view = await d<AccountView>('accounts.add', {
+  const outcome = await d<SignInOutcome>('accounts.add', {
     label: 'No keychain',
     baseUrl: sandbox.baseUrl,
     apiKey,
@@ -41,6 +42,8 @@ async function main() {
     release: 'latest',
     color: '#123456',
   })
+  if (outcome.status !== 'signedIn') throw new Error('the analyst has no second factor')
+  const view: AccountView = outcome.account
   await d('api.call', { accountId: view.id, op: 'targets.list' })
   const token = await vault.get(view.id, 'session_token')
   await core.close()

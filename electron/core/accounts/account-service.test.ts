@@ -2,8 +2,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AccountView } from '@contract/accounts'
 import type { AccountList } from '@contract/channels'
 import { AppFailure, type AppError } from '@contract/errors'
+import type { SignInOutcome } from '@contract/sessions'
 import { json, startTestServer, type TestServer } from '../http/test-server'
 import { AccountsRepo } from '../store/accounts-repo'
 import { openDatabase, type Db } from '../store/database'
@@ -11,7 +13,7 @@ import { SettingsRepo } from '../store/settings-repo'
 import { AccountService, type AddAccountInput } from './account-service'
 import { ClientPool } from './client-pool'
 import { MemoryVault } from './memory-vault'
-import { TWO_FACTOR_LATER, WRONG_API_KEY, WRONG_PASSWORD } from './sign-in'
+import { CHALLENGE_OVER, WRONG_API_KEY, WRONG_CODE, WRONG_PASSWORD } from './sign-in'
 
 const API_KEY = 'key-canary-31d9'
 const PASSWORD = 'pw-canary-31d9'
@@ -22,6 +24,8 @@ let vault: MemoryVault
 let service: AccountService
 let changes: AccountList[]
 let signedOut: string[]
+let expired: boolean
+let clock: number
 
 beforeAll(async () => {
   server = await startTestServer()
@@ -34,12 +38,15 @@ beforeEach(() => {
   vault = new MemoryVault()
   changes = []
   signedOut = []
+  expired = false
+  clock = Date.now()
   service = new AccountService({
     accounts: new AccountsRepo(db),
     settings: new SettingsRepo(db),
     vault,
     clients: new ClientPool({ vault, limits: { retries: 0 } }),
     changed: (list) => changes.push(list),
+    now: () => new Date(clock),
   })
   server.handle((req, res) => {
     if (req.headers['x-api-key'] !== API_KEY)
@@ -47,10 +54,24 @@ beforeEach(() => {
     if (req.url === '/auth/sign_in') {
       const body = JSON.parse(req.body) as { username: string; password: string }
       if (body.username === 'twofa@example.com')
-        return json(res, 200, { two_factor_required: true, otp_token: 'c', methods: ['app'] })
+        return json(res, 200, {
+          two_factor_required: true,
+          otp_token: 'otp-canary-31d9',
+          methods: ['app', 'recovery'],
+          default_method: 'app',
+          expires_at: new Date(Date.now() + 60_000).toISOString(),
+        })
       if (body.password !== PASSWORD)
         return json(res, 401, { errors: [{ detail: 'Invalid username or password' }] })
       return json(res, 200, { token: `session-for-${body.username}` })
+    }
+    if (req.url === '/v2/auth/two_factor_check') {
+      const body = JSON.parse(req.body) as { otp_token: string; code: string }
+      if (body.otp_token !== 'otp-canary-31d9' || expired)
+        return json(res, 401, { errors: [{ detail: 'challenge expired: sign in again' }] })
+      if (body.code !== '123456')
+        return json(res, 401, { errors: [{ detail: 'invalid or already used code' }] })
+      return json(res, 200, { token: 'session-after-2fa' })
     }
     if (req.url === '/v2/auth/sign_out' && req.method === 'DELETE') {
       signedOut.push(String(req.headers.authorization))
@@ -69,12 +90,19 @@ function input(over: Partial<AddAccountInput> = {}): AddAccountInput {
     label: 'Acme',
     baseUrl: `${server.baseUrl}/`,
     apiKey: API_KEY,
+    authMethod: 'password',
     username: 'analyst@example.com',
     password: PASSWORD,
     release: 'latest',
     color: '#3366ff',
     ...over,
   }
+}
+
+async function added(p: Promise<SignInOutcome>): Promise<AccountView> {
+  const outcome = await p
+  if (outcome.status !== 'signedIn') throw new Error(`not signed in: ${outcome.status}`)
+  return outcome.account
 }
 
 async function refused(p: Promise<unknown>): Promise<AppError> {
@@ -88,7 +116,7 @@ async function refused(p: Promise<unknown>): Promise<AppError> {
 
 describe('adding an account', () => {
   it('signs in, stores the row without secrets and the secrets in the vault', async () => {
-    const view = await service.add(input())
+    const view = await added(service.add(input()))
     expect(view).toMatchObject({
       label: 'Acme',
       baseUrl: server.baseUrl,
@@ -117,39 +145,87 @@ describe('adding an account', () => {
     expect(vault.size).toBe(0)
   })
 
-  it('refuses a two-factor sign-in with a clear message for now', async () => {
-    const error = await refused(service.add(input({ username: 'twofa@example.com' })))
-    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: TWO_FACTOR_LATER })
+  it('keeps a two-factor sign-in in main and stores the account only after the code', async () => {
+    const outcome = await service.add(input({ username: 'twofa@example.com' }))
+    if (outcome.status !== 'challenge') throw new Error('expected a challenge')
+    const { challenge } = outcome
+    expect(challenge).toMatchObject({
+      accountId: null,
+      label: 'Acme',
+      methods: ['app', 'recovery'],
+      defaultMethod: 'app',
+      phoneHint: null,
+    })
+    expect(challenge.challengeId).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    expect(JSON.stringify(challenge)).not.toMatch(/canary|otp-/)
+    expect(vault.size).toBe(0)
+    expect((await service.list()).accounts).toEqual([])
+    const wrong = await refused(service.secondFactor(challenge.challengeId, 'app', '000000'))
+    expect(wrong).toMatchObject({ code: 'UNAUTHORIZED', message: WRONG_CODE })
+    expect(vault.size).toBe(0)
+    const view = await added(service.secondFactor(challenge.challengeId, 'app', '123456'))
+    expect(view).toMatchObject({ username: 'twofa@example.com', signedIn: true })
+    expect(await vault.get(view.id, 'session_token')).toBe('session-after-2fa')
+    expect(await vault.get(view.id, 'api_key')).toBe(API_KEY)
+    const again = await refused(service.secondFactor(challenge.challengeId, 'app', '123456'))
+    expect(again).toMatchObject({ code: 'CHALLENGE_EXPIRED', message: CHALLENGE_OVER })
+  })
+
+  it('drops a challenge once its time is over, without asking the service', async () => {
+    const outcome = await service.add(input({ username: 'twofa@example.com' }))
+    if (outcome.status !== 'challenge') throw new Error('expected a challenge')
+    clock += 61_000
+    const seen = server.seen.length
+    const error = await refused(
+      service.secondFactor(outcome.challenge.challengeId, 'app', '123456'),
+    )
+    expect(error.code).toBe('CHALLENGE_EXPIRED')
+    expect(server.seen.length).toBe(seen)
+    expect(vault.size).toBe(0)
+  })
+
+  it('drops a challenge the service says has expired', async () => {
+    const outcome = await service.add(input({ username: 'twofa@example.com' }))
+    if (outcome.status !== 'challenge') throw new Error('expected a challenge')
+    expired = true
+    const id = outcome.challenge.challengeId
+    expect((await refused(service.secondFactor(id, 'app', '123456'))).code).toBe(
+      'CHALLENGE_EXPIRED',
+    )
+    expired = false
+    expect((await refused(service.secondFactor(id, 'app', '123456'))).code).toBe(
+      'CHALLENGE_EXPIRED',
+    )
     expect(vault.size).toBe(0)
   })
 
   it('refuses the same user at the same address twice', async () => {
-    await service.add(input())
+    await added(service.add(input()))
     expect((await refused(service.add(input({ label: 'Again' })))).code).toBe('CONFLICT')
   })
 })
 
 describe('signing out and in', () => {
   it('tells the service, forgets the session token and keeps the API key', async () => {
-    const view = await service.add(input())
+    const view = await added(service.add(input()))
     const out = await service.signOut(view.id)
     expect(out.signedIn).toBe(false)
     expect(signedOut).toEqual(['Bearer session-for-analyst@example.com'])
     expect(await vault.get(view.id, 'session_token')).toBeNull()
     expect(await vault.get(view.id, 'api_key')).toBe(API_KEY)
-    const back = await service.signIn(view.id, PASSWORD)
+    const back = await added(service.signIn(view.id, PASSWORD))
     expect(back.signedIn).toBe(true)
   })
 
   it('signs out locally when the service cannot be reached', async () => {
-    const view = await service.add(input())
+    const view = await added(service.add(input()))
     db.prepare('UPDATE accounts SET base_url = ?').run('http://127.0.0.1:9')
     const out = await service.signOut(view.id)
     expect(out.signedIn).toBe(false)
   })
 
   it('keeps the account signed out when signing in again fails', async () => {
-    const view = await service.add(input())
+    const view = await added(service.add(input()))
     await service.signOut(view.id)
     expect((await refused(service.signIn(view.id, 'wrong'))).message).toBe(WRONG_PASSWORD)
     expect((await service.list()).accounts[0].signedIn).toBe(false)
@@ -158,8 +234,8 @@ describe('signing out and in', () => {
 
 describe('removing an account', () => {
   it('removes only that account’s row and vault entries and moves the active account', async () => {
-    const a = await service.add(input())
-    const b = await service.add(input({ label: 'Other', username: 'other@example.com' }))
+    const a = await added(service.add(input()))
+    const b = await added(service.add(input({ label: 'Other', username: 'other@example.com' })))
     await service.setActive(a.id)
     await service.remove(a.id)
     const list = await service.list()
@@ -173,7 +249,7 @@ describe('removing an account', () => {
 
 describe('reconnecting an account to a new address', () => {
   it('changes nothing when the new sign-in fails', async () => {
-    const view = await service.add(input())
+    const view = await added(service.add(input()))
     const error = await refused(
       service.reconnect(view.id, {
         baseUrl: 'http://127.0.0.1:9',

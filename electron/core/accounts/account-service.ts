@@ -3,10 +3,21 @@ import type { z } from 'zod'
 import { normaliseBaseUrl, type addAccountInput, type AccountView } from '@contract/accounts'
 import type { AccountList } from '@contract/channels'
 import { fail } from '@contract/errors'
+import type {
+  AccessTokenState,
+  ChallengeView,
+  ReauthRequest,
+  SecondFactorMethod,
+  SignInOutcome,
+} from '@contract/sessions'
+import type { AccountClient } from '../http/client'
 import type { AccountRow, AccountsRepo } from '../store/accounts-repo'
 import type { SettingsRepo } from '../store/settings-repo'
+import { SignInChallenges, type Challenge } from './challenges'
 import { credentialKind, type ClientPool } from './client-pool'
-import { signInWithPassword } from './sign-in'
+import { signedOutMessage } from './session-gate'
+import { SessionKeeper } from './session-keeper'
+import { checkAccessToken, signInWithPassword, type PasswordAnswer } from './sign-in'
 import type { Vault } from './vault'
 
 /** The parsed payload of accounts.add. */
@@ -25,19 +36,48 @@ export interface AccountServiceDeps {
   clients: ClientPool
   /** Called after every change (core emits 'accounts.changed'). */
   changed: (list: AccountList) => void
+  /** Called once per pause when the user must sign in again (core emits 'accounts.reauthRequired'). */
+  reauthRequired?: (request: ReauthRequest) => void
   now?: () => Date
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
 }
 
-const ACTIVE_KEY = 'active_account_id'
-const SIGN_OUT_DEADLINE_MS = 5_000
+/** An account being added while its second factor is pending. */
+interface PendingAdd {
+  input: AddAccountInput
+  baseUrl: string
+  options: AddOptions
+}
 
-/** Accounts: add, sign in and out, remove, list, the active account. Secrets stay in the vault. */
+const ACTIVE_KEY = 'active_account_id'
+
+/**
+ * Accounts: add (password, second factor, access token), sign in and out, remembered passwords,
+ * session expiry, remove, list, the active account. Secrets stay in the vault and in main.
+ */
 export class AccountService {
-  constructor(private readonly deps: AccountServiceDeps) {}
+  private readonly challenges: SignInChallenges<PendingAdd>
+  private readonly sessions: SessionKeeper
+
+  constructor(private readonly deps: AccountServiceDeps) {
+    this.sessions = new SessionKeeper({
+      ...deps,
+      now: () => this.now(),
+      publish: () => this.publish(),
+    })
+    this.challenges = new SignInChallenges<PendingAdd>({
+      now: () => this.clock().getTime(),
+      clientOf: (c) => this.challengeClient(c),
+      complete: (c, token) => this.completeChallenge(c, token),
+    })
+  }
+
+  private clock(): Date {
+    return this.deps.now?.() ?? new Date()
+  }
 
   private now(): string {
-    return (this.deps.now?.() ?? new Date()).toISOString()
+    return this.clock().toISOString()
   }
 
   /** The stored row, or UNKNOWN_ACCOUNT. */
@@ -47,12 +87,18 @@ export class AccountService {
     )
   }
 
+  /** The gated client of a stored account (every authenticated call goes through the gate). */
+  async clientFor(accountId: string): Promise<AccountClient> {
+    return this.deps.clients.client(this.row(accountId))
+  }
+
   /** What the renderer may see of one account. */
   async view(row: AccountRow): Promise<AccountView> {
     const [credential, status] = await Promise.all([
       this.deps.clients.credential(row),
       this.deps.vault.status(),
     ])
+    const gate = this.deps.clients.gate
     return {
       id: row.id,
       label: row.label,
@@ -61,7 +107,11 @@ export class AccountService {
       release: row.release,
       color: row.color,
       authMethod: row.authMethod,
-      signedIn: credential !== null,
+      signedIn: credential !== null && !gate.isPaused(row.id),
+      impersonating: row.impersonating,
+      rememberPassword: row.rememberPassword,
+      hasCaBundle: row.caBundle !== null,
+      awaitingReauth: gate.isPrompting(row.id),
       secretsInMemoryOnly: !status.available,
       isDemo: row.isDemo,
       createdAt: row.createdAt,
@@ -77,118 +127,159 @@ export class AccountService {
     return { accounts, activeId }
   }
 
+  /** Announces the current list (after a change made here or by the sessions handlers). */
+  async notify(): Promise<void> {
+    await this.publish()
+  }
+
   /** The demo service's account, if any. */
   findDemo(): AccountRow | undefined {
     return this.deps.accounts.findDemo()
   }
 
   /**
-   * Adds an account: signs in first, so a refused sign-in stores nothing; then the row (no
-   * secrets) and the API key and session token in the vault.
+   * Adds an account. With a password it signs in first: a refused sign-in stores nothing, and a
+   * second-factor challenge keeps the whole form in main until the code succeeds. With an access
+   * token it checks the token and reads the user's e-mail first.
    */
-  async add(input: AddAccountInput, options: AddOptions = {}): Promise<AccountView> {
+  async add(input: AddAccountInput, options: AddOptions = {}): Promise<SignInOutcome> {
     const baseUrl = normaliseBaseUrl(input.baseUrl)
-    const duplicate = this.deps.accounts
-      .list()
-      .find(
-        (a) => a.baseUrl === baseUrl && a.username.toLowerCase() === input.username.toLowerCase(),
-      )
-    if (duplicate)
-      fail(
-        'CONFLICT',
-        `“${duplicate.label}” already signs in as ${input.username} at this address.`,
-      )
-    const client = this.deps.clients.create({
-      baseUrl,
-      apiKey: input.apiKey,
-      release: input.release,
-      getAuth: () => null,
-    })
-    let token: string
+    const client = this.sessions.newClient(baseUrl, input, input.accessToken)
     try {
-      token = await signInWithPassword(client, input.username, input.password)
+      if (input.authMethod === 'access_token') {
+        const { email } = await checkAccessToken(client)
+        const filled = { ...input, username: input.username || email }
+        this.sessions.refuseDuplicate(baseUrl, filled.username)
+        return this.signedIn(await this.store({ input: filled, baseUrl, options }, null))
+      }
+      this.sessions.refuseDuplicate(baseUrl, input.username)
+      const answer = await signInWithPassword(client, input.username, input.password ?? '')
+      if ('challenge' in answer)
+        return this.challenges.open({
+          accountId: null,
+          label: input.label,
+          username: input.username,
+          service: answer.challenge,
+          remember: input.rememberPassword,
+          password: input.password,
+          pending: { input, baseUrl, options },
+        })
+      return this.signedIn(await this.store({ input, baseUrl, options }, answer.token))
     } finally {
       client.close()
     }
-    const now = this.now()
-    const row: AccountRow = {
-      id: randomUUID(),
-      label: input.label,
-      baseUrl,
-      username: input.username,
-      release: input.release,
-      color: input.color,
-      authMethod: 'password',
-      isDemo: options.isDemo === true,
-      allowInsecureHttp: input.allowInsecureHttp === true,
-      createdAt: now,
-      updatedAt: now,
-    }
-    try {
-      this.deps.accounts.insert(row)
-      await this.deps.vault.set(row.id, 'api_key', input.apiKey)
-      await this.deps.vault.set(row.id, 'session_token', token)
-    } catch (err) {
-      this.deps.accounts.delete(row.id)
-      await this.deps.vault.deleteAll(row.id).catch(() => undefined)
-      throw err
-    }
-    this.deps.clients.forget(row.id)
-    this.deps.clients.remember(row.id, { scheme: 'Bearer', token })
-    if (!this.deps.accounts.get(this.deps.settings.get<string>(ACTIVE_KEY, '')))
-      this.deps.settings.set(ACTIVE_KEY, row.id)
-    this.deps.log?.('info', `account added: ${row.id}`)
-    await this.notify()
-    return this.view(row)
   }
 
-  /** Signs in again with the password (the API key comes from the vault). */
-  async signIn(accountId: string, password: string): Promise<AccountView> {
+  /** Signs in again with the password (the API key comes from the vault); may answer a challenge. */
+  async signIn(accountId: string, password: string, remember?: boolean): Promise<SignInOutcome> {
     const row = this.row(accountId)
-    const client = await this.deps.clients.client(row)
-    const token = await signInWithPassword(client, row.username, password)
-    await this.storeSession(row, token)
-    await this.notify()
-    return this.view(row)
+    if (row.authMethod !== 'password')
+      fail('BAD_REQUEST', `${row.label} signs in with an access token, not a password.`)
+    const answer = await signInWithPassword(await this.clientFor(row.id), row.username, password)
+    if ('challenge' in answer)
+      return this.challenges.open({
+        accountId: row.id,
+        label: row.label,
+        username: row.username,
+        service: answer.challenge,
+        remember,
+        password,
+        pending: null,
+      })
+    return this.signedIn(await this.afterSignIn(row, answer.token, remember, password))
   }
 
-  /**
-   * Points an existing account at a new address and API key and signs in again (the demo
-   * service gets a new port every run). Nothing changes when the sign-in is refused.
-   */
+  /** Finishes a challenge with a code; a wrong code keeps it, an expired one is dropped. */
+  secondFactor(
+    challengeId: string,
+    method: SecondFactorMethod,
+    code: string,
+  ): Promise<SignInOutcome> {
+    return this.challenges.secondFactor(challengeId, method, code)
+  }
+
+  /** Sends (or resends) the challenge's SMS code; the view shows the masked phone and the wait. */
+  sendSms(challengeId: string): Promise<ChallengeView> {
+    return this.challenges.sendSms(challengeId)
+  }
+
+  /** Forgets a pending challenge (the dialog was closed). */
+  async cancelChallenge(challengeId: string): Promise<{ cancelled: boolean }> {
+    return this.challenges.cancel(challengeId)
+  }
+
+  /** Turns the remembered password on (with the password) or off (deleting it). */
+  async setRemember(accountId: string, remember: boolean, password?: string): Promise<AccountView> {
+    const row = this.row(accountId)
+    if (row.authMethod !== 'password')
+      fail('BAD_REQUEST', `${row.label} signs in with an access token; there is no password.`)
+    if (remember && !password)
+      fail('VALIDATION', 'Type the password to remember.', {
+        fieldErrors: { password: ['is required to remember it'] },
+      })
+    await this.sessions.applyRemember(row, remember, password)
+    await this.publish()
+    return this.view(this.row(row.id))
+  }
+
+  /** Generates, revokes or checks the account's access token (the token never leaves main). */
+  async accessToken(
+    accountId: string,
+    action: 'generate' | 'revoke' | 'check',
+  ): Promise<AccessTokenState> {
+    const row = this.row(accountId)
+    return this.sessions.accessToken(row, await this.clientFor(row.id), action)
+  }
+
+  /** Gives up on re-signing in: the waiting calls fail with NOT_SIGNED_IN. */
+  async cancelReauth(accountId: string): Promise<{ cancelled: number }> {
+    const row = this.row(accountId)
+    const cancelled = this.deps.clients.gate.cancel(row.id, signedOutMessage(row.label))
+    await this.publish()
+    return { cancelled }
+  }
+
+  /** Stores a Bearer session obtained elsewhere (SSO link, impersonation) and resumes the account. */
+  async adoptSession(accountId: string, token: string): Promise<AccountView> {
+    const row = this.row(accountId)
+    if (row.authMethod !== 'password')
+      fail('BAD_REQUEST', `${row.label} signs in with an access token, not a session.`)
+    await this.sessions.storeSession(row, token)
+    await this.publish()
+    return this.view(this.row(row.id))
+  }
+
+  /** Points an account at a new address and API key and signs in (the demo's port changes). */
   async reconnect(
     accountId: string,
     next: { baseUrl: string; apiKey: string; username: string; password: string },
   ): Promise<AccountView> {
     const row = this.row(accountId)
     const baseUrl = normaliseBaseUrl(next.baseUrl)
-    const client = this.deps.clients.create({
-      baseUrl,
-      apiKey: next.apiKey,
-      release: row.release,
-      getAuth: () => null,
-    })
-    let token: string
+    const client = this.sessions.newClient(baseUrl, { apiKey: next.apiKey, release: row.release })
+    let answer: PasswordAnswer
     try {
-      token = await signInWithPassword(client, next.username, next.password)
+      answer = await signInWithPassword(client, next.username, next.password)
     } finally {
       client.close()
     }
+    if (!('token' in answer))
+      return fail('UNAUTHORIZED', 'This user needs a second factor; it cannot reconnect silently.')
     const updated =
       this.deps.accounts.update(row.id, { baseUrl, username: next.username }, this.now()) ?? row
     this.deps.clients.forget(row.id)
     await this.deps.vault.set(row.id, 'api_key', next.apiKey)
-    await this.storeSession(updated, token)
-    await this.notify()
+    await this.sessions.storeSession(updated, answer.token)
+    await this.publish()
     return this.view(updated)
   }
 
-  /** Ends the session: tells the service when it is reachable, forgets the token; the API key stays. */
+  /** Ends the session (stopping an impersonation first); the API key stays. */
   async signOut(accountId: string): Promise<AccountView> {
     const row = this.row(accountId)
     await this.endSession(row)
-    await this.notify()
-    return this.view(row)
+    await this.publish()
+    return this.view(this.row(row.id))
   }
 
   /** Removes the account: its row, every vault entry and its client. */
@@ -201,7 +292,7 @@ export class AccountService {
     if (this.deps.settings.get<string | null>(ACTIVE_KEY, null) === row.id)
       this.deps.settings.set(ACTIVE_KEY, this.deps.accounts.list()[0]?.id)
     this.deps.log?.('info', `account removed: ${row.id}`)
-    await this.notify()
+    await this.publish()
     return { removed: true }
   }
 
@@ -209,39 +300,97 @@ export class AccountService {
   async setActive(accountId: string): Promise<AccountList> {
     const row = this.row(accountId)
     this.deps.settings.set(ACTIVE_KEY, row.id)
-    return this.notify()
+    return this.publish()
   }
 
-  /** Forgets the session token after the service refused it (401): the account shows signed out. */
-  async sessionRefused(accountId: string): Promise<void> {
-    const row = this.deps.accounts.get(accountId)
-    if (!row || row.authMethod !== 'password') return
-    await this.deps.vault.delete(row.id, 'session_token')
-    this.deps.clients.remember(row.id, null)
-    await this.notify()
+  /** @deprecated The session gate handles refused sessions; a no-op kept for the export jobs. */
+  async sessionRefused(_accountId: string): Promise<void> {}
+
+  /** Forgets every pending challenge (core shutting down). */
+  close(): void {
+    this.challenges.clear()
+    this.deps.clients.gate.cancelAll('ScanDesk is closing.')
   }
 
-  private async storeSession(row: AccountRow, token: string): Promise<void> {
-    await this.deps.vault.set(row.id, 'session_token', token)
-    this.deps.clients.remember(row.id, { scheme: 'Bearer', token })
-  }
-
+  /** Fails waiting calls and pending challenges, then ends the session at the service. */
   private async endSession(row: AccountRow): Promise<void> {
-    if (row.authMethod !== 'password') return
-    const credential = await this.deps.clients.credential(row)
-    if (credential) {
-      try {
-        const client = await this.deps.clients.client(row)
-        await client.call('auth.sign_out', {}, { deadlineMs: SIGN_OUT_DEADLINE_MS })
-      } catch {
-        // Unreachable or already expired: the token is forgotten locally either way.
-      }
-    }
-    await this.deps.vault.delete(row.id, credentialKind(row).kind)
-    this.deps.clients.remember(row.id, null)
+    this.deps.clients.gate.cancel(row.id, signedOutMessage(row.label))
+    this.challenges.dropAccount(row.id)
+    await this.sessions.endSession(row)
   }
 
-  private async notify(): Promise<AccountList> {
+  private signedIn(account: AccountView): SignInOutcome {
+    return { status: 'signedIn', account }
+  }
+
+  private async challengeClient(
+    c: Challenge<PendingAdd>,
+  ): Promise<{ client: AccountClient; owned: boolean }> {
+    const p = c.pending
+    if (!p) return { client: await this.clientFor(c.accountId ?? ''), owned: false }
+    return { client: this.sessions.newClient(p.baseUrl, p.input), owned: true }
+  }
+
+  private async afterSignIn(
+    row: AccountRow,
+    token: string,
+    remember: boolean | undefined,
+    password: string | undefined,
+  ): Promise<AccountView> {
+    await this.sessions.storeSession(row, token)
+    await this.sessions.applyRemember(row, remember, password)
+    await this.publish()
+    return this.view(this.row(row.id))
+  }
+
+  private async completeChallenge(c: Challenge<PendingAdd>, token: string): Promise<AccountView> {
+    if (c.pending) {
+      this.sessions.refuseDuplicate(c.pending.baseUrl, c.pending.input.username)
+      return this.store(c.pending, token)
+    }
+    return this.afterSignIn(this.row(c.accountId ?? ''), token, c.remember, c.password)
+  }
+
+  /** Stores a new account: the row (no secrets), then its secrets; undone when a step fails. */
+  private async store(pending: PendingAdd, sessionToken: string | null): Promise<AccountView> {
+    const { input, baseUrl, options } = pending
+    const now = this.now()
+    const remember = input.authMethod === 'password' && input.rememberPassword === true
+    const row: AccountRow = {
+      id: randomUUID(),
+      label: input.label,
+      baseUrl,
+      username: input.username,
+      release: input.release,
+      color: input.color,
+      authMethod: input.authMethod,
+      isDemo: options.isDemo === true,
+      allowInsecureHttp: input.allowInsecureHttp === true,
+      caBundle: input.caBundle ?? null,
+      rememberPassword: remember,
+      impersonating: null,
+      createdAt: now,
+      updatedAt: now,
+    }
+    const token = sessionToken ?? input.accessToken ?? ''
+    await this.sessions.insert(
+      row,
+      {
+        api_key: input.apiKey,
+        session_token: sessionToken,
+        access_token: input.authMethod === 'access_token' ? input.accessToken : null,
+        password: remember ? input.password : null,
+      },
+      token ? { scheme: credentialKind(row).scheme, token } : null,
+    )
+    if (!this.deps.accounts.get(this.deps.settings.get<string>(ACTIVE_KEY, '')))
+      this.deps.settings.set(ACTIVE_KEY, row.id)
+    this.deps.log?.('info', `account added: ${row.id}`)
+    await this.publish()
+    return this.view(row)
+  }
+
+  private async publish(): Promise<AccountList> {
     const list = await this.list()
     this.deps.changed(list)
     return list

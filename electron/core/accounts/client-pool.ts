@@ -7,6 +7,7 @@ import {
   type ClientLimits,
 } from '../http/client'
 import type { AccountRow } from '../store/accounts-repo'
+import { SessionGate } from './session-gate'
 import type { Vault } from './vault'
 
 /** Settings every client of the pool shares. */
@@ -14,6 +15,22 @@ export interface ClientPoolOptions {
   vault: Vault
   limits?: Partial<ClientLimits>
   userAgent?: string
+  /** How long calls wait for a new sign-in after the session ended (default 10 min). */
+  reauthWaitMs?: number
+}
+
+type ClientKey = Pick<
+  AccountRow,
+  'baseUrl' | 'release' | 'caBundle' | 'authMethod' | 'label' | 'allowInsecureHttp'
+>
+
+function keyOf(row: AccountRow): ClientKey {
+  const { baseUrl, release, caBundle, authMethod, label, allowInsecureHttp } = row
+  return { baseUrl, release, caBundle, authMethod, label, allowInsecureHttp }
+}
+
+function sameKey(a: ClientKey, b: ClientKey): boolean {
+  return (Object.keys(a) as (keyof ClientKey)[]).every((k) => a[k] === b[k])
 }
 
 /** The vault kind that holds an account's request credential, and its scheme. */
@@ -24,35 +41,67 @@ export function credentialKind(row: Pick<AccountRow, 'authMethod'>) {
 }
 
 /**
- * One client per account, built on first use from the account row and its API key, with the
- * request credential cached in memory (main only) so each call does not ask the keychain.
+ * One client per account, built on first use from the account row (address, release, CA
+ * bundle, auth method) and its API key, with the request credential cached in memory (main
+ * only) so each call does not ask the keychain. Every client it hands out for a stored account
+ * sits behind the session gate, so a session that ends pauses that account's calls.
  */
 export class ClientPool {
-  private readonly clients = new Map<string, { client: AccountClient; baseUrl: string }>()
+  private readonly clients = new Map<string, { client: AccountClient; key: ClientKey }>()
   private readonly credentials = new Map<string, AuthCredential | null>()
+  /** Session expiry: pauses and resumes the calls of one account. */
+  readonly gate: SessionGate
 
-  constructor(private readonly options: ClientPoolOptions) {}
+  constructor(private readonly options: ClientPoolOptions) {
+    this.gate = new SessionGate(options.reauthWaitMs)
+  }
 
-  /** The account's client; KEYCHAIN_UNAVAILABLE when its API key is not held anywhere. */
+  /**
+   * The account's gated client (rebuilt when its address, release, CA bundle or auth method
+   * changed); KEYCHAIN_UNAVAILABLE when its API key is not held anywhere.
+   */
   async client(row: AccountRow): Promise<AccountClient> {
+    const key = keyOf(row)
     const cached = this.clients.get(row.id)
-    if (cached && cached.baseUrl === row.baseUrl && cached.client.release === row.release)
-      return cached.client
-    cached?.client.close()
+    if (cached && sameKey(cached.key, key)) return cached.client
+    const raw = await this.raw(row, () => this.credential(row))
+    const client = this.gate.wrap(row, raw)
+    // Another caller may have built it while the API key was read: keep one per account.
+    const current = this.clients.get(row.id)
+    if (current && sameKey(current.key, key)) {
+      raw.close()
+      return current.client
+    }
+    current?.client.close()
+    this.clients.set(row.id, { client, key })
+    return client
+  }
+
+  /**
+   * A client of a stored account with a given credential, outside the gate and the cache (ending
+   * a session that may be dead, using a set-aside administrator token). The caller closes it.
+   */
+  async oneOff(row: AccountRow, credential: AuthCredential | null): Promise<AccountClient> {
+    return this.raw(row, () => credential)
+  }
+
+  private async raw(
+    row: AccountRow,
+    getAuth: AccountClientOptions['getAuth'],
+  ): Promise<AccountClient> {
     const apiKey = await this.options.vault.get(row.id, 'api_key')
     if (!apiKey)
       fail(
         'KEYCHAIN_UNAVAILABLE',
         `The API key of “${row.label}” is not stored on this computer (the keychain was unavailable when it was added). Remove the account and add it again.`,
       )
-    const client = this.create({
+    return this.create({
       baseUrl: row.baseUrl,
       apiKey,
       release: row.release,
-      getAuth: () => this.credential(row),
+      ...(row.caBundle ? { caBundle: row.caBundle } : {}),
+      getAuth,
     })
-    this.clients.set(row.id, { client, baseUrl: row.baseUrl })
-    return client
   }
 
   /** A client for an account that is not stored yet (adding one). */

@@ -67,18 +67,29 @@ export class DemoAccounts {
     const existing = this.accounts.findDemo()
     const view = existing
       ? await this.accounts.reconnect(existing.id, service)
-      : await this.accounts.add(
-          {
-            ...DEMO_ACCOUNT,
-            baseUrl: service.baseUrl,
-            apiKey: service.apiKey,
-            username: service.username,
-            password: service.password,
-          },
-          { isDemo: true },
-        )
+      : await this.added(service)
     this.connected = true
     await this.accounts.setActive(view.id)
     return view
+  }
+
+  private async added(service: DemoService): Promise<AccountView> {
+    const outcome = await this.accounts.add(
+      {
+        ...DEMO_ACCOUNT,
+        baseUrl: service.baseUrl,
+        apiKey: service.apiKey,
+        authMethod: 'password',
+        username: service.username,
+        password: service.password,
+      },
+      { isDemo: true },
+    )
+    if (outcome.status !== 'signedIn') {
+      if (outcome.status === 'challenge')
+        await this.accounts.cancelChallenge(outcome.challenge.challengeId)
+      return fail('INTERNAL', 'The demo user asks for a second factor; the demo cannot sign in.')
+    }
+    return outcome.account
   }
 }

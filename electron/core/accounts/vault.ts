@@ -1,7 +1,14 @@
 import type { KeychainStatus } from '@contract/channels'
 
 /** The kinds of secret an account can hold. */
-export const SECRET_KINDS = ['api_key', 'session_token', 'access_token', 'password'] as const
+export const SECRET_KINDS = [
+  'api_key',
+  'session_token',
+  'access_token',
+  'password',
+  /** An administrator's own session, set aside while the account impersonates a user. */
+  'impersonator_token',
+] as const
 
 /** One kind of secret. */
 export type SecretKind = (typeof SECRET_KINDS)[number]

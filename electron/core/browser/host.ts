@@ -4,7 +4,7 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { HostServices } from '../host'
+import { accountWindowUrl, type HostServices } from '../host'
 
 /** What the opener does with a path: open it with its application, or show it in its folder. */
 export type OpenerAction = 'open' | 'reveal'
@@ -92,5 +92,6 @@ export function createBrowserHost(options: BrowserHostOptions = {}): HostService
       return launch(spawn, openerCommand(platform, 'reveal', path))
     },
     notify: () => undefined,
+    openAccountWindow: async (accountId) => ({ opened: 'url', url: accountWindowUrl(accountId) }),
   }
 }

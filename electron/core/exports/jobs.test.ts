@@ -88,6 +88,9 @@ beforeEach(() => {
     authMethod: 'password',
     isDemo: false,
     allowInsecureHttp: false,
+    caBundle: null,
+    rememberPassword: false,
+    impersonating: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
   })

@@ -8,19 +8,33 @@ type AccountChannels =
   | 'accounts.signOut'
   | 'accounts.remove'
   | 'accounts.setActive'
+  | 'accounts.secondFactor'
+  | 'accounts.sendSms'
+  | 'accounts.cancelChallenge'
+  | 'accounts.setRemember'
+  | 'accounts.accessToken'
+  | 'accounts.cancelReauth'
 
-/** The accounts.* channels: thin wrappers over the account service (which emits the changes). */
+/** The accounts.* sign-in channels: thin wrappers over the account service (which emits the changes). */
 export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, AccountChannels> {
+  const a = ctx.accounts
   return {
-    'accounts.list': () => ctx.accounts.list(),
-    'accounts.add': (input) => ctx.accounts.add(input),
-    'accounts.signIn': (input) => ctx.accounts.signIn(input.accountId, input.password),
-    'accounts.signOut': (input) => ctx.accounts.signOut(input.accountId),
+    'accounts.list': () => a.list(),
+    'accounts.add': (input) => a.add(input),
+    'accounts.signIn': (input) => a.signIn(input.accountId, input.password, input.remember),
+    'accounts.signOut': (input) => a.signOut(input.accountId),
     'accounts.remove': async (input) => {
-      const result = await ctx.accounts.remove(input.accountId)
+      const result = await a.remove(input.accountId)
       ctx.connectivity.forget(input.accountId)
       return result
     },
-    'accounts.setActive': (input) => ctx.accounts.setActive(input.accountId),
+    'accounts.setActive': (input) => a.setActive(input.accountId),
+    'accounts.secondFactor': (input) => a.secondFactor(input.challengeId, input.method, input.code),
+    'accounts.sendSms': (input) => a.sendSms(input.challengeId),
+    'accounts.cancelChallenge': (input) => a.cancelChallenge(input.challengeId),
+    'accounts.setRemember': (input) =>
+      a.setRemember(input.accountId, input.remember, input.password),
+    'accounts.accessToken': (input) => a.accessToken(input.accountId, input.action),
+    'accounts.cancelReauth': (input) => a.cancelReauth(input.accountId),
   }
 }

@@ -1,12 +1,19 @@
-import { findOperation } from '@contract/catalog/index'
-import { AppFailure } from '@contract/errors'
+import { AppFailure, fail } from '@contract/errors'
+import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
 
-/** api.call runs one catalog operation for an account; api.cancel aborts one by request id. */
+/** What api.call answers for an operation that returns or consumes credentials. */
+export const MAIN_ONLY_MESSAGE = 'This operation runs only through ScanDesk’s own sign-in screens.'
+
+/**
+ * api.call runs one catalog operation for an account (through the account's gated client: a
+ * session that ended pauses the call until the user signs in again); api.cancel aborts one.
+ */
 export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' | 'api.cancel'> {
   return {
     'api.call': async ({ accountId, op, requestId, input }) => {
+      if (MAIN_ONLY_OPERATIONS.has(op)) fail('FORBIDDEN', MAIN_ONLY_MESSAGE)
       let row = ctx.accounts.row(accountId)
       const signal = requestId ? ctx.cancels.start(requestId) : undefined
       try {
@@ -23,8 +30,6 @@ export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' 
           const { code, status } = err.error
           if (code === 'OFFLINE') ctx.connectivity.report(accountId, false)
           else if (status !== undefined) ctx.connectivity.report(accountId, true)
-          if (code === 'UNAUTHORIZED' && findOperation(op)?.auth === 'user')
-            await ctx.accounts.sessionRefused(accountId)
         }
         throw err
       } finally {

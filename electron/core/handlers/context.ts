@@ -6,6 +6,7 @@ import type { CoreEvents } from '../events'
 import type { ExportServices } from '../exports/index'
 import type { HostServices } from '../host'
 import type { CancelRegistry } from '../http/cancel'
+import type { AccountsRepo } from '../store/accounts-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 import type { Connectivity } from './connectivity'
 
@@ -17,6 +18,8 @@ export interface HandlerContext {
   vault: Vault
   settings: SettingsRepo
   accounts: AccountService
+  /** The accounts table (rows only; the account service owns secrets and sessions). */
+  accountsRepo: AccountsRepo
   clients: ClientPool
   demo: DemoAccounts
   cancels: CancelRegistry

@@ -5,6 +5,7 @@ import type { HandlerContext } from './context'
 import { demoHandlers } from './demo'
 import { filesHandlers } from './files'
 import type { HandlerTable } from './dispatch'
+import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
@@ -16,5 +17,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...demoHandlers(ctx),
     ...settingsHandlers(ctx),
     ...filesHandlers(ctx),
+    ...sessionHandlers(ctx),
   }
 }

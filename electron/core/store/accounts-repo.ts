@@ -13,13 +13,38 @@ export interface AccountRow {
   authMethod: 'password' | 'access_token'
   isDemo: boolean
   allowInsecureHttp: boolean
+  /** Extra CA certificates (PEM) for on-premises TLS, or null. Public data, not a secret. */
+  caBundle: string | null
+  /** True when the user opted in to keep the password in the keychain (vault kind 'password'). */
+  rememberPassword: boolean
+  /** The user an administrator of this account is acting as, or null. */
+  impersonating: Impersonation | null
   createdAt: string
   updatedAt: string
 }
 
+/** Who an administrator's account is acting as, and since when (ISO). */
+export interface Impersonation {
+  userId: string
+  email: string
+  since: string
+}
+
 /** Fields of an account that may change after it was added. */
 export type AccountPatch = Partial<
-  Pick<AccountRow, 'label' | 'baseUrl' | 'username' | 'release' | 'color' | 'allowInsecureHttp'>
+  Pick<
+    AccountRow,
+    | 'label'
+    | 'baseUrl'
+    | 'username'
+    | 'release'
+    | 'color'
+    | 'authMethod'
+    | 'allowInsecureHttp'
+    | 'caBundle'
+    | 'rememberPassword'
+    | 'impersonating'
+  >
 >
 
 interface RawRow {
@@ -32,8 +57,25 @@ interface RawRow {
   auth_method: string
   is_demo: number
   allow_insecure_http: number
+  ca_bundle: string | null
+  remember_password: number
+  impersonating: string | null
   created_at: string
   updated_at: string
+}
+
+function impersonationOf(text: string | null): Impersonation | null {
+  if (!text) return null
+  try {
+    const v = JSON.parse(text) as Partial<Impersonation>
+    return typeof v.userId === 'string' &&
+      typeof v.email === 'string' &&
+      typeof v.since === 'string'
+      ? { userId: v.userId, email: v.email, since: v.since }
+      : null
+  } catch {
+    return null
+  }
 }
 
 function fromRaw(r: RawRow): AccountRow {
@@ -47,6 +89,9 @@ function fromRaw(r: RawRow): AccountRow {
     authMethod: r.auth_method as AccountRow['authMethod'],
     isDemo: r.is_demo === 1,
     allowInsecureHttp: r.allow_insecure_http === 1,
+    caBundle: r.ca_bundle ?? null,
+    rememberPassword: r.remember_password === 1,
+    impersonating: impersonationOf(r.impersonating),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
@@ -58,7 +103,19 @@ const COLUMNS: Record<keyof AccountPatch, string> = {
   username: 'username',
   release: 'release',
   color: 'color',
+  authMethod: 'auth_method',
   allowInsecureHttp: 'allow_insecure_http',
+  caBundle: 'ca_bundle',
+  rememberPassword: 'remember_password',
+  impersonating: 'impersonating',
+}
+
+/** A patch value as SQLite stores it: booleans as 0/1, the impersonation as JSON, null kept. */
+function columnValue(value: unknown): unknown {
+  if (value === null) return null
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'object') return JSON.stringify(value)
+  return value
 }
 
 /**
@@ -105,7 +162,7 @@ export class AccountsRepo {
       // A write inside an open transaction could still roll back: cache committed rows only.
       if (!this.db.inTransaction) this.cache.set(id, row)
     }
-    return { ...row }
+    return { ...row, impersonating: row.impersonating && { ...row.impersonating } }
   }
 
   /** The demo service's account, if one was added. */
@@ -121,10 +178,17 @@ export class AccountsRepo {
     this.cache.delete(a.id)
     this.statement(
       `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
-         allow_insecure_http, created_at, updated_at)
+         allow_insecure_http, ca_bundle, remember_password, impersonating, created_at, updated_at)
        VALUES (@id, @label, @baseUrl, @username, @release, @color, @authMethod, @isDemo,
-         @allowInsecureHttp, @createdAt, @updatedAt)`,
-    ).run({ ...a, isDemo: a.isDemo ? 1 : 0, allowInsecureHttp: a.allowInsecureHttp ? 1 : 0 })
+         @allowInsecureHttp, @caBundle, @rememberPassword, @impersonating, @createdAt, @updatedAt)`,
+    ).run({
+      ...a,
+      isDemo: columnValue(a.isDemo),
+      allowInsecureHttp: columnValue(a.allowInsecureHttp),
+      caBundle: a.caBundle ?? null,
+      rememberPassword: columnValue(a.rememberPassword === true),
+      impersonating: columnValue(a.impersonating ?? null),
+    })
   }
 
   /** Changes some fields; returns the updated row, or undefined when it does not exist. */
@@ -135,7 +199,7 @@ export class AccountsRepo {
       const value = patch[key]
       if (value === undefined) continue
       sets.push(`${column} = @${key}`)
-      values[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value
+      values[key] = columnValue(value)
     }
     this.cache.delete(id)
     try {

@@ -33,7 +33,11 @@ describe('opening the local store', () => {
     const columns = (db.prepare('PRAGMA table_info(accounts)').all() as { name: string }[]).map(
       (c) => c.name,
     )
-    expect(columns.some((c) => /key|token|password|secret/.test(c))).toBe(false)
+    // remember_password is the opt-in flag (an integer); the password itself is in the vault.
+    const info = db.prepare('PRAGMA table_info(accounts)').all() as { name: string; type: string }[]
+    expect(info.find((c) => c.name === 'remember_password')?.type).toBe('INTEGER')
+    const others = columns.filter((c) => c !== 'remember_password')
+    expect(others.some((c) => /key|token|password|secret/.test(c))).toBe(false)
   })
 
   it('re-opens an existing file without applying migrations again and keeps its data', () => {

@@ -31,6 +31,9 @@ const account = (id: string, label = 'Acme'): AccountRow => ({
   authMethod: 'password',
   isDemo: false,
   allowInsecureHttp: false,
+  caBundle: null,
+  rememberPassword: false,
+  impersonating: null,
   createdAt: NOW,
   updatedAt: NOW,
 })
@@ -78,10 +81,21 @@ describe('migration 2 (export jobs and the file ledger)', () => {
       MIGRATIONS.filter((m) => m.version === 1),
     )
     expect(schemaVersion(db)).toBe(1)
-    new AccountsRepo(db).insert(account('acc-1'))
+    // The columns of version 1 only (the repo writes the later ones too).
+    db.prepare(
+      `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
+         allow_insecure_http, created_at, updated_at)
+       VALUES ('acc-1', 'Acme', 'https://scan.example', 'a@example.test', 'latest', '#000000',
+         'password', 0, 0, @now, @now)`,
+    ).run({ now: NOW })
     db.close()
     db = openDatabase(dir)
-    expect(schemaVersion(db)).toBe(2)
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length)
+    expect(new AccountsRepo(db).get('acc-1')).toMatchObject({
+      caBundle: null,
+      rememberPassword: false,
+      impersonating: null,
+    })
     expect(new AccountsRepo(db).get('acc-1')?.label).toBe('Acme')
     new ExportJobsRepo(db).insert(job('job-1', 'acc-1'))
     expect(new ExportJobsRepo(db).get('job-1')?.state).toBe('queued')

@@ -84,4 +84,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 3,
+    name: 'account sign-in options',
+    up(db) {
+      // Not secrets: the CA bundle is public certificates; remember_password only says whether
+      // the keychain holds the password; impersonating is {userId, email, since} as JSON.
+      db.exec(`
+        ALTER TABLE accounts ADD COLUMN ca_bundle TEXT NULL;
+        ALTER TABLE accounts ADD COLUMN remember_password INTEGER NOT NULL DEFAULT 0
+          CHECK (remember_password IN (0, 1));
+        ALTER TABLE accounts ADD COLUMN impersonating TEXT NULL
+          CHECK (impersonating IS NULL OR json_valid(impersonating));
+      `)
+    },
+  },
 ]

@@ -29,6 +29,9 @@ function row(over: Partial<AccountRow> = {}): AccountRow {
     authMethod: 'password',
     isDemo: false,
     allowInsecureHttp: false,
+    caBundle: null,
+    rememberPassword: false,
+    impersonating: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...over,
@@ -77,6 +80,37 @@ describe('the accounts table', () => {
       })(),
     ).toThrow('roll back')
     expect(repo.get('acc-00000001')).toBeUndefined()
+  })
+
+  it('keeps the CA bundle, the remember-password flag and the impersonation, and clears them', () => {
+    const repo = new AccountsRepo(db)
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
+    repo.insert(row({ caBundle: pem, rememberPassword: true }))
+    expect(repo.get('acc-00000001')).toMatchObject({
+      caBundle: pem,
+      rememberPassword: true,
+      impersonating: null,
+    })
+    const since = '2025-03-01T00:00:00.000Z'
+    const who = { userId: 'usr-002', email: 'analyst@example.com', since }
+    repo.update('acc-00000001', { impersonating: who, authMethod: 'access_token' }, 'later')
+    const copy = repo.get('acc-00000001')
+    expect(copy).toMatchObject({ impersonating: who, authMethod: 'access_token' })
+    if (copy?.impersonating) copy.impersonating.email = 'changed by a caller'
+    expect(repo.get('acc-00000001')?.impersonating?.email).toBe('analyst@example.com')
+    repo.update(
+      'acc-00000001',
+      { caBundle: null, rememberPassword: false, impersonating: null },
+      'later',
+    )
+    db.close()
+    db = openDatabase(dir)
+    expect(new AccountsRepo(db).get('acc-00000001')).toMatchObject({
+      caBundle: null,
+      rememberPassword: false,
+      impersonating: null,
+      authMethod: 'access_token',
+    })
   })
 
   it('refuses an unknown authentication method', () => {

@@ -42,7 +42,10 @@ describe('loading accounts', () => {
 
 describe('adding an account', () => {
   it('makes the new account active', async () => {
-    fake.handle('accounts.add', () => account('acct-new1', { label: 'Prod' }))
+    fake.handle('accounts.add', () => ({
+      status: 'signedIn',
+      account: account('acct-new1', { label: 'Prod' }),
+    }))
     fake.handle('accounts.setActive', (p: { accountId: string }) => ({
       accounts: [account('acct-new1', { label: 'Prod' })],
       activeId: p.accountId,
@@ -83,6 +86,72 @@ describe('adding an account', () => {
     })
     expect(store.accounts).toEqual([])
     expect(fake.calls.some((c) => c.channel === 'accounts.setActive')).toBe(false)
+  })
+})
+
+describe('a sign-in that needs a second factor', () => {
+  const challenge = {
+    challengeId: 'chal-0000000000000001',
+    accountId: null,
+    label: 'Prod',
+    username: 'admin@example.com',
+    methods: ['app'],
+    defaultMethod: 'app',
+    expiresAt: '2030-01-01T00:05:00Z',
+    phoneHint: null,
+    smsResendAt: null,
+  }
+
+  it('adds nothing until the code is accepted, then adds the account and makes it active', async () => {
+    fake.handle('accounts.add', () => ({ status: 'challenge', challenge }))
+    fake.handle('accounts.secondFactor', () => ({
+      status: 'signedIn',
+      account: account('acct-new1', { label: 'Prod' }),
+    }))
+    fake.handle('accounts.setActive', (p: { accountId: string }) => ({
+      accounts: [account('acct-new1', { label: 'Prod' })],
+      activeId: p.accountId,
+    }))
+    const store = useAccountsStore()
+    const first = await store.add({
+      label: 'Prod',
+      baseUrl: 'https://scanner.example.com',
+      apiKey: 'k',
+      username: 'admin@example.com',
+      password: 'p',
+      release: 'latest',
+      color: '#112233',
+    })
+    expect(first.ok && first.data.status).toBe('challenge')
+    expect(store.accounts).toEqual([])
+    expect(fake.calls.some((c) => c.channel === 'accounts.setActive')).toBe(false)
+
+    await store.secondFactor(
+      { challengeId: challenge.challengeId, method: 'app', code: '123456' },
+      true,
+    )
+    expect(store.accounts.map((a) => a.id)).toEqual(['acct-new1'])
+    expect(store.activeId).toBe('acct-new1')
+  })
+
+  it('signs an existing account in without switching to it', async () => {
+    fake.handle('accounts.signIn', (p: { accountId: string }) => ({
+      status: 'signedIn',
+      account: account(p.accountId, { signedIn: true }),
+    }))
+    const store = useAccountsStore()
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa'), account('acct-bbbb', { signedIn: false })],
+      activeId: 'acct-aaaa',
+    })
+    await store.signIn('acct-bbbb', 'pw', true)
+    expect(fake.calls.at(-1)?.payload).toEqual({
+      accountId: 'acct-bbbb',
+      password: 'pw',
+      remember: true,
+    })
+    expect(store.accounts.map((a) => a.signedIn)).toEqual([true, true])
+    expect(store.activeId).toBe('acct-aaaa')
   })
 })
 

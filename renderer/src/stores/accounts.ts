@@ -3,6 +3,7 @@ import { computed, ref } from 'vue'
 import type { AccountView } from '@contract/accounts'
 import type { AccountList, ChannelInput } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
+import type { SignInOutcome } from '@contract/sessions'
 import { on, request } from '@/bridge/bridge'
 import { useDelayedFlag } from '@/composables/delayedFlag'
 
@@ -51,40 +52,99 @@ export const useAccountsStore = defineStore('accounts', () => {
     return loaded.value ? Promise.resolve() : load()
   }
 
-  async function afterAccountCreated(result: Result<AccountView>): Promise<Result<AccountView>> {
-    if (!result.ok) return result
-    const account = result.data
-    if (!accounts.value.some((a) => a.id === account.id))
-      accounts.value = [...accounts.value, account]
+  /** Puts an account main answered into the list (replacing the one with its id, or appending). */
+  function upsert(account: AccountView): void {
+    if (accounts.value.some((a) => a.id === account.id))
+      accounts.value = accounts.value.map((a) => (a.id === account.id ? account : a))
+    else accounts.value = [...accounts.value, account]
+  }
+
+  async function afterAccountCreated(account: AccountView): Promise<void> {
+    upsert(account)
     await setActive(account.id)
+  }
+
+  /**
+   * Takes a sign-in outcome into the list: a signed-in account replaces its old view (or joins
+   * the list); with `activate` (an account just added) it also becomes the active one. A
+   * challenge changes nothing here: the second-factor step finishes it.
+   */
+  async function applyOutcome(outcome: SignInOutcome, activate = false): Promise<void> {
+    if (outcome.status !== 'signedIn') return
+    if (activate) await afterAccountCreated(outcome.account)
+    else upsert(outcome.account)
+  }
+
+  async function withOutcome(
+    pending: Promise<Result<SignInOutcome>>,
+    activate: boolean,
+  ): Promise<Result<SignInOutcome>> {
+    const result = await pending
+    if (result.ok) await applyOutcome(result.data, activate)
     return result
   }
 
-  /** Adds an account (main signs in to check the credentials) and makes it active. */
-  async function add(input: ChannelInput<'accounts.add'>): Promise<Result<AccountView>> {
-    return afterAccountCreated(await request('accounts.add', input))
+  /**
+   * Adds an account (main signs in to check the credentials). Signed in: the account joins the
+   * list and becomes active. A challenge: nothing is stored until the second factor succeeds.
+   */
+  function add(input: ChannelInput<'accounts.add'>): Promise<Result<SignInOutcome>> {
+    return withOutcome(request('accounts.add', input), true)
+  }
+
+  /** Signs in to a signed-out account (or one whose session ended); may answer a challenge. */
+  function signIn(
+    accountId: string,
+    password: string,
+    remember?: boolean,
+  ): Promise<Result<SignInOutcome>> {
+    return withOutcome(
+      request('accounts.signIn', {
+        accountId,
+        password,
+        ...(remember === undefined ? {} : { remember }),
+      }),
+      false,
+    )
+  }
+
+  /**
+   * Answers a pending challenge with a one-time code; may finish a sign-in, or (`adding`: the
+   * challenge had no account yet) an add, whose account then becomes active.
+   */
+  function secondFactor(
+    input: ChannelInput<'accounts.secondFactor'>,
+    adding = false,
+  ): Promise<Result<SignInOutcome>> {
+    return withOutcome(request('accounts.secondFactor', input), adding)
   }
 
   /** Starts the embedded demo service, adds its account and makes it active. */
   async function startDemo(): Promise<Result<AccountView>> {
-    return afterAccountCreated(await request('demo.start', {}))
-  }
-
-  function replace(account: AccountView): void {
-    accounts.value = accounts.value.map((a) => (a.id === account.id ? account : a))
-  }
-
-  /** Signs in to a signed-out account again. */
-  async function signIn(accountId: string, password: string): Promise<Result<AccountView>> {
-    const result = await request('accounts.signIn', { accountId, password })
-    if (result.ok) replace(result.data)
+    const result = await request('demo.start', {})
+    if (result.ok) await afterAccountCreated(result.data)
     return result
   }
 
   /** Signs out of an account (its session and secrets are dropped in main). */
   async function signOut(accountId: string): Promise<Result<AccountView>> {
     const result = await request('accounts.signOut', { accountId })
-    if (result.ok) replace(result.data)
+    if (result.ok) upsert(result.data)
+    return result
+  }
+
+  /** Turns the remembered password of an account on (with the password) or off. */
+  async function setRemember(
+    accountId: string,
+    remember: boolean,
+    password?: string,
+  ): Promise<Result<AccountView>> {
+    const result = await request('accounts.setRemember', {
+      accountId,
+      remember,
+      ...(password ? { password } : {}),
+    })
+    if (result.ok) upsert(result.data)
     return result
   }
 
@@ -118,10 +178,14 @@ export const useAccountsStore = defineStore('accounts', () => {
     error,
     load,
     ensureLoaded,
+    upsert,
+    applyOutcome,
     add,
     startDemo,
     signIn,
+    secondFactor,
     signOut,
+    setRemember,
     remove,
     setActive,
   }

@@ -1,20 +1,102 @@
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch } from 'vue'
+import type { AccountView } from '@contract/accounts'
 import type { AppInfo, Connectivity, KeychainStatus } from '@contract/channels'
-import type { AppError } from '@contract/errors'
+import type { AppError, Result } from '@contract/errors'
 import { bridgeKind, on, request } from '@/bridge/bridge'
+import { useAccountsStore } from './accounts'
 
-/** What the app knows about itself: mode, version, keychain, and connectivity per account. */
+/** The account a window was opened for (`?account=<id>`, set by accounts.openWindow), or null. */
+export function pinFromLocation(search: string): string | null {
+  const id = new URLSearchParams(search).get('account')
+  return id && /^[a-z0-9-]{8,64}$/.test(id) ? id : null
+}
+
+function writePinToLocation(id: string | null): void {
+  const url = new URL(window.location.href)
+  if (id) url.searchParams.set('account', id)
+  else url.searchParams.delete('account')
+  // Keep the router's history state: only the query changes, the hash route stays.
+  window.history.replaceState(window.history.state, '', url.toString())
+}
+
+/**
+ * What the app knows about itself and this window: mode, version, keychain, connectivity per
+ * account, and the window's account. A window opened with `?account=<id>` is pinned to that
+ * account: it stays on it whatever other windows choose, and switching in it moves only its pin.
+ * Must be created before the account-bound stores (main.ts does), so its correction of the
+ * accounts store's active id runs before their watchers see another window's choice.
+ */
 export const useAppStore = defineStore('app', () => {
+  const accounts = useAccountsStore()
   const info = ref<AppInfo | null>(null)
   const keychain = ref<KeychainStatus | null>(null)
   const connectivity = ref<Record<string, Connectivity>>({})
   const error = ref<AppError | null>(null)
+  const pinnedId = ref<string | null>(pinFromLocation(window.location.search))
   let inflight: Promise<void> | null = null
 
   /** Electron or browser mode (known from the bridge before app.info answers). */
   const mode = computed(() => info.value?.mode ?? bridgeKind())
   const keychainUnavailable = computed(() => keychain.value?.available === false)
+
+  const pinValid = computed(
+    () => pinnedId.value !== null && accounts.accounts.some((a) => a.id === pinnedId.value),
+  )
+  /** True when this window is pinned to one account (it does not follow other windows). */
+  const pinned = computed(() => pinValid.value)
+  /** This window's account: its pin, or the account active across the app. */
+  const accountId = computed<string | null>(() =>
+    pinValid.value ? pinnedId.value : accounts.activeId,
+  )
+  /** The view of this window's account. */
+  const account = computed<AccountView | null>(
+    () => accounts.accounts.find((a) => a.id === accountId.value) ?? null,
+  )
+
+  // A pinned window keeps the accounts store on its pin: main's lists name the app-wide account.
+  watch(
+    () => [pinValid.value, accounts.activeId] as const,
+    ([valid, activeId]) => {
+      if (valid && activeId !== pinnedId.value) accounts.activeId = pinnedId.value
+    },
+    { flush: 'sync', immediate: true },
+  )
+  // A pin to an account that was removed is dropped: the window follows the app again.
+  watch(
+    () => accounts.loaded && pinnedId.value !== null && !pinValid.value,
+    (stale) => {
+      if (!stale) return
+      pinnedId.value = null
+      writePinToLocation(null)
+    },
+    { flush: 'sync', immediate: true },
+  )
+  // Something else made an account active (an account just added here): a pinned window follows.
+  accounts.$onAction(({ name, args }) => {
+    if (name === 'setActive' && pinnedId.value !== null) pinTo(args[0] as string)
+  })
+
+  function pinTo(id: string): void {
+    pinnedId.value = id
+    writePinToLocation(id)
+    if (accounts.activeId !== id) accounts.activeId = id
+  }
+
+  /**
+   * Makes `id` this window's account. Pinned windows move their pin (other windows stay where
+   * they are); the main window asks main to make it the app's active account.
+   */
+  async function switchTo(id: string): Promise<Result<unknown>> {
+    if (id === accountId.value) return { ok: true, data: null }
+    if (!accounts.accounts.some((a) => a.id === id))
+      return { ok: false, error: { code: 'UNKNOWN_ACCOUNT', message: 'That account is gone.' } }
+    if (pinnedId.value !== null) {
+      pinTo(id)
+      return { ok: true, data: null }
+    }
+    return accounts.setActive(id)
+  }
 
   /** Loads app.info; concurrent callers share one request. */
   function load(): Promise<void> {
@@ -46,5 +128,19 @@ export const useAppStore = defineStore('app', () => {
     keychain.value = status
   })
 
-  return { info, mode, keychain, keychainUnavailable, connectivity, error, load, isOnline }
+  return {
+    info,
+    mode,
+    keychain,
+    keychainUnavailable,
+    connectivity,
+    error,
+    pinnedId,
+    pinned,
+    accountId,
+    account,
+    switchTo,
+    load,
+    isOnline,
+  }
 })

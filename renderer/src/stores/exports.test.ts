@@ -73,6 +73,22 @@ describe('export jobs per account', () => {
     expect(store.jobs.map((j) => j.resourceName)).toEqual(['B'])
   })
 
+  it('shows nothing of a failed action for A that answers after the switch to B', async () => {
+    const slow = deferred<unknown>()
+    fake.handle('exports.generate', () => slow.promise)
+    const accounts = useAccountsStore()
+    const store = useExportsStore()
+    await flushPromises()
+    const generating = store.generate('report', 'rpt-001', 'pdf')
+    await accounts.setActive('acct-bbbb')
+    await flushPromises()
+    slow.resolve(new Fail({ code: 'OFFLINE', message: 'A is offline.' }))
+    const result = await generating
+    expect(result.ok).toBe(false)
+    expect(store.error).toBeNull()
+    expect(store.jobs).toEqual([])
+  })
+
   it('keeps the newer state when an older event arrives late', async () => {
     const store = useExportsStore()
     await flushPromises()

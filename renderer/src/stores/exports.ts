@@ -1,10 +1,10 @@
 import { defineStore } from 'pinia'
-import { computed, ref, watch } from 'vue'
+import { computed, ref } from 'vue'
 import type { AppError, Result } from '@contract/errors'
 import type { DocumentFormat, DocumentKind, ExportJob, ExportState } from '@contract/files'
 import { on, request } from '@/bridge/bridge'
-import { useAccountsStore } from './accounts'
 import { useAppStore } from './app'
+import { useAccountScope } from './scope'
 
 /** States in which a job is still working (counted on the tray badge). */
 export const ACTIVE_STATES: readonly ExportState[] = [
@@ -22,20 +22,30 @@ export interface FolderRequest {
 }
 
 /**
- * Export jobs of the active account, kept current by `exports.changed`. Jobs of another account
- * never show: events for an account that is not active are ignored, and switching accounts
- * reloads the list from main (which keeps every account's jobs).
+ * Export jobs of this window's account, kept current by `exports.changed`. Jobs of another
+ * account never show: events for another account are ignored, switching accounts empties the
+ * list at once and reloads it from main (which keeps every account's jobs), and a list or action
+ * answer that arrives after a switch is dropped.
  */
 export const useExportsStore = defineStore('exports', () => {
-  const accounts = useAccountsStore()
   const app = useAppStore()
-  const accountId = ref<string | null>(null)
   const jobs = ref<ExportJob[]>([])
   const error = ref<AppError | null>(null)
   const loading = ref(false)
   const trayOpen = ref(false)
   const folderRequest = ref<FolderRequest | null>(null)
   let loadSeq = 0
+
+  const scope = useAccountScope(() => {
+    jobs.value = []
+    error.value = null
+    loading.value = false
+    folderRequest.value = null
+    loadSeq++
+    void load()
+  })
+  /** The account whose jobs are shown (this window's account). */
+  const accountId = computed(() => scope.accountId.value)
 
   const activeCount = computed(
     () => jobs.value.filter((j) => ACTIVE_STATES.includes(j.state)).length,
@@ -59,18 +69,18 @@ export const useExportsStore = defineStore('exports', () => {
     else if (jobs.value[i].updatedAt <= job.updatedAt) jobs.value.splice(i, 1, job)
   }
 
-  /** Loads the active account's jobs; an answer for an account no longer active is dropped. */
+  /** Loads the account's jobs; an answer for an account no longer this window's is dropped. */
   async function load(): Promise<void> {
-    const id = accounts.activeId
-    accountId.value = id
-    if (!id) {
+    const ticket = scope.begin()
+    if (!ticket) {
       jobs.value = []
       return
     }
+    const id = ticket.accountId
     const seq = ++loadSeq
     loading.value = true
     const result = await request('exports.list', { accountId: id })
-    if (seq !== loadSeq || accounts.activeId !== id) return
+    if (seq !== loadSeq || !scope.isCurrent(ticket)) return
     loading.value = false
     if (result.ok) {
       // Keep events that arrived while the list was on its way when they are newer.
@@ -85,7 +95,14 @@ export const useExportsStore = defineStore('exports', () => {
     } else error.value = result.error
   }
 
-  function after(result: Result<ExportJob>): Result<ExportJob> {
+  // Waits for an action's answer; one that arrives after a switch changes nothing here (a job
+  // of another account is also refused by upsert).
+  async function after(
+    pending: Promise<Result<ExportJob>>,
+    ticket = scope.begin(),
+  ): Promise<Result<ExportJob>> {
+    const result = await pending
+    if (!ticket || !scope.isCurrent(ticket)) return result
     if (result.ok) upsert(result.data)
     else error.value = result.error
     return result
@@ -97,25 +114,27 @@ export const useExportsStore = defineStore('exports', () => {
     resourceId: string,
     format: DocumentFormat,
   ): Promise<Result<ExportJob>> {
-    const id = accounts.activeId
+    const id = scope.accountId.value
     if (!id)
       return { ok: false, error: { code: 'UNKNOWN_ACCOUNT', message: 'No account is active.' } }
-    return after(await request('exports.generate', { accountId: id, kind, resourceId, format }))
+    return after(request('exports.generate', { accountId: id, kind, resourceId, format }))
   }
 
   /** Cancels a job (generation polling or a running download). */
   async function cancel(jobId: string): Promise<Result<ExportJob>> {
-    return after(await request('exports.cancel', { jobId }))
+    return after(request('exports.cancel', { jobId }))
   }
 
   /** Starts a failed, cancelled or mismatched job again (one click). */
   async function retry(jobId: string): Promise<Result<ExportJob>> {
-    return after(await request('exports.retry', { jobId }))
+    return after(request('exports.retry', { jobId }))
   }
 
   /** Removes a finished job from the tray. */
   async function dismiss(jobId: string): Promise<Result<{ dismissed: true }>> {
+    const ticket = scope.begin()
     const result = await request('exports.dismiss', { jobId })
+    if (!ticket || !scope.isCurrent(ticket)) return result
     if (result.ok) jobs.value = jobs.value.filter((j) => j.id !== jobId)
     else error.value = result.error
     return result
@@ -129,8 +148,9 @@ export const useExportsStore = defineStore('exports', () => {
    * download continues from `saveFolder`.
    */
   async function download(jobId: string, saveAs = false): Promise<Result<ExportJob> | null> {
+    const ticket = scope.begin()
     const job = jobs.value.find((j) => j.id === jobId)
-    const id = job?.accountId ?? accounts.activeId
+    const id = job?.accountId ?? scope.accountId.value
     if (!id) return null
     if (!saveAs || isBrowser()) {
       const folder = await request('files.getFolder', { accountId: id })
@@ -138,7 +158,7 @@ export const useExportsStore = defineStore('exports', () => {
     }
     const result = await request('exports.download', { jobId, ...(saveAs ? { saveAs } : {}) })
     if (!result.ok && result.error.code === 'NO_FOLDER') return needFolder(id, jobId, saveAs)
-    return after(result)
+    return after(Promise.resolve(result), ticket)
   }
 
   async function needFolder(
@@ -147,16 +167,16 @@ export const useExportsStore = defineStore('exports', () => {
     saveAs: boolean,
   ): Promise<Result<ExportJob> | null> {
     if (isBrowser()) {
-      folderRequest.value = { accountId: id, jobId, saveAs }
+      if (id === scope.accountId.value) folderRequest.value = { accountId: id, jobId, saveAs }
       return null
     }
     const chosen = await request('files.setFolder', { accountId: id })
     if (!chosen.ok) {
-      error.value = chosen.error
+      if (id === scope.accountId.value) error.value = chosen.error
       return chosen
     }
     if (!chosen.data.folder) return null // the user closed the dialog
-    return after(await request('exports.download', { jobId }))
+    return after(request('exports.download', { jobId }))
   }
 
   /** Saves the folder typed in browser mode and continues the download that needed it. */
@@ -166,7 +186,7 @@ export const useExportsStore = defineStore('exports', () => {
     const result = await request('files.setFolder', { accountId: pending.accountId, folder })
     if (!result.ok) return result
     folderRequest.value = null
-    after(await request('exports.download', { jobId: pending.jobId }))
+    await after(request('exports.download', { jobId: pending.jobId }))
     return result
   }
 
@@ -175,17 +195,7 @@ export const useExportsStore = defineStore('exports', () => {
   }
 
   on('exports.changed', upsert)
-  watch(
-    () => accounts.activeId,
-    (id) => {
-      if (id !== accountId.value) {
-        jobs.value = []
-        folderRequest.value = null
-        void load()
-      }
-    },
-    { immediate: true },
-  )
+  void load()
 
   return {
     accountId,

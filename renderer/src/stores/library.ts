@@ -5,8 +5,14 @@ import type { AppError, Result } from '@contract/errors'
 import type { FileCheck, LedgerEntry } from '@contract/files'
 import { on, request } from '@/bridge/bridge'
 import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useAccountScope } from './scope'
 
-/** The file ledger as the library view shows it: every download of every account, searchable. */
+/**
+ * The file ledger as the library view shows it: every download of every account (each row names
+ * its account), searchable, filterable by account. Switching accounts empties the list at once
+ * and drops answers to loads started before; a filter on the previous account moves to the new
+ * one (a filter on "all accounts" or on a third account stays).
+ */
 export const useLibraryStore = defineStore('library', () => {
   const entries = ref<LedgerEntry[]>([])
   const search = ref('')
@@ -18,6 +24,17 @@ export const useLibraryStore = defineStore('library', () => {
   const showLoading = useDelayedFlag(() => loading.value)
   let seq = 0
 
+  useAccountScope((next, previous) => {
+    const looking = loaded.value || loading.value
+    seq++
+    entries.value = []
+    error.value = null
+    loading.value = false
+    busy.value = {}
+    if (accountFilter.value !== null && accountFilter.value === previous) accountFilter.value = next
+    if (looking) void load()
+  })
+
   /** Loads the entries matching the search and account filter; older answers are dropped. */
   async function load(): Promise<void> {
     const mine = ++seq
@@ -26,7 +43,7 @@ export const useLibraryStore = defineStore('library', () => {
     if (accountFilter.value) input.accountId = accountFilter.value
     if (search.value.trim()) input.search = search.value.trim()
     const result = await request('library.list', input)
-    if (mine !== seq) return
+    if (mine !== seq) return // a newer load, or a switch of account, owns the list
     loading.value = false
     loaded.value = true
     if (result.ok) {

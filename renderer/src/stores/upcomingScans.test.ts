@@ -1,11 +1,18 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account, upcomingAnswer } from '@/test/fixtures'
+import { account as baseAccount, upcomingAnswer } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { useUpcomingScansStore } from './upcomingScans'
 
 let fake: FakeScandesk
+const account = (id: string) =>
+  baseAccount(id, {
+    impersonating: null,
+    rememberPassword: false,
+    hasCaBundle: false,
+    awaitingReauth: false,
+  })
 
 beforeEach(() => {
   fake = installFakeScandesk()
@@ -69,8 +76,24 @@ describe('loading upcoming scans', () => {
     answers.get('acct-aaaa')!.resolve(upcomingAnswer('A', 4))
     await forA
     expect(store.current.rows?.map((r) => r.name)).toEqual(['B scan 1'])
-    expect(store.byAccount['acct-aaaa']?.rows ?? null).toBeNull()
     expect(fake.calls.some((c) => c.channel === 'api.cancel')).toBe(true)
+  })
+
+  it('drops A’s late answer even after switching back to A', async () => {
+    const slowA = deferred<unknown>()
+    let callsForA = 0
+    fake.handle('api.call', (p: { accountId: string }) =>
+      p.accountId === 'acct-aaaa' && ++callsForA === 1 ? slowA.promise : upcomingAnswer('B', 1),
+    )
+    const accounts = useAccountsStore()
+    const store = useUpcomingScansStore()
+    const first = store.load()
+    await accounts.setActive('acct-bbbb')
+    await accounts.setActive('acct-aaaa')
+    expect(store.current.loading).toBe(false)
+    slowA.resolve(upcomingAnswer('old A', 3))
+    await first
+    expect(store.current.rows).toBeNull()
   })
 
   it('never shows one account’s scans under another', async () => {
@@ -78,7 +101,11 @@ describe('loading upcoming scans', () => {
     const accounts = useAccountsStore()
     const store = useUpcomingScansStore()
     await store.load()
-    await accounts.setActive('acct-bbbb')
+    expect(store.current.rows).toHaveLength(2)
+    const switching = accounts.setActive('acct-bbbb')
+    // Cleared at once, before main even answers the switch.
+    expect(store.current.rows).toBeNull()
+    await switching
     expect(store.current.rows).toBeNull()
   })
 

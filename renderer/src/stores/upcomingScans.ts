@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia'
-import { computed, ref, watch } from 'vue'
+import { computed, ref } from 'vue'
 import type { AppError } from '@contract/errors'
 import { callApi, cancelRequest, newRequestId } from '@/bridge/bridge'
 import { useDelayedFlag } from '@/composables/delayedFlag'
-import { useAccountsStore } from './accounts'
+import { useAccountScope } from './scope'
 
 /** One row of the Upcoming scans panel (view model; the wire item is catalog/scans.ts). */
 export interface UpcomingScanRow {
@@ -56,62 +56,57 @@ function toRows(answer: { data: readonly unknown[] }): UpcomingScanRow[] {
 }
 
 /**
- * Upcoming scans of the active account. State is kept per account id, so switching accounts never
- * shows one account's scans under another; an answer that arrives after its account stopped being
- * active, or after a newer request, is dropped.
+ * Upcoming scans of this window's account. Switching accounts resets the state at once (nothing
+ * of the previous account stays) and cancels its request; an answer started for an account that
+ * is no longer this window's, or superseded by a newer request, is dropped.
  */
 export const useUpcomingScansStore = defineStore('upcomingScans', () => {
-  const accounts = useAccountsStore()
-  const byAccount = ref<Record<string, UpcomingScansState>>({})
+  const state = ref<UpcomingScansState>({ ...EMPTY })
   const limit = ref<number>(10)
-  const inflight = new Map<string, { key: string; requestId: string; promise: Promise<void> }>()
+  let inflight: { key: string; requestId: string; promise: Promise<void> } | null = null
 
-  const current = computed<UpcomingScansState>(() => {
-    const id = accounts.activeId
-    return (id && byAccount.value[id]) || EMPTY
+  const scope = useAccountScope(() => {
+    if (inflight) cancelRequest(inflight.requestId)
+    inflight = null
+    state.value = { ...EMPTY }
   })
-  const showLoading = useDelayedFlag(() => current.value.loading)
 
-  function slot(accountId: string): UpcomingScansState {
-    byAccount.value[accountId] ??= { ...EMPTY }
-    return byAccount.value[accountId]
-  }
+  const current = computed<UpcomingScansState>(() => state.value)
+  const showLoading = useDelayedFlag(() => state.value.loading)
 
-  /** Loads the active account's upcoming scans; callers asking for the same thing share one request. */
+  /** Loads the account's upcoming scans; callers asking for the same thing share one request. */
   function load(): Promise<void> {
-    const accountId = accounts.activeId
-    if (!accountId) return Promise.resolve()
+    const ticket = scope.begin()
+    if (!ticket) return Promise.resolve()
     const wanted = limit.value
-    const key = `${accountId}|${wanted}`
-    const running = inflight.get(accountId)
-    if (running?.key === key) return running.promise
-    if (running) cancelRequest(running.requestId)
+    const key = `${ticket.accountId}|${wanted}`
+    if (inflight?.key === key) return inflight.promise
+    if (inflight) cancelRequest(inflight.requestId)
 
     const requestId = newRequestId()
-    slot(accountId).loading = true
+    state.value.loading = true
     const promise = (async () => {
       const result = await callApi(
-        accountId,
+        ticket.accountId,
         'scans.upcoming',
         { query: { limit: wanted } },
         requestId,
       )
-      const latest = inflight.get(accountId)?.requestId === requestId
-      if (latest) inflight.delete(accountId)
-      if (!latest) return // a newer request for this account owns the state
-      const state = slot(accountId)
-      state.loading = false
-      if (accounts.activeId !== accountId) return // the user moved on: drop the answer
+      if (!scope.isCurrent(ticket)) return // the window moved to another account: drop it
+      if (inflight?.requestId !== requestId) return // a newer request owns the state
+      inflight = null
+      const s = state.value
+      s.loading = false
       if (result.ok) {
-        state.rows = toRows(result.data.data)
-        state.error = null
-        state.fetchedAt = result.data.fetchedAt
-        state.fromCache = result.data.fromCache
+        s.rows = toRows(result.data.data)
+        s.error = null
+        s.fetchedAt = result.data.fetchedAt
+        s.fromCache = result.data.fromCache
       } else if (result.error.code !== 'CANCELLED') {
-        state.error = result.error
+        s.error = result.error
       }
     })()
-    inflight.set(accountId, { key, requestId, promise })
+    inflight = { key, requestId, promise }
     return promise
   }
 
@@ -121,28 +116,5 @@ export const useUpcomingScansStore = defineStore('upcomingScans', () => {
     return load()
   }
 
-  // Leaving an account cancels its pending request: its answer would be dropped anyway.
-  watch(
-    () => accounts.activeId,
-    (_next, previous) => {
-      if (!previous) return
-      const running = inflight.get(previous)
-      if (!running) return
-      inflight.delete(previous)
-      cancelRequest(running.requestId)
-      if (byAccount.value[previous]) byAccount.value[previous].loading = false
-    },
-    { flush: 'sync' },
-  )
-
-  // Forget accounts that were removed.
-  watch(
-    () => accounts.accounts.map((a) => a.id),
-    (ids) => {
-      for (const id of Object.keys(byAccount.value))
-        if (!ids.includes(id)) delete byAccount.value[id]
-    },
-  )
-
-  return { byAccount, limit, current, showLoading, load, setLimit }
+  return { limit, current, showLoading, load, setLimit }
 })

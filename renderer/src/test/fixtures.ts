@@ -15,6 +15,10 @@ export function account(id: string, extra: Partial<AccountView> = {}): AccountVi
     signedIn: true,
     secretsInMemoryOnly: false,
     isDemo: false,
+    impersonating: null,
+    rememberPassword: false,
+    hasCaBundle: false,
+    awaitingReauth: false,
     createdAt: '2030-01-01T00:00:00Z',
     ...extra,
   }

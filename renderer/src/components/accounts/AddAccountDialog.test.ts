@@ -1,11 +1,12 @@
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AddAccountDialog from './AddAccountDialog.vue'
+import { byTestId, challengeView, click, shown } from './testing'
 
 let fake: FakeScandesk
 
@@ -29,7 +30,7 @@ async function type(testId: string, value: string): Promise<void> {
   const el = input(testId)
   el.value = value
   el.dispatchEvent(new Event('input'))
-  el.dispatchEvent(new Event('blur'))
+  el.dispatchEvent(new FocusEvent('blur'))
   await flushPromises()
 }
 
@@ -126,7 +127,7 @@ describe('the add-account dialog', () => {
 
   it('closes and reports the new account when main accepts it', async () => {
     const added = account('acct-new1', { label: 'Production' })
-    fake.handle('accounts.add', () => added)
+    fake.handle('accounts.add', () => ({ status: 'signedIn', account: added }))
     fake.handle('accounts.setActive', () => ({ accounts: [added], activeId: 'acct-new1' }))
     const wrapper = await open()
     await fillValid()
@@ -134,5 +135,193 @@ describe('the add-account dialog', () => {
     await flushPromises()
     expect(wrapper.emitted('added')?.[0]).toEqual([added])
     expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([false])
+  })
+})
+
+function sent(): Record<string, unknown> | undefined {
+  return fake.calls.find((c) => c.channel === 'accounts.add')?.payload as
+    Record<string, unknown> | undefined
+}
+
+describe('signing in with an access token', () => {
+  it('sends the token, no password and no remember choice, with an empty user name allowed', async () => {
+    const added = account('acct-tok1', { label: 'Production', authMethod: 'access_token' })
+    fake.handle('accounts.add', () => ({ status: 'signedIn', account: added }))
+    fake.handle('accounts.setActive', () => ({ accounts: [added], activeId: 'acct-tok1' }))
+    const wrapper = await open()
+    await type('field-label', 'Production')
+    await type('field-base-url', 'https://scanner.example.com')
+    await type('field-api-key', 'key-123')
+    await type('field-password', 'typed-before-switching')
+    await click('auth-method-access-token')
+    expect(shown('field-password')).toBe(false)
+    await type('field-access-token', 'tok-abc-123')
+    submit()
+    await flushPromises()
+    const payload = sent()
+    expect(payload).toMatchObject({ authMethod: 'access_token', accessToken: 'tok-abc-123' })
+    expect(payload).not.toHaveProperty('password')
+    expect(payload).not.toHaveProperty('rememberPassword')
+    expect(JSON.stringify(payload)).not.toContain('typed-before-switching')
+    expect(wrapper.emitted('added')?.[0]).toEqual([added])
+  })
+
+  it('requires the token', async () => {
+    await open()
+    await click('auth-method-access-token')
+    submit()
+    await flushPromises()
+    expect(await errorOf('accessToken')).toBe('Access token is required')
+    expect(sent()).toBeUndefined()
+  })
+})
+
+describe('remembering the password', () => {
+  it('is off unless the user ticks it', async () => {
+    fake.handle('accounts.add', () => new Fail({ code: 'UNAUTHORIZED', message: 'no' }))
+    await open()
+    await fillValid()
+    submit()
+    await flushPromises()
+    expect(sent()).toMatchObject({ authMethod: 'password', rememberPassword: false })
+    await click('field-remember-password')
+    submit()
+    await flushPromises()
+    expect(fake.calls.filter((c) => c.channel === 'accounts.add').at(-1)?.payload).toMatchObject({
+      rememberPassword: true,
+    })
+  })
+})
+
+describe('oversized input', () => {
+  it('refuses 10,000 characters in a field with that field’s message and sends nothing', async () => {
+    await open()
+    await fillValid()
+    await type('field-label', 'L'.repeat(10_000))
+    await type('field-username', 'u'.repeat(10_000))
+    submit()
+    await flushPromises()
+    expect(await errorOf('label')).toBe('Label is too long (80 characters at most)')
+    expect(await errorOf('username')).toBe('User name is too long')
+    expect(sent()).toBeUndefined()
+  })
+})
+
+describe('a user with two-factor sign-in', () => {
+  it('switches to the second factor and adds the account once the code is accepted', async () => {
+    const added = account('acct-2fa1', { label: 'Production' })
+    fake.handle('accounts.add', () => ({
+      status: 'challenge',
+      challenge: challengeView({ accountId: null, challengeId: 'chal-add-000000000001' }),
+    }))
+    fake.handle('accounts.secondFactor', () => ({ status: 'signedIn', account: added }))
+    fake.handle('accounts.setActive', () => ({ accounts: [added], activeId: 'acct-2fa1' }))
+    const wrapper = await open()
+    await fillValid()
+    submit()
+    await flushPromises()
+    expect(shown('second-factor-step')).toBe(true)
+    expect(shown('field-label')).toBe(false)
+    await type('second-factor-code', '654321')
+    await click('second-factor-submit')
+    expect(wrapper.emitted('added')?.[0]).toEqual([added])
+    expect(useAccountsStore().activeId).toBe('acct-2fa1')
+  })
+
+  it('returns to the form with an empty password when the challenge expired', async () => {
+    fake.handle('accounts.add', () => ({
+      status: 'challenge',
+      challenge: challengeView({ accountId: null }),
+    }))
+    fake.handle(
+      'accounts.secondFactor',
+      () =>
+        new Fail({
+          code: 'CHALLENGE_EXPIRED',
+          message: 'The sign-in took too long; sign in again.',
+        }),
+    )
+    await open()
+    await fillValid()
+    submit()
+    await flushPromises()
+    await type('second-factor-code', '654321')
+    await click('second-factor-submit')
+    expect(shown('second-factor-step')).toBe(false)
+    expect(input('field-password').value).toBe('')
+    expect(input('field-label').value).toBe('Production')
+    expect(byTestId('add-account-error').textContent).toContain('took too long')
+  })
+})
+
+describe('detecting the release', () => {
+  it('probes with the URL and API key, sets the release and shows the evidence', async () => {
+    fake.handle('accounts.detectRelease', () => ({
+      release: '5.3.0',
+      evidence: ['scans.upcoming: present', 'saq.list: missing (404)'],
+    }))
+    await open()
+    await type('field-base-url', 'https://scanner.example.com')
+    await type('field-api-key', 'key-123')
+    await click('detect-release')
+    expect(fake.calls.find((c) => c.channel === 'accounts.detectRelease')?.payload).toEqual({
+      baseUrl: 'https://scanner.example.com',
+      apiKey: 'key-123',
+    })
+    expect(byTestId('detect-evidence').textContent).toContain('saq.list: missing (404)')
+    expect(byTestId('detect-result').textContent).toContain('5.3.0')
+    expect(byTestId('field-release').textContent).toContain('5.3.0')
+  })
+
+  it('does not probe without a valid URL', async () => {
+    await open()
+    await type('field-base-url', 'ftp://scanner.example.com')
+    await click('detect-release')
+    expect(fake.calls.some((c) => c.channel === 'accounts.detectRelease')).toBe(false)
+    expect(await errorOf('baseUrl')).toMatch(/https:\/\//)
+  })
+})
+
+const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n'
+
+async function pick(name: string, text: string): Promise<void> {
+  const el = byTestId<HTMLInputElement>('field-ca-bundle')
+  Object.defineProperty(el, 'files', {
+    configurable: true,
+    value: [new File([text], name, { type: 'application/x-pem-file' })],
+  })
+  el.dispatchEvent(new Event('change'))
+  // FileReader answers on its own schedule; the field says when it has finished.
+  await flushPromises()
+  await vi.waitFor(() => expect(byTestId('ca-bundle').getAttribute('aria-busy')).toBe('false'))
+  await flushPromises()
+}
+
+describe('a custom CA bundle', () => {
+  it('sends a PEM file’s text with the account, and nothing once removed', async () => {
+    fake.handle('accounts.add', () => new Fail({ code: 'UNAUTHORIZED', message: 'no' }))
+    await open()
+    await fillValid()
+    await pick('corp-ca.pem', PEM)
+    expect(byTestId('ca-bundle-name').textContent).toContain('corp-ca.pem')
+    submit()
+    await flushPromises()
+    expect(sent()?.caBundle).toBe(PEM)
+    await click('ca-bundle-clear')
+    submit()
+    await flushPromises()
+    expect(
+      fake.calls.filter((c) => c.channel === 'accounts.add').at(-1)?.payload,
+    ).not.toHaveProperty('caBundle')
+  })
+
+  it('refuses a file without a certificate and blocks the form until it is fixed', async () => {
+    await open()
+    await fillValid()
+    await pick('notes.crt', 'just some text')
+    expect(await errorOf('caBundle')).toMatch(/PEM certificate/)
+    submit()
+    await flushPromises()
+    expect(sent()).toBeUndefined()
   })
 })

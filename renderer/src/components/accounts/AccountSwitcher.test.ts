@@ -1,0 +1,154 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { AccountView } from '@contract/accounts'
+import { useAccountsStore } from '@/stores/accounts'
+import { useAppStore } from '@/stores/app'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account as baseAccount } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import AccountSwitcher from './AccountSwitcher.vue'
+import { byTestId, click } from './testing'
+
+let fake: FakeScandesk
+let list: AccountView[]
+let wrapper: ReturnType<typeof mountWithApp> | null = null
+
+const account = (id: string, extra: Partial<AccountView> = {}) =>
+  baseAccount(id, {
+    label: `Label ${id}`,
+    impersonating: null,
+    rememberPassword: false,
+    hasCaBundle: false,
+    awaitingReauth: false,
+    ...extra,
+  })
+
+function start(pinTo?: string) {
+  window.history.replaceState(null, '', pinTo ? `/?account=${pinTo}#/` : '/')
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  list = [
+    account('acct-aaaa', { color: '#ff0000' }),
+    account('acct-bbbb', { color: '#00aa00' }),
+    account('acct-cccc', { signedIn: false }),
+  ]
+  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
+    accounts: list,
+    activeId: p.accountId,
+  }))
+  fake.handle('accounts.signOut', (p: { accountId: string }) => ({
+    ...list.find((a) => a.id === p.accountId)!,
+    signedIn: false,
+  }))
+  useAppStore()
+  fake.emit('accounts.changed', { accounts: list, activeId: 'acct-aaaa' })
+  wrapper = mountWithApp(AccountSwitcher)
+  return wrapper
+}
+
+afterEach(() => {
+  wrapper?.unmount()
+  wrapper = null
+  delete window.scandesk
+  document.body.innerHTML = ''
+  window.history.replaceState(null, '', '/')
+  vi.restoreAllMocks()
+})
+
+const callsTo = (channel: string) => fake.calls.filter((c) => c.channel === channel)
+const label = () => byTestId('account-switcher-label').textContent?.trim()
+const press = (key: string, extra: KeyboardEventInit = {}) =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { key, ctrlKey: true, ...extra }))
+
+describe('switching accounts', () => {
+  beforeEach(() => {
+    start()
+  })
+
+  it('switches with one click on the account', async () => {
+    expect(label()).toBe('Label acct-aaaa')
+    await click('account-switch-acct-bbbb')
+    expect(callsTo('accounts.setActive').map((c) => c.payload)).toEqual([
+      { accountId: 'acct-bbbb' },
+    ])
+    expect(label()).toBe('Label acct-bbbb')
+  })
+
+  it('switches to the n-th account with Ctrl+n', async () => {
+    press('3')
+    await flushPromises()
+    expect(useAccountsStore().activeId).toBe('acct-cccc')
+    press('9') // no ninth account: nothing happens
+    await flushPromises()
+    expect(callsTo('accounts.setActive')).toHaveLength(1)
+  })
+
+  it('opens the list with a click on the switcher and closes it after a switch', async () => {
+    const panel = () => byTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
+    await click('account-switcher')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(panel()?.style.display).not.toBe('none')
+    await click('account-switch-acct-bbbb')
+    await new Promise((r) => setTimeout(r, 400))
+    expect(panel()?.style.display).toBe('none')
+  })
+
+  it('opens the list with Ctrl+Shift+A', async () => {
+    const panel = () => byTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
+    expect(panel()?.style.display ?? 'none').toBe('none')
+    press('A', { shiftKey: true })
+    await flushPromises()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(panel()?.style.display).not.toBe('none')
+  })
+
+  it('signs out with one click in the account menu', async () => {
+    await click('account-menu-acct-bbbb')
+    await click('sign-out-acct-bbbb')
+    expect(callsTo('accounts.signOut').map((c) => c.payload)).toEqual([{ accountId: 'acct-bbbb' }])
+    expect(useAccountsStore().accounts.find((a) => a.id === 'acct-bbbb')?.signedIn).toBe(false)
+  })
+
+  it('offers sign-in instead of sign-out for a signed-out account', async () => {
+    await click('account-menu-acct-cccc')
+    expect(document.querySelector('[data-testid="sign-in-acct-cccc"]')).not.toBeNull()
+    expect(document.querySelector('[data-testid="sign-out-acct-cccc"]')).toBeNull()
+  })
+
+  it('opens an account in a new tab in browser mode', async () => {
+    const opened = vi.spyOn(window, 'open').mockReturnValue(null)
+    fake.handle('accounts.openWindow', (p: { accountId: string }) => ({
+      opened: 'url',
+      url: `/?account=${p.accountId}#/`,
+    }))
+    await click('account-menu-acct-bbbb')
+    await click('account-window-open')
+    expect(opened).toHaveBeenCalledWith('/?account=acct-bbbb#/', '_blank', 'noopener')
+    // This window stays where it was.
+    expect(useAccountsStore().activeId).toBe('acct-aaaa')
+  })
+
+  it('lets Electron open the window itself', async () => {
+    const opened = vi.spyOn(window, 'open').mockReturnValue(null)
+    fake.handle('accounts.openWindow', () => ({ opened: 'window' }))
+    await click('account-menu-acct-bbbb')
+    await click('account-window-open')
+    expect(callsTo('accounts.openWindow')).toHaveLength(1)
+    expect(opened).not.toHaveBeenCalled()
+  })
+})
+
+describe('switching in a window pinned to one account', () => {
+  it('moves only this window: main is not asked to change the active account', async () => {
+    start('acct-bbbb')
+    await flushPromises()
+    expect(label()).toBe('Label acct-bbbb')
+    await click('account-switch-acct-aaaa')
+    expect(label()).toBe('Label acct-aaaa')
+    press('3')
+    await flushPromises()
+    expect(label()).toBe('Label acct-cccc')
+    expect(callsTo('accounts.setActive')).toHaveLength(0)
+  })
+})

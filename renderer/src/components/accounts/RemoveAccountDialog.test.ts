@@ -1,0 +1,93 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { AccountView } from '@contract/accounts'
+import type { RemovalPlan } from '@contract/sessions'
+import { useAccountsStore } from '@/stores/accounts'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account as baseAccount } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import RemoveAccountDialog from './RemoveAccountDialog.vue'
+import { byTestId, click, typeInto } from './testing'
+
+let fake: FakeScandesk
+let wrapper: ReturnType<typeof mountWithApp> | null = null
+let list: AccountView[]
+
+const account = (id: string, extra: Partial<AccountView> = {}) =>
+  baseAccount(id, {
+    impersonating: null,
+    rememberPassword: false,
+    hasCaBundle: false,
+    awaitingReauth: false,
+    ...extra,
+  })
+const plan: RemovalPlan = {
+  accountId: 'acct-aaaa',
+  label: 'Customer Acme',
+  keychainEntries: 3,
+  exportJobs: 2,
+  ledgerEntries: 5,
+  cachedRecords: 1,
+  drafts: 0,
+  filesKept: 5,
+}
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  list = [account('acct-aaaa', { label: 'Customer Acme' }), account('acct-bbbb')]
+  fake.handle('accounts.removalPlan', () => plan)
+  fake.handle('accounts.list', () => ({ accounts: list, activeId: list[0]?.id ?? null }))
+  fake.handle('accounts.remove', (p: { accountId: string }) => {
+    list = list.filter((a) => a.id !== p.accountId)
+    return { removed: true }
+  })
+  useAccountsStore()
+  fake.emit('accounts.changed', { accounts: list, activeId: 'acct-aaaa' })
+})
+afterEach(() => {
+  wrapper?.unmount()
+  wrapper = null
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+async function open() {
+  wrapper = mountWithApp(RemoveAccountDialog, {
+    props: { accountId: 'acct-aaaa', modelValue: true },
+  })
+  await flushPromises()
+}
+
+const submit = () => byTestId<HTMLButtonElement>('remove-account-submit')
+
+describe('removing an account', () => {
+  it('says exactly what goes and what stays, from main’s plan', async () => {
+    await open()
+    expect(fake.calls.find((c) => c.channel === 'accounts.removalPlan')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+    })
+    expect(byTestId('remove-account-plan').textContent?.trim()).toBe(
+      '3 keychain entries, 2 export jobs, 5 records of downloaded files, 1 cached answer; ' +
+        '5 downloaded files stay on disk.',
+    )
+  })
+
+  it('removes only after the label is typed exactly', async () => {
+    await open()
+    expect(submit().disabled).toBe(true)
+    await typeInto('remove-account-confirm-input', 'customer acme')
+    expect(submit().disabled).toBe(true)
+    await click('remove-account-submit')
+    expect(fake.calls.some((c) => c.channel === 'accounts.remove')).toBe(false)
+    await typeInto('remove-account-confirm-input', 'Customer Acme')
+    expect(submit().disabled).toBe(false)
+    await click('remove-account-submit')
+    expect(fake.calls.find((c) => c.channel === 'accounts.remove')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+    })
+    expect(useAccountsStore().accounts.map((a) => a.id)).toEqual(['acct-bbbb'])
+    expect(wrapper?.emitted('update:modelValue')?.at(-1)).toEqual([false])
+  })
+})

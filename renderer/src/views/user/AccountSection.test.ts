@@ -1,0 +1,167 @@
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useAccountsStore } from '@/stores/accounts'
+import { useCurrentUserStore } from '@/stores/currentUser'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import DeleteAccountSection from './DeleteAccountSection.vue'
+import TransferSection from './TransferSection.vue'
+import UserAccountView from './UserAccountView.vue'
+import {
+  byTestId,
+  callsOf,
+  click,
+  errorUnder,
+  invalid,
+  serveUserApi,
+  typeInto,
+  userResource,
+  type OpHandler,
+} from './userTestKit'
+
+let fake: FakeScandesk
+
+beforeEach(() => {
+  fake = installFakeScandesk()
+  setActivePinia(createPinia())
+  useAccountsStore()
+  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+const deletable = { data: { deletable: true, reasons: [], warnings: ['you own 3 resources'] } }
+
+async function mountDelete(handlers: Record<string, OpHandler> = {}) {
+  serveUserApi(fake, { 'user.deletability': () => deletable, ...handlers })
+  await useCurrentUserStore().load()
+  mountWithApp(DeleteAccountSection)
+  await flushPromises()
+}
+
+const confirmButton = () => byTestId('user-delete-confirm')[0] as HTMLButtonElement
+
+describe('deleting the own account', () => {
+  it('offers deletion only when the service says it is possible', async () => {
+    await mountDelete({
+      'user.deletability': () => ({
+        data: {
+          deletable: false,
+          reasons: ['an impersonating administrator cannot delete it'],
+          warnings: [],
+        },
+      }),
+    })
+    expect(byTestId('user-delete-reasons')[0].textContent).toContain('impersonating')
+    expect((byTestId('user-delete-open')[0] as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('needs the e-mail address typed exactly before it sends anything', async () => {
+    await mountDelete({ 'user.delete': () => ({ data: { id: 'usr-001', deleted: true } }) })
+    expect(byTestId('user-delete-warnings')[0].textContent).toContain('you own 3 resources')
+    await click('user-delete-open')
+    await typeInto('user-delete-password', 'sandbox-password')
+    await typeInto('user-delete-email', 'ada@example.co')
+    expect(confirmButton().disabled).toBe(true)
+    confirmButton().click()
+    await flushPromises()
+    expect(callsOf(fake, 'user.delete')).toHaveLength(0)
+
+    await typeInto('user-delete-email', 'ADA@example.com ')
+    expect(confirmButton().disabled).toBe(false)
+    await click('user-delete-confirm')
+    expect(callsOf(fake, 'user.delete')[0].input.body).toEqual({ password: 'sandbox-password' })
+    expect(useCurrentUserStore().deletedAtService).toBe(true)
+  })
+
+  it('shows a wrong password under its field and keeps the dialog', async () => {
+    await mountDelete({ 'user.delete': () => invalid({ password: ['is incorrect'] }) })
+    await click('user-delete-open')
+    await typeInto('user-delete-email', 'ada@example.com')
+    await typeInto('user-delete-password', 'nope')
+    await click('user-delete-confirm')
+    expect(await errorUnder('user-delete-password')).toBe('Password is incorrect')
+    expect(useCurrentUserStore().deletedAtService).toBe(false)
+  })
+
+  it('then says the account is gone at the service and offers to remove it from ScanDesk', async () => {
+    serveUserApi(fake, {
+      'user.deletability': () => deletable,
+      'user.delete': () => ({ data: { id: 'usr-001', deleted: true } }),
+    })
+    fake.handle('accounts.remove', () => ({ removed: true }))
+    fake.handle('accounts.list', () => ({ accounts: [], activeId: null }))
+    mountWithApp(UserAccountView, { props: { tab: 'account' } })
+    await flushPromises()
+    await click('user-delete-open')
+    await typeInto('user-delete-email', 'ada@example.com')
+    await typeInto('user-delete-password', 'sandbox-password')
+    await click('user-delete-confirm')
+
+    expect(byTestId('user-deleted-notice')[0].textContent).toContain(
+      'Your account was deleted at the service',
+    )
+    expect(byTestId('user-tabs')).toHaveLength(0)
+    await click('user-deleted-remove')
+    expect(fake.calls.find((c) => c.channel === 'accounts.remove')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+    })
+  })
+})
+
+describe('transferring resources', () => {
+  it('picks a user from users.list and transfers to them', async () => {
+    serveUserApi(fake, {
+      'user.permissions': () => ({ data: { role: 'manager', permissions: ['users.read'] } }),
+      'users.list': () => ({
+        data: [
+          { id: 'usr-001', type: 'user', attributes: userResource().attributes },
+          {
+            id: 'usr-002',
+            type: 'user',
+            attributes: userResource({
+              email: 'grace@example.com',
+              first_name: 'Grace',
+              last_name: 'Hopper',
+            }).attributes,
+          },
+        ],
+      }),
+      'user.transfer_resources': () => ({
+        data: { to_user_id: 'usr-002', transferred: 4, by_collection: { targets: 3, scans: 1 } },
+      }),
+    })
+    await useCurrentUserStore().load()
+    const wrapper = mountWithApp(TransferSection)
+    await flushPromises()
+    await click('user-transfer-open')
+    expect(callsOf(fake, 'users.list')[0].input.query).toMatchObject({ status: 'active' })
+    const select = wrapper.findComponent({ name: 'ElSelect' })
+    const options = select.findAllComponents({ name: 'ElOption' }).map((o) => o.props('label'))
+    expect(options).toEqual(['Grace Hopper <grace@example.com>'])
+    expect((byTestId('user-transfer-confirm')[0] as HTMLButtonElement).disabled).toBe(true)
+
+    select.vm.$emit('update:modelValue', 'usr-002')
+    await flushPromises()
+    expect(byTestId('user-transfer-summary')[0].textContent).toContain('Grace Hopper')
+    await click('user-transfer-confirm')
+    expect(callsOf(fake, 'user.transfer_resources')[0].input.body).toEqual({ user_id: 'usr-002' })
+    expect(byTestId('user-transfer-result')[0].textContent).toContain('Transferred 4 items')
+  })
+
+  it('falls back to the organization members without the users.read permission', async () => {
+    serveUserApi(fake, {
+      'user.organization_members': () => ({ data: [] }),
+    })
+    await useCurrentUserStore().load()
+    mountWithApp(TransferSection)
+    await flushPromises()
+    await click('user-transfer-open')
+    expect(callsOf(fake, 'users.list')).toHaveLength(0)
+    expect(callsOf(fake, 'user.organization_members')).toHaveLength(1)
+  })
+})

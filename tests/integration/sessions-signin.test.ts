@@ -1,0 +1,261 @@
+// Every way of signing in, through the real core and the real sandbox over HTTP: second factor
+// (app code, SMS, recovery code), access tokens, remembered passwords, session expiry, and two
+// accounts on two sandboxes side by side.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AccountList, ApiCallOutput } from '../../electron/contract/channels'
+import type {
+  AccessTokenState,
+  ChallengeView,
+  SignInOutcome,
+} from '../../electron/contract/sessions'
+import {
+  CHALLENGE_OVER,
+  WRONG_ACCESS_TOKEN,
+  WRONG_CODE,
+} from '../../electron/core/accounts/sign-in'
+import { FIXTURES } from '../../sandbox/domains/identity/seed'
+import {
+  addAnalyst,
+  analystAccount,
+  signedIn,
+  startRecordedSandbox,
+  startTestCore,
+  type RecordedSandbox,
+  type TestCore,
+} from './core-helpers'
+import { challengeOf, otpFor, recoveryCodesFor, startRecordingProxy } from './sessions-helpers'
+
+let sandbox: RecordedSandbox
+let t: TestCore
+
+beforeAll(async () => {
+  sandbox = await startRecordedSandbox()
+})
+afterAll(() => sandbox.close())
+beforeEach(async () => {
+  sandbox.reset()
+  t = await startTestCore()
+})
+afterEach(() => t.close())
+
+const ADMIN = 'admin@sandbox.test'
+const SMS = 'sms@sandbox.test'
+const list = () => t.ok<AccountList>('accounts.list')
+const apiCall = (accountId: string, op = 'targets.list') =>
+  t.call<ApiCallOutput>('api.call', { accountId, op })
+
+async function startAdd(username: string, over = {}): Promise<ChallengeView> {
+  return challengeOf(
+    await t.ok<SignInOutcome>('accounts.add', analystAccount(sandbox, { username, ...over })),
+  )
+}
+
+function finish(challenge: ChallengeView, method: string, code: string) {
+  return t.call<SignInOutcome>('accounts.secondFactor', {
+    challengeId: challenge.challengeId,
+    method,
+    code,
+  })
+}
+
+describe('adding an account whose user has two-factor sign-in', () => {
+  it('stores nothing until the app code is right, and refuses a wrong one first', async () => {
+    const from = sandbox.lines.length
+    const challenge = await startAdd(ADMIN)
+    expect(challenge).toMatchObject({ accountId: null, username: ADMIN, defaultMethod: 'app' })
+    expect(challenge.methods).toEqual(expect.arrayContaining(['app', 'recovery']))
+    expect(t.vault?.size).toBe(0)
+    expect((await list()).accounts).toEqual([])
+    const code = otpFor(sandbox, ADMIN, from)
+    const wrong = await finish(challenge, 'app', code === '000000' ? '111111' : '000000')
+    expect(wrong.ok ? null : wrong.error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: WRONG_CODE,
+    })
+    expect(t.vault?.size).toBe(0)
+    const done = await finish(challenge, 'app', code)
+    const view = signedIn(done.ok ? done.data : ({} as SignInOutcome))
+    expect(view).toMatchObject({ username: ADMIN, signedIn: true, awaitingReauth: false })
+    expect(await t.vault!.get(view.id, 'api_key')).toBe(sandbox.apiKey)
+    expect((await apiCall(view.id)).ok).toBe(true)
+    // the challenge is used up, in ScanDesk as at the service
+    const reused = await finish(challenge, 'app', code)
+    expect(reused.ok ? null : reused.error.code).toBe('CHALLENGE_EXPIRED')
+  })
+
+  it('refuses a code of an earlier challenge', async () => {
+    const view = signedIn(
+      await (async () => {
+        const from = sandbox.lines.length
+        const c = await startAdd(ADMIN)
+        return t.ok<SignInOutcome>('accounts.secondFactor', {
+          challengeId: c.challengeId,
+          method: 'app',
+          code: otpFor(sandbox, ADMIN, from),
+        })
+      })(),
+    )
+    const oldCode = otpFor(sandbox, ADMIN)
+    await t.ok('accounts.signOut', { accountId: view.id })
+    const from = sandbox.lines.length
+    const again = challengeOf(
+      await t.ok<SignInOutcome>('accounts.signIn', {
+        accountId: view.id,
+        password: 'sandbox-password',
+      }),
+    )
+    expect(again.accountId).toBe(view.id)
+    const fresh = otpFor(sandbox, ADMIN, from)
+    if (fresh !== oldCode) {
+      const stale = await finish(again, 'app', oldCode)
+      expect(stale.ok ? null : stale.error.message).toBe(WRONG_CODE)
+    }
+    expect((await finish(again, 'app', fresh)).ok).toBe(true)
+    expect((await list()).accounts[0].signedIn).toBe(true)
+  })
+
+  it('restarts cleanly after the challenge expired, with nothing stored', async () => {
+    const from = sandbox.lines.length
+    const challenge = await startAdd(ADMIN)
+    sandbox.advanceClock(6 * 60_000)
+    const late = await finish(challenge, 'app', otpFor(sandbox, ADMIN, from))
+    expect(late.ok ? null : late.error).toMatchObject({
+      code: 'CHALLENGE_EXPIRED',
+      message: CHALLENGE_OVER,
+    })
+    expect(t.vault?.size).toBe(0)
+    expect((await list()).accounts).toEqual([])
+    const again = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })
+    expect(again.code).toBe('CHALLENGE_EXPIRED')
+  })
+
+  it('sends an SMS code with a cooldown, masks the phone, and verifies the newest code', async () => {
+    const from = sandbox.lines.length
+    const challenge = await startAdd(SMS)
+    expect(challenge).toMatchObject({ defaultMethod: 'sms', methods: ['sms'] })
+    const first = otpFor(sandbox, SMS, from)
+    // the sign-in already sent one: resending at once is refused with the wait
+    const early = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })
+    expect(early).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
+    expect(early.retryAfterMs).toBeGreaterThan(0)
+    sandbox.advanceClock(31_000)
+    const sent = await t.ok<ChallengeView>('accounts.sendSms', {
+      challengeId: challenge.challengeId,
+    })
+    expect(sent.phoneHint).toBe('+44 •••• ••8750')
+    expect(Date.parse(sent.smsResendAt ?? '')).toBeGreaterThan(Date.now() + 20_000)
+    const second = otpFor(sandbox, SMS)
+    const limited = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })
+    expect(limited.code).toBe('RATE_LIMITED')
+    if (second !== first) {
+      const stale = await finish(challenge, 'sms', first)
+      expect(stale.ok ? null : stale.error.message).toBe(WRONG_CODE)
+    }
+    const done = await finish(challenge, 'sms', second)
+    expect(done.ok && done.data.status).toBe('signedIn')
+    expect(JSON.stringify(t.results)).not.toContain('+442071838750')
+  })
+
+  it('accepts a recovery code once only', async () => {
+    const codes = recoveryCodesFor(sandbox, ADMIN)
+    expect(codes[0]).toBe(FIXTURES.adminRecoveryCode)
+    const challenge = await startAdd(ADMIN)
+    const view = signedIn(
+      await t.ok<SignInOutcome>('accounts.secondFactor', {
+        challengeId: challenge.challengeId,
+        method: 'recovery',
+        code: codes[0],
+      }),
+    )
+    await t.ok('accounts.signOut', { accountId: view.id })
+    const again = challengeOf(
+      await t.ok<SignInOutcome>('accounts.signIn', {
+        accountId: view.id,
+        password: 'sandbox-password',
+      }),
+    )
+    const used = await finish(again, 'recovery', codes[0])
+    expect(used.ok ? null : used.error).toMatchObject({ code: 'UNAUTHORIZED', message: WRONG_CODE })
+    expect((await finish(again, 'recovery', codes[1])).ok).toBe(true)
+  })
+
+  it('forgets a cancelled challenge', async () => {
+    const challenge = await startAdd(ADMIN)
+    const id = { challengeId: challenge.challengeId }
+    expect(await t.ok('accounts.cancelChallenge', id)).toEqual({ cancelled: true })
+    expect(await t.ok('accounts.cancelChallenge', id)).toEqual({ cancelled: false })
+    expect((await finish(challenge, 'app', '123456')).ok).toBe(false)
+  })
+})
+
+describe('access tokens', () => {
+  it('generates one, sends it as Basic, adds an account with it, and revokes it', async () => {
+    const proxy = await startRecordingProxy(sandbox.baseUrl)
+    const other = await startTestCore()
+    try {
+      const view = await addAnalyst(t, { baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey })
+      const generated = await t.ok<AccessTokenState>('accounts.accessToken', {
+        accountId: view.id,
+        action: 'generate',
+      })
+      expect(generated).toMatchObject({ accountId: view.id, inUse: true, valid: true })
+      const token = await t.vault!.get(view.id, 'access_token')
+      expect(token).toBeTruthy()
+      expect(await t.vault!.get(view.id, 'session_token')).toBeNull()
+      expect((await list()).accounts[0]).toMatchObject({
+        authMethod: 'access_token',
+        signedIn: true,
+      })
+      proxy.seen.length = 0
+      expect((await apiCall(view.id)).ok).toBe(true)
+      expect(proxy.seen.map((r) => r.authorization)).toEqual([`Basic ${token}`])
+
+      // another ScanDesk adds an account with that token; the user name comes from the service
+      const added = signedIn(
+        await other.ok<SignInOutcome>('accounts.add', {
+          ...analystAccount({ baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey }),
+          authMethod: 'access_token',
+          username: '',
+          password: undefined,
+          accessToken: token,
+        }),
+      )
+      expect(added).toMatchObject({ username: 'analyst@sandbox.test', authMethod: 'access_token' })
+      const check = { accountId: added.id, action: 'check' }
+      expect(await other.ok<AccessTokenState>('accounts.accessToken', check)).toMatchObject({
+        inUse: true,
+        valid: true,
+      })
+
+      // revoking switches the first account back to password sign-in, signed out
+      const revoked = await t.ok<AccessTokenState>('accounts.accessToken', {
+        accountId: view.id,
+        action: 'revoke',
+      })
+      expect(revoked).toMatchObject({ inUse: false, valid: false })
+      expect((await list()).accounts[0]).toMatchObject({ authMethod: 'password', signedIn: false })
+      expect(await t.vault!.get(view.id, 'access_token')).toBeNull()
+      expect(await other.ok<AccessTokenState>('accounts.accessToken', check)).toMatchObject({
+        valid: false,
+      })
+      const refused = await other.err('api.call', { accountId: added.id, op: 'targets.list' })
+      expect(refused.code).toBe('NOT_SIGNED_IN')
+      expect(refused.message).toMatch(/access token of Sandbox analyst/)
+      expect(other.events.some((e) => e.name === 'accounts.reauthRequired')).toBe(false)
+    } finally {
+      await other.close()
+      await proxy.close()
+    }
+  })
+
+  it('stores nothing when the access token is wrong', async () => {
+    const error = await t.err('accounts.add', {
+      ...analystAccount(sandbox),
+      authMethod: 'access_token',
+      password: undefined,
+      accessToken: 'not-a-real-token',
+    })
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: WRONG_ACCESS_TOKEN })
+    expect(t.vault?.size).toBe(0)
+  })
+})
