@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const rssBeforeBytes = process.memoryUsage().rss
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS })
   loop.enable()
+  const cpuBefore = process.cpuUsage()
   const start = process.hrtime.bigint()
   const result = await downloadToFolder({
     client,
@@ -28,10 +29,12 @@ async function main(): Promise<void> {
     format: 'pdf',
   })
   const ms = Number(process.hrtime.bigint() - start) / 1e6
+  const cpu = process.cpuUsage(cpuBefore)
   loop.disable()
   client.close()
   const report: ChildReport = {
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     size: result.size,
     sha256: result.sha256,
     path: result.path,

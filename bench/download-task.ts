@@ -13,6 +13,8 @@ export interface ChildTask {
 /** What the child prints (one JSON line on stdout). */
 export interface ChildReport {
   ms: number
+  /** CPU time of the whole process (all its threads, user + system) during the download. */
+  cpuMs: number
   size: number
   sha256: string
   path: string

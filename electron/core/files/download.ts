@@ -5,7 +5,7 @@ import type { TransferProgress } from '@contract/files'
 import type { AccountClient } from '../http/client'
 import { fileFailure, nodeFileOps, removeQuietly, type FileOps, type WritableFile } from './fs-ops'
 import { safeFileName } from './names'
-import { HashingWriter } from './pipeline'
+import { bodyWriter, type BodyWriter } from './pipeline'
 import { placeWithoutOverwrite } from './place'
 import { ProgressMeter } from './progress'
 
@@ -91,7 +91,7 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
   const stop = new AbortController()
   const onCancel = () => stop.abort()
   req.signal?.addEventListener('abort', onCancel, { once: true })
-  let writer: HashingWriter | null = null
+  let writer: BodyWriter | null = null
   let meter: ProgressMeter | null = null
   let open = true
   let signed = false
@@ -101,11 +101,12 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
       req.input,
       {
         start: (head) => {
-          writer = new HashingWriter(file, head.contentLength, () => stop.abort())
+          writer = bodyWriter(file, head.contentLength, () => stop.abort())
           meter = new ProgressMeter(head.contentLength, req.onProgress)
         },
         write: (chunk) => {
-          const w = writer as HashingWriter
+          const w = writer as BodyWriter
+          const length = chunk.length // read first: the writer may take the chunk's memory
           const waiting = w.write(chunk)
           if (!signed && w.bytes >= PDF_MAGIC.length) {
             // Refuse a wrong file at its first bytes instead of after the whole transfer.
@@ -113,13 +114,13 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
             const problem = badSignature(req.format, w.head, w.bytes)
             if (problem) throw integrity(problem)
           }
-          meter?.add(chunk.length)
+          meter?.add(length)
           return waiting
         },
       },
       { signal: stop.signal, deadlineMs: req.deadlineMs, idleMs: req.idleMs },
     )
-    const w = writer as HashingWriter | null
+    const w = writer as BodyWriter | null
     if (!w) throw integrity('The service sent no file.')
     const problem = badSignature(req.format, w.head, w.bytes)
     if (problem) throw integrity(problem)
@@ -131,7 +132,7 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
     ;(meter as ProgressMeter | null)?.finish()
     return { path: finalPath, size: w.bytes, sha256 }
   } catch (err) {
-    const w = writer as HashingWriter | null
+    const w = writer as BodyWriter | null
     const cause = w?.failure ?? err
     await w?.abort(cause)
     if (open) await file.close().catch(() => undefined)

@@ -4,6 +4,8 @@ import { AppFailure, type ErrorCode } from '@contract/errors'
 
 /** An open file as the download writes it. */
 export interface WritableFile {
+  /** The descriptor, when this is a real open file (large bodies are then written off-thread). */
+  readonly fd?: number
   write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>
   /** Flushes data only (metadata is flushed by `sync`). */
   datasync(): Promise<void>

@@ -7,8 +7,9 @@ export const SLOT_BYTES = 1024 * 1024
 // The hashing thread. Plain CommonJS source evaluated by the worker, so it runs the same from
 // TypeScript tests, the bundled main process and a packaged app (no worker file to locate).
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads')
+const { parentPort, MessageChannel } = require('node:worker_threads')
 const { createHash } = require('node:crypto')
+const fs = require('node:fs')
 const fsp = require('node:fs/promises')
 let views = []
 let hash = null
@@ -34,8 +35,69 @@ async function hashPath(path, chunk) {
     await fh.close()
   }
 }
+// A file job: chunks arrive in batches (transferred, not copied), are hashed here at once and
+// written in order by the thread pool at explicit offsets; every batch, the end and an abort
+// get exactly one reply, in order. Dirty data is flushed every syncEvery bytes in the background.
+let job = null
+// Written batches are posted to a closed port: that detaches and frees their memory at once
+// instead of at the next garbage collection, so memory stays flat.
+const drain = new MessageChannel().port1
+drain.close()
+function reply(m) { parentPort.postMessage(m) }
+function failed(e) { return { t: 'e', code: e && e.code, message: String(e && e.message) } }
+function writeAll(j, views, cb) {
+  fs.writev(j.fd, views, j.pos, (err, n) => {
+    if (err) return cb(err)
+    j.pos += n
+    let rest = n
+    while (views.length && rest >= views[0].byteLength) rest -= views.shift().byteLength
+    if (!views.length) return cb(null)
+    if (n === 0) return cb(Object.assign(new Error('the disk took no bytes'), { code: 'EIO' }))
+    views[0] = views[0].subarray(rest)
+    writeAll(j, views, cb)
+  })
+}
+function flushSome(j) {
+  if (j.syncing || j.error || j.pos - j.synced < j.syncEvery) return
+  j.synced = j.pos
+  j.syncing = true
+  fs.fdatasync(j.fd, (err) => {
+    j.syncing = false
+    if (err && !j.error) j.error = err
+    pump(j)
+  })
+}
+function pump(j) {
+  while (!j.writing && j.queue.length) {
+    const bufs = j.queue.shift()
+    if (j.error) { reply(failed(j.error)); continue }
+    j.writing = true
+    writeAll(j, bufs.map((b) => new Uint8Array(b)), (err) => {
+      j.writing = false
+      drain.postMessage(null, bufs)
+      if (err && !j.error) j.error = err
+      reply(j.error ? failed(j.error) : { t: 'a' })
+      flushSome(j)
+      pump(j)
+    })
+  }
+  if (j.writing || j.syncing || j.queue.length || !j.ending) return
+  if (job === j) job = null
+  if (j.ending === 'abort') reply({ t: 'a' })
+  else reply(j.error ? failed(j.error) : { t: 'h', hex: j.hash.digest('hex') })
+}
 parentPort.on('message', (m) => {
-  if (m.t === 'init') {
+  if (m.t === 'fo') {
+    job = { fd: m.fd, pos: 0, synced: 0, syncEvery: m.syncEvery, hash: createHash('sha256'),
+      queue: [], writing: false, syncing: false, error: null, ending: null }
+  } else if (m.t === 'fw') {
+    if (!job.error) for (const b of m.bufs) job.hash.update(new Uint8Array(b))
+    job.queue.push(m.bufs)
+    pump(job)
+  } else if (m.t === 'fe' || m.t === 'fa') {
+    job.ending = m.t === 'fe' ? 'digest' : 'abort'
+    pump(job)
+  } else if (m.t === 'init') {
     views = []
     for (let i = 0; i < m.slots; i++) views.push(new Uint8Array(m.sab, i * m.size, m.size))
     hash = createHash('sha256')
@@ -48,7 +110,7 @@ parentPort.on('message', (m) => {
   } else if (m.t === 'f') {
     hashPath(m.path, m.chunk).then(
       (r) => parentPort.postMessage({ t: 'h', hex: r.hex, size: r.size }),
-      (e) => parentPort.postMessage({ t: 'e', code: e && e.code, message: String(e && e.message) }),
+      (e) => reply(failed(e)),
     )
   }
 })
@@ -80,13 +142,17 @@ class HashWorker {
     for (const w of this.waiting.splice(0)) w.reject(err)
   }
 
-  /** Sends a message; `answered` resolves with the thread's reply to it. */
-  send(message: unknown, answered: boolean): Promise<WorkerMessage> | null {
+  /** Sends a message (moving `transfer` to the thread); `answered` resolves with its reply. */
+  send(
+    message: unknown,
+    answered: boolean,
+    transfer?: ArrayBuffer[],
+  ): Promise<WorkerMessage> | null {
     if (this.broken) return Promise.reject(new Error('the hashing thread stopped'))
     const reply = answered
       ? new Promise<WorkerMessage>((resolve, reject) => this.waiting.push({ resolve, reject }))
       : null
-    this.worker.postMessage(message)
+    this.worker.postMessage(message, transfer)
     return reply
   }
 }
@@ -192,5 +258,65 @@ export async function hashPathOnThread(path: string): Promise<{ sha256: string; 
     return { sha256: m.hex, size: m.size }
   } finally {
     release(w)
+  }
+}
+
+/** The error a hashing thread reported, with its errno code (ENOSPC …) kept for mapping. */
+function threadError(m: WorkerMessage | null): Error {
+  if (m?.t === 'e') return Object.assign(new Error(m.message), { code: m.code })
+  return new Error('the hashing thread answered out of turn')
+}
+
+/**
+ * Hashes and writes a file on a worker thread: batches of received chunks are moved to it (no
+ * copy), hashed there and written in order at increasing offsets by the thread pool, with the
+ * written data flushed to disk every `syncEvery` bytes so the final fsync is short.
+ */
+export class ThreadFileWriter {
+  private w: HashWorker | null
+
+  constructor(fd: number, syncEvery: number) {
+    const w = acquire()
+    w.send({ t: 'fo', fd, syncEvery }, false)
+    this.w = w
+  }
+
+  private live(): HashWorker {
+    if (!this.w) throw new Error('the file writer is closed')
+    return this.w
+  }
+
+  /** Moves `buffers` to the thread (they are detached here); resolves once hashed and written. */
+  async write(buffers: ArrayBuffer[]): Promise<void> {
+    const m = await this.live().send({ t: 'fw', bufs: buffers }, true, buffers)
+    if (m?.t !== 'a') throw threadError(m)
+  }
+
+  /** Waits for every write; resolves with the digest as lowercase hex. The writer is spent. */
+  async finish(): Promise<string> {
+    try {
+      const m = await this.live().send({ t: 'fe' }, true)
+      if (m?.t !== 'h') throw threadError(m)
+      return m.hex
+    } finally {
+      this.close()
+    }
+  }
+
+  /** Drops the job once no write or flush is still running on the file. */
+  async abort(): Promise<void> {
+    if (!this.w) return
+    try {
+      await this.w.send({ t: 'fa' }, true)
+    } catch {
+      // The thread is gone: nothing of it runs on the file any more.
+    } finally {
+      this.close()
+    }
+  }
+
+  private close(): void {
+    if (this.w) release(this.w)
+    this.w = null
   }
 }

@@ -1,8 +1,21 @@
 import type { WritableFile } from './fs-ops'
-import { inlineHasher, SLOT_BYTES, SlotPool, threadHasher, type SlotHasher } from './hasher'
+import {
+  inlineHasher,
+  SLOT_BYTES,
+  SlotPool,
+  threadHasher,
+  ThreadFileWriter,
+  type SlotHasher,
+} from './hasher'
 
 /** Buffer slots in flight per download: memory stays at this many MiB whatever the size. */
 export const PIPELINE_SLOTS = 8
+
+/** Chunks go to the writing thread in batches of about this size (fewer thread wake-ups). */
+export const TRANSFER_BATCH_BYTES = 2 * SLOT_BYTES
+
+/** Batches in flight to the writing thread: memory stays at about 12 MiB whatever the size. */
+export const TRANSFER_BATCHES = 6
 
 /** Bodies up to this size are hashed on the main thread (a worker costs ~50 ms to start). */
 export const INLINE_BODY_LIMIT = 8 * SLOT_BYTES
@@ -10,18 +23,145 @@ export const INLINE_BODY_LIMIT = 8 * SLOT_BYTES
 /** Data is flushed to disk in the background every this many bytes, so the last fsync is short. */
 export const DATASYNC_EVERY = 64 * SLOT_BYTES
 
+/** What takes a body's chunks, hashes and writes them; see `bodyWriter`. */
+export interface BodyWriter {
+  /** The first error of a write, a flush or the hasher; every later call throws it. */
+  readonly failure: unknown
+  /** Bytes taken so far. */
+  readonly bytes: number
+  /** The first bytes of the body (up to 8), to check its signature. */
+  readonly head: Buffer
+  /**
+   * Takes one chunk (the writer may take over its memory: the caller must not use it again);
+   * returns a promise when the caller must wait before the next one.
+   */
+  write(chunk: Buffer): void | Promise<void>
+  /** Waits for every hash and write, fsyncs; returns the digest as lowercase hex. */
+  end(): Promise<string>
+  /** Stops: resolves once nothing runs on the file any more. */
+  abort(reason: unknown): Promise<void>
+}
+
+/**
+ * The writer for one body: large bodies into a real file go whole to a worker thread (chunks
+ * moved, not copied; hashed and written there), the rest through `HashingWriter`.
+ */
+export function bodyWriter(
+  file: WritableFile,
+  contentLength: number | null,
+  onFailure: () => void,
+): BodyWriter {
+  const fd = file.fd
+  if (typeof fd === 'number' && (contentLength === null || contentLength > INLINE_BODY_LIMIT))
+    return new TransferWriter(file, fd, onFailure)
+  return new HashingWriter(file, contentLength, onFailure)
+}
+
+/** The first 8 bytes of a body, from the bytes seen so far and the next chunk. */
+function headOf(head: Buffer, chunk: Buffer): Buffer {
+  return head.length < 8 ? Buffer.concat([head, chunk.subarray(0, 8 - head.length)]) : head
+}
+
+/**
+ * Hands chunks to a worker thread in batches of about 2 MiB, moving their memory instead of
+ * copying it (a chunk that shares its memory is copied first); the thread hashes and writes
+ * them. At most TRANSFER_BATCHES batches are in flight: `write` then returns a promise, which
+ * holds the connection (backpressure), so memory stays flat.
+ */
+export class TransferWriter implements BodyWriter {
+  failure: unknown = null
+  bytes = 0
+  head: Buffer = Buffer.alloc(0)
+
+  private readonly thread: ThreadFileWriter
+  private batch: ArrayBuffer[] = []
+  private batchBytes = 0
+  private inFlight = 0
+  private waiters: (() => void)[] = []
+
+  constructor(
+    private readonly file: WritableFile,
+    fd: number,
+    private readonly onFailure: () => void,
+  ) {
+    this.thread = new ThreadFileWriter(fd, DATASYNC_EVERY)
+  }
+
+  write(chunk: Buffer): void | Promise<void> {
+    if (this.failure) throw this.failure
+    if (this.head.length < 8) this.head = headOf(this.head, chunk)
+    const length = chunk.length
+    if (length === 0) return
+    const own =
+      chunk.byteOffset === 0 &&
+      chunk.buffer instanceof ArrayBuffer &&
+      chunk.buffer.byteLength === length
+    this.batch.push(own ? chunk.buffer : new Uint8Array(chunk).buffer)
+    this.bytes += length
+    this.batchBytes += length
+    if (this.batchBytes >= TRANSFER_BATCH_BYTES) this.send()
+    if (this.inFlight >= TRANSFER_BATCHES) return this.room()
+  }
+
+  async end(): Promise<string> {
+    if (this.failure) throw this.failure
+    this.send()
+    while (this.inFlight > 0 && !this.failure) await this.room()
+    if (this.failure) throw this.failure
+    const sha256 = await this.thread.finish()
+    await this.file.sync()
+    return sha256
+  }
+
+  async abort(reason: unknown): Promise<void> {
+    this.failure ??= reason
+    this.wake()
+    this.batch = []
+    await this.thread.abort()
+  }
+
+  private send(): void {
+    if (!this.batch.length) return
+    const buffers = this.batch
+    this.batch = []
+    this.batchBytes = 0
+    this.inFlight++
+    this.thread.write(buffers).then(
+      () => {
+        this.inFlight--
+        this.wake()
+      },
+      (err: unknown) => this.fail(err),
+    )
+  }
+
+  private room(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve))
+  }
+
+  private fail(err: unknown): void {
+    if (this.failure) return
+    this.failure = err
+    this.wake()
+    this.onFailure()
+  }
+
+  private wake(): void {
+    const waiters = this.waiters
+    this.waiters = []
+    for (const resolve of waiters) resolve()
+  }
+}
+
 /**
  * Copies incoming chunks into 1 MiB slots; each full slot is hashed (on a worker thread for large
  * bodies) and written to the file at the same time, in order. `write` returns a promise only when
  * every slot is busy, which holds the connection (backpressure), so memory stays flat.
  */
-export class HashingWriter {
-  /** The first error of a write, a flush or the hasher; every later call throws it. */
+export class HashingWriter implements BodyWriter {
   failure: unknown = null
-  /** Bytes taken so far. */
   bytes = 0
-  /** The first bytes of the body (up to 8), to check its signature. */
-  head = Buffer.alloc(0)
+  head: Buffer = Buffer.alloc(0)
 
   private readonly pool: SlotPool
   private readonly hasher: SlotHasher
@@ -49,8 +189,7 @@ export class HashingWriter {
   /** Takes one chunk; returns a promise when the caller must wait before the next one. */
   write(chunk: Buffer): void | Promise<void> {
     if (this.failure) throw this.failure
-    if (this.head.length < 8)
-      this.head = Buffer.concat([this.head, chunk.subarray(0, 8 - this.head.length)])
+    if (this.head.length < 8) this.head = headOf(this.head, chunk)
     let offset = 0
     while (offset < chunk.length) {
       if (this.current === null) {

@@ -14,7 +14,8 @@ export interface StreamHead {
 /**
  * Where a streamed body goes. `write` returns nothing to take the next chunk at once, or a
  * promise to hold the connection until it resolves (backpressure); a throw or rejection ends the
- * transfer with that error.
+ * transfer with that error. Each chunk is a fresh buffer the sink owns (it may move its memory
+ * to another thread): nothing here reads a chunk after handing it over.
  */
 export interface StreamSink {
   start?(head: StreamHead): void | Promise<void>

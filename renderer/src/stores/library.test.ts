@@ -68,13 +68,25 @@ describe('the library across account switches', () => {
     expect(names()).toEqual(['B file'])
   })
 
-  it('keeps a filter on "all accounts" or on a third account', async () => {
+  it('shows only the active account by default and follows it across switches', async () => {
     const library = useLibraryStore()
+    expect(library.accountFilter).toBe('acct-aaaa')
+    await library.load()
+    expect(names()).toEqual(['A file'])
+    await useAccountsStore().setActive('acct-bbbb')
+    expect(library.accountFilter).toBe('acct-bbbb')
+    await flushPromises()
+    expect(names()).toEqual(['B file'])
+  })
+
+  it('keeps a filter the user set on "all accounts" or on a third account', async () => {
+    const library = useLibraryStore()
+    library.chooseAccount(null)
     await library.load()
     expect(names()).toEqual(['A file', 'B file'])
     await useAccountsStore().setActive('acct-bbbb')
     expect(library.accountFilter).toBeNull()
-    library.accountFilter = 'acct-aaaa'
+    library.chooseAccount('acct-aaaa')
     await useAccountsStore().setActive('acct-cccc')
     expect(library.accountFilter).toBe('acct-aaaa')
   })

@@ -8,15 +8,18 @@ import { useDelayedFlag } from '@/composables/delayedFlag'
 import { useAccountScope } from './scope'
 
 /**
- * The file ledger as the library view shows it: every download of every account (each row names
- * its account), searchable, filterable by account. Switching accounts empties the list at once
- * and drops answers to loads started before; a filter on the previous account moves to the new
- * one (a filter on "all accounts" or on a third account stays).
+ * The file ledger as the library view shows it: by default the downloads of this window's
+ * account; "All accounts" (each row names its account) or another account only when the user
+ * picks it. Switching accounts empties the list at once and drops answers to loads started
+ * before; a filter on the previous account moves to the new one (a filter the user set to "all
+ * accounts" or to a third account stays).
  */
 export const useLibraryStore = defineStore('library', () => {
   const entries = ref<LedgerEntry[]>([])
   const search = ref('')
   const accountFilter = ref<string | null>(null)
+  /** True once the user chose a filter themselves (null then means "All accounts"). */
+  let filterChosen = false
   const loading = ref(false)
   const loaded = ref(false)
   const error = ref<AppError | null>(null)
@@ -24,16 +27,25 @@ export const useLibraryStore = defineStore('library', () => {
   const showLoading = useDelayedFlag(() => loading.value)
   let seq = 0
 
-  useAccountScope((next, previous) => {
+  const scope = useAccountScope((next, previous) => {
     const looking = loaded.value || loading.value
     seq++
     entries.value = []
     error.value = null
     loading.value = false
     busy.value = {}
-    if (accountFilter.value !== null && accountFilter.value === previous) accountFilter.value = next
+    if (!filterChosen || (accountFilter.value !== null && accountFilter.value === previous))
+      accountFilter.value = next
     if (looking) void load()
   })
+
+  accountFilter.value = scope.begin()?.accountId ?? null
+
+  /** Sets the account filter as the user chose it (null: all accounts). */
+  function chooseAccount(id: string | null): void {
+    filterChosen = true
+    accountFilter.value = id
+  }
 
   /** Loads the entries matching the search and account filter; older answers are dropped. */
   async function load(): Promise<void> {
@@ -97,6 +109,7 @@ export const useLibraryStore = defineStore('library', () => {
     entries,
     search,
     accountFilter,
+    chooseAccount,
     loading,
     loaded,
     showLoading,

@@ -1,3 +1,4 @@
+import { useLibraryStore } from '@/stores/library'
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -56,6 +57,11 @@ const mountLibrary = () => mountWithApp(LibraryView, { global: { plugins: [route
 describe('the library of downloaded files', () => {
   it('shows each file with its verdict in the verdict’s colour', async () => {
     mountLibrary()
+    await flushPromises()
+    // By default only the active account's files; "All accounts" shows every account's.
+    expect(rows().map((r) => r.dataset.verdict)).not.toContain('unverified')
+    useLibraryStore().chooseAccount(null)
+    await useLibraryStore().load()
     await flushPromises()
     expect(rows().map((r) => r.dataset.verdict)).toEqual([
       'verified',
