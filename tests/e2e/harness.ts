@@ -122,3 +122,121 @@ export async function addAccountThroughUi(
   await page.getByTestId('add-account-submit').click()
   await page.getByTestId('add-account-dialog').waitFor({ state: 'hidden', timeout: 30_000 })
 }
+
+/** Waits until the element (an input found by `field`, or any locator) has the keyboard focus. */
+export async function waitForFocus(locator: ReturnType<Page['locator']>, timeout = 30_000) {
+  const deadline = Date.now() + timeout
+  for (;;) {
+    const focused = await locator
+      .evaluate((el: { matches(selector: string): boolean }) => el.matches(':focus'))
+      .catch(() => false)
+    if (focused) return
+    if (Date.now() > deadline) {
+      const active = await locator
+        .page()
+        .evaluate('document.activeElement ? document.activeElement.outerHTML.slice(0, 300) : null')
+      throw new Error(`the field never got the keyboard focus; focused: ${String(active)}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
+ * The newest one-time code logged by a sandbox for `email` (`[otp] <email>: <code>`) among the
+ * lines logged at or after index `from`; waits (polling) until one appears.
+ */
+export async function nextOtp(
+  lines: readonly string[],
+  email: string,
+  from: number,
+  timeout = 30_000,
+): Promise<string> {
+  const prefix = `[otp] ${email}: `
+  const deadline = Date.now() + timeout
+  for (;;) {
+    const line = lines
+      .slice(from)
+      .reverse()
+      .find((l) => l.startsWith(prefix))
+    if (line) return line.slice(prefix.length, prefix.length + 6)
+    if (Date.now() > deadline) throw new Error(`no one-time code logged for ${email}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
+ * The switcher panel's state from its popper: 'moving' while its show/hide transition runs (the
+ * switcher button carries no aria-expanded: Element Plus's popover trigger drops it).
+ */
+async function switcherState(page: Page): Promise<'open' | 'closed' | 'moving'> {
+  return page.evaluate(`(() => {
+    const el = document.querySelector('.account-switcher__popper')
+    if (!el) return 'closed'
+    if (/-(enter|leave)-(active|from|to)/.test(el.className)) return 'moving'
+    return getComputedStyle(el).display === 'none' ? 'closed' : 'open'
+  })()`) as Promise<'open' | 'closed' | 'moving'>
+}
+
+async function settledSwitcher(page: Page): Promise<'open' | 'closed'> {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const state = await switcherState(page)
+    if (state !== 'moving') return state
+    if (Date.now() > deadline) throw new Error('the account switcher never stopped moving')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+async function switcherBecomes(page: Page, wanted: 'open' | 'closed'): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while ((await settledSwitcher(page)) !== wanted) {
+    if (Date.now() > deadline) throw new Error(`the account switcher did not become ${wanted}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** Opens the account switcher's panel (if closed) and waits until it has finished opening. */
+export async function openSwitcher(page: Page): Promise<ReturnType<Page['locator']>> {
+  if ((await settledSwitcher(page)) === 'closed') await page.getByTestId('account-switcher').click()
+  await switcherBecomes(page, 'open')
+  return page.getByTestId('account-switcher-panel')
+}
+
+/** Closes the account switcher's panel (if open) and waits until it has finished closing. */
+export async function closeSwitcher(page: Page): Promise<void> {
+  if ((await settledSwitcher(page)) === 'open') await page.getByTestId('account-switcher').click()
+  await switcherBecomes(page, 'closed')
+}
+
+/** The account ids in the switcher's order (from its `account-switch-<id>` rows). */
+export async function accountIdsInSwitcher(page: Page): Promise<string[]> {
+  const panel = await openSwitcher(page)
+  const ids = await panel
+    .locator('[data-testid^="account-switch-"]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? ''))
+  return ids.map((id) => id.slice('account-switch-'.length))
+}
+
+/** The switcher row (with its actions) of the account labelled `label`; returns its id. */
+export async function accountIdByLabel(page: Page, label: string): Promise<string> {
+  const panel = await openSwitcher(page)
+  const row = panel.locator('[data-testid^="account-switch-"]', { hasText: label }).first()
+  await row.waitFor({ timeout: 30_000 })
+  const testid = (await row.getAttribute('data-testid')) ?? ''
+  return testid.slice('account-switch-'.length)
+}
+
+/** Opens the action menu of an account in the switcher and clicks the action `actionTestId`. */
+export async function accountAction(page: Page, accountId: string, actionTestId: string) {
+  const panel = await openSwitcher(page)
+  const menu = panel.getByTestId(`account-menu-${accountId}`)
+  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click()
+  const deadline = Date.now() + 30_000
+  while ((await menu.getAttribute('aria-expanded')) !== 'true') {
+    if (Date.now() > deadline) throw new Error(`the actions of account ${accountId} did not open`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const action = panel.getByTestId(actionTestId)
+  await action.waitFor({ timeout: 30_000 })
+  await action.click()
+}
