@@ -132,7 +132,9 @@ describe('adding an account whose user has two-factor sign-in', () => {
   it('sends an SMS code with a cooldown, masks the phone, and verifies the newest code', async () => {
     const from = sandbox.lines.length
     const challenge = await startAdd(SMS)
-    expect(challenge).toMatchObject({ defaultMethod: 'sms', methods: ['sms'] })
+    expect(challenge).toMatchObject({ defaultMethod: 'sms', methods: ['sms'], phoneHint: null })
+    // The service texted the first code with the challenge: resending waits out its cooldown.
+    expect(Date.parse(challenge.smsResendAt ?? '')).toBeGreaterThan(Date.now())
     const first = otpFor(sandbox, SMS, from)
     // the sign-in already sent one: resending at once is refused with the wait
     const early = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })

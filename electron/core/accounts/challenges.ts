@@ -57,6 +57,9 @@ export function newFlowId(): string {
  * Pending challenges in memory, by random id. An expired one is dropped (also by a timer, so
  * its secrets do not linger) and any later use answers CHALLENGE_EXPIRED.
  */
+/** The service's SMS resend cooldown, assumed for the code it texts with a new challenge. */
+const FIRST_SMS_COOLDOWN_MS = 30_000
+
 export class ChallengeStore<Pending = unknown> {
   private readonly items = new Map<string, Challenge<Pending>>()
   private readonly timers = new Map<string, NodeJS.Timeout>()
@@ -80,7 +83,12 @@ export class ChallengeStore<Pending = unknown> {
       defaultMethod: service.defaultMethod,
       expiresAt,
       phoneHint: null,
-      smsResendAt: null,
+      // With SMS as the default method the service texts the first code with the challenge
+      // (decided; docs/decisions-sessions.md): the step offers "Resend" after the cooldown.
+      smsResendAt:
+        service.defaultMethod === 'sms' && service.methods.includes('sms')
+          ? now + FIRST_SMS_COOLDOWN_MS
+          : null,
     }
     while (this.items.size >= MAX_CHALLENGES) this.drop(this.items.keys().next().value as string)
     this.items.set(challenge.id, challenge)
