@@ -94,6 +94,16 @@ describe('switching accounts', () => {
     expect(panel()?.style.display).toBe('none')
   })
 
+  it('tells assistive technology that the switcher opens a menu, and whether it is open', async () => {
+    const button = () =>
+      byTestId('account-switcher').closest('button') ?? byTestId('account-switcher')
+    expect(button().getAttribute('aria-haspopup')).toBe('menu')
+    expect(button().getAttribute('aria-expanded')).toBe('false')
+    await click('account-switcher')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(button().getAttribute('aria-expanded')).toBe('true')
+  })
+
   it('opens the list with Ctrl+Shift+A', async () => {
     const panel = () => byTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
     expect(panel()?.style.display ?? 'none').toBe('none')
