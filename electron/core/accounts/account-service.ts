@@ -303,9 +303,6 @@ export class AccountService {
     return this.publish()
   }
 
-  /** @deprecated The session gate handles refused sessions; a no-op kept for the export jobs. */
-  async sessionRefused(_accountId: string): Promise<void> {}
-
   /** Forgets every pending challenge (core shutting down). */
   close(): void {
     this.challenges.clear()

@@ -68,7 +68,6 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     files,
     host: deps.host,
     clientFor,
-    sessionRefused: (accountId) => deps.accounts.sessionRefused(accountId),
     emit: (job) => deps.events.emit('exports.changed', job),
     libraryChanged,
     preferences: () => readDownloadPreferences(deps.settings),

@@ -31,7 +31,6 @@ let verifyAnswer: () => unknown
 let downloadAnswer: () => Promise<{ path: string; size: number; sha256: string }>
 let clock: number
 let notes: string[]
-let refused: string[]
 
 const client = {
   baseUrl: 'https://scan.example',
@@ -103,7 +102,6 @@ beforeEach(() => {
   calls = []
   statuses = []
   notes = []
-  refused = []
   clock = Date.parse('2025-01-02T00:00:00.000Z')
   verifyAnswer = () => ({ data: { match: true } })
   downloadAnswer = writeDownload(GOOD)
@@ -114,7 +112,6 @@ beforeEach(() => {
     files,
     host: { ...headlessHost, notify: (title) => void notes.push(title) },
     clientFor: async () => client,
-    sessionRefused: async (id) => void refused.push(id),
     emit: (job: ExportJob) => seen.push(job.state),
     libraryChanged: () => undefined,
     preferences: () => readDownloadPreferences(settings),
@@ -181,12 +178,11 @@ describe('generating', () => {
     }
   })
 
-  it('fails on 401, marks the session refused, and resumes after the account signs in', async () => {
+  it('fails on 401 and resumes after the account signs in', async () => {
     statuses = ['401']
     const job = await start()
     const failed = await settled(job.id)
     expect(failed).toMatchObject({ state: 'failed', error: { code: 'UNAUTHORIZED' } })
-    expect(refused).toEqual(['acc-1'])
     statuses = ['ready']
     jobs.accountSignedIn('acc-1')
     expect((await settled(job.id)).state).toBe('ready')

@@ -40,8 +40,6 @@ export interface ExportJobsDeps extends OutcomeDeps {
   files: FileOps
   host: HostServices
   clientFor: (accountId: string) => Promise<AccountClient>
-  /** The service refused the account's session (401): it shows signed out. */
-  sessionRefused: (accountId: string) => Promise<void>
   emit: (job: ExportJob) => void
   libraryChanged: (accountId: string) => void
   backoff?: BackoffOptions
@@ -124,7 +122,7 @@ export class ExportJobs {
       )
     if (same) return this.view(same)
     const client = await this.deps.clientFor(req.accountId)
-    const name = await this.guard(req.accountId, documentName(client, req.kind, req.resourceId))
+    const name = await documentName(client, req.kind, req.resourceId)
     const now = this.deps.now().toISOString()
     const row: ExportJobRow = {
       id: randomUUID(),
@@ -422,18 +420,6 @@ export class ExportJobs {
         `export ${jobId} failed: ${err instanceof Error ? err.name : typeof err}`,
       )
     this.set(jobId, { state: 'failed', error })
-    if (error.code === 'UNAUTHORIZED')
-      await this.deps.sessionRefused(job.accountId).catch(() => undefined)
-  }
-
-  private async guard<T>(accountId: string, work: Promise<T>): Promise<T> {
-    try {
-      return await work
-    } catch (err) {
-      if (err instanceof AppFailure && err.error.code === 'UNAUTHORIZED')
-        await this.deps.sessionRefused(accountId).catch(() => undefined)
-      throw err
-    }
   }
 
   private onProgress(jobId: string, value: TransferProgress): void {
