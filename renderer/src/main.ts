@@ -1,3 +1,4 @@
+import { PiniaColada } from '@pinia/colada'
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import 'element-plus/theme-chalk/dark/css-vars.css'
@@ -6,12 +7,14 @@ import 'element-plus/es/components/message/style/css'
 import 'element-plus/es/components/message-box/style/css'
 import './styles/app.css'
 import App from './App.vue'
+import { DATA_OPTIONS } from './data/options'
 import { createAppRouter, syncWindowTitle } from './router'
 import { useAppStore } from './stores/app'
 
 const app = createApp(App)
 const pinia = createPinia()
 app.use(pinia)
+app.use(PiniaColada, DATA_OPTIONS)
 // First: it reads this window's account pin (?account=<id>) before any account-bound store exists.
 useAppStore(pinia)
 const router = createAppRouter()

@@ -1,7 +1,8 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
-import { watchEffect, type Component } from 'vue'
-import type { GroupId } from '@contract/catalog/types'
-import { GROUP_NAV, LIBRARY_NAV } from './navigation'
+import { watchEffect } from 'vue'
+import { GROUP_NAV, LIBRARY_NAV, groupPath } from './navigation'
+import { RESOURCES, detailName } from './resources'
+import { BUILT_GROUPS, GROUP_VIEWS, OWN_ROUTES } from './screens'
 import { useAccountsStore } from './stores/accounts'
 import { useAppStore } from './stores/app'
 import { userRoutes } from './views/user/routes'
@@ -15,25 +16,26 @@ declare module 'vue-router' {
   }
 }
 
-// Groups with a screen of their own; the rest show "coming soon".
-const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
-  reports: () => import('./views/reports/ReportsView.vue'),
-  advanced_reports: () => import('./views/advanced-reports/AdvancedReportsView.vue'),
-}
+const groupRoutes: RouteRecordRaw[] = GROUP_NAV.filter(
+  (g) => BUILT_GROUPS.has(g.group) && !OWN_ROUTES.includes(g.group),
+).map((g) => ({
+  path: g.path.slice(1),
+  name: g.group,
+  component: GROUP_VIEWS[g.group] ?? (() => import('./views/resources/ResourceListView.vue')),
+  props: GROUP_VIEWS[g.group] ? false : { group: g.group },
+  meta: { title: g.label },
+  // The catalog's spelling (/advanced_reports) reaches the same screen.
+  ...(g.group.includes('_') ? { alias: `/${g.group}` } : {}),
+}))
 
-// My account has tabs of its own (views/user/routes.ts).
-const OWN_ROUTES: readonly GroupId[] = ['user']
-
-const groupRoutes: RouteRecordRaw[] = GROUP_NAV.filter((g) => !OWN_ROUTES.includes(g.group)).map(
-  (g) => ({
-    path: g.path.slice(1),
-    name: g.group,
-    component: GROUP_VIEWS[g.group] ?? (() => import('./views/common/GroupComingView.vue')),
-    meta: { title: g.label },
-    // The catalog's spelling (/advanced_reports) reaches the same screen.
-    ...(g.group.includes('_') ? { alias: `/${g.group}` } : {}),
-  }),
-)
+// A detail page per resource with a show operation: /targets/:id, /scans/scan-history/:id.
+const detailRoutes: RouteRecordRaw[] = RESOURCES.filter((r) => r.ops.show).map((r) => ({
+  path: `${groupPath(r.group).slice(1)}/${r.key === r.group ? '' : r.key.replace(/_/g, '-') + '/'}:id`,
+  name: detailName(r),
+  component: () => import('./views/resources/ResourceDetailView.vue'),
+  props: (route) => ({ resourceKey: r.key, id: String(route.params.id) }),
+  meta: { title: r.noun.charAt(0).toUpperCase() + r.noun.slice(1) },
+}))
 
 const routes: RouteRecordRaw[] = [
   {
@@ -54,6 +56,7 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Dashboard' },
       },
       ...groupRoutes,
+      ...detailRoutes,
       ...userRoutes,
       {
         path: LIBRARY_NAV.path.slice(1),

@@ -70,6 +70,23 @@ export function callApi<Id extends OperationId>(
   }) as Promise<Result<ApiAnswer<Id>>>
 }
 
+/** The input of an operation chosen at run time (registry screens); main checks it against the catalog. */
+export interface DynamicInput {
+  path?: Record<string, string>
+  query?: Record<string, unknown>
+  body?: unknown
+}
+
+/** Calls an operation known only at run time (the generic screens); the answer is untyped. */
+export function callDynamic(
+  accountId: string,
+  op: OperationId,
+  input: DynamicInput,
+  requestId?: string,
+): Promise<Result<ApiCallOutput>> {
+  return request('api.call', { accountId, op, input, ...(requestId ? { requestId } : {}) })
+}
+
 /** A fresh id for a cancellable request. */
 export function newRequestId(): string {
   const bytes = new Uint8Array(12)

@@ -1,0 +1,138 @@
+import { ElMessage } from 'element-plus'
+import { ref, shallowRef } from 'vue'
+import { findOperation, type OperationId } from '@contract/catalog'
+import type { DynamicInput } from '@/data/useOperationCall'
+import { useOperationCall } from '@/data/useOperationCall'
+import type { ResourceDef, RowActionDef, ToolbarActionDef } from '@/resources'
+import { countOf, useConfirmStore } from '@/stores/confirm'
+import { useReleaseGuard } from '@/stores/scope'
+import { usePermissions } from './permissions'
+
+/** A row as lists and details hand it around. */
+export interface ResourceRow {
+  id: string
+  attributes: Record<string, unknown>
+}
+
+/** The form dialog an action opened: which operation, for which row. */
+export interface OpenForm {
+  op: OperationId
+  title: string
+  path?: DynamicInput['path']
+  initial?: Record<string, unknown>
+}
+
+/**
+ * The writes one resource offers, shared by its table and its detail page: what the release and
+ * the user's permissions allow, confirmations naming what is touched, and the form dialog of
+ * actions that need input.
+ */
+export function useResourceActions(resource: ResourceDef) {
+  const guard = useReleaseGuard()
+  const permissions = usePermissions()
+  const confirm = useConfirmStore()
+  const { runDynamic: run, running } = useOperationCall(resource.alsoChanges)
+  const form = shallowRef<OpenForm | null>(null)
+  const formOpen = ref(false)
+  const area = resource.permission ?? resource.group
+
+  /** True when the release has the operation and, for writes, the user may write here. */
+  function allowed(op: OperationId | undefined): op is OperationId {
+    if (!op || !guard.has(op)) return false
+    return findOperation(op)?.method === 'GET' || permissions.canWrite(area)
+  }
+
+  const titleOf = (row: ResourceRow) =>
+    String(row.attributes[resource.titleField] ?? row.id) || row.id
+
+  function openForm(next: OpenForm): void {
+    form.value = next
+    formOpen.value = true
+  }
+
+  async function ask(kind: 'danger' | 'costly', label: string, what: string): Promise<boolean> {
+    return confirm.ask({
+      title: label,
+      message: `${label} ${what}?`,
+      detail: kind === 'danger' ? 'This cannot be undone.' : undefined,
+      confirmLabel: label,
+      danger: kind === 'danger',
+    })
+  }
+
+  /** Runs a row action: a form when the operation takes a body, else a call (asked first if so declared). */
+  async function rowAction(action: RowActionDef, row: ResourceRow): Promise<void> {
+    const label = action.label.replace(/…$/, '')
+    if (findOperation(action.op)?.body) {
+      openForm({ op: action.op, title: `${label} — ${titleOf(row)}`, path: { id: row.id } })
+      return
+    }
+    if (action.confirm && !(await ask(action.confirm, label, `“${titleOf(row)}”`))) return
+    const result = await run(action.op, { path: { id: row.id } })
+    if (result.ok) ElMessage.success(`${label}: done for “${titleOf(row)}”.`)
+    else ElMessage.error(result.error.message)
+  }
+
+  /** Runs an action on the whole list (a form when it takes a body). */
+  async function toolbarAction(action: ToolbarActionDef): Promise<void> {
+    const label = action.label.replace(/…$/, '')
+    if (findOperation(action.op)?.body) {
+      openForm({ op: action.op, title: label })
+      return
+    }
+    if (action.confirm && !(await ask(action.confirm, label, `all ${resource.plural}`))) return
+    const result = await run(action.op)
+    if (result.ok) ElMessage.success(`${label}: done.`)
+    else ElMessage.error(result.error.message)
+  }
+
+  /** Deletes rows after asking (one by name, several by count); resolves true when deleted. */
+  async function remove(rows: ResourceRow[]): Promise<boolean> {
+    if (!rows.length) return false
+    const what =
+      rows.length === 1
+        ? `“${titleOf(rows[0])}”`
+        : countOf(rows.length, resource.noun, resource.plural)
+    const ok = await confirm.ask({
+      title: 'Delete',
+      message: `Delete ${what}?`,
+      detail: 'This cannot be undone.',
+      confirmLabel: 'Delete',
+      danger: true,
+      testId: 'delete-confirm',
+    })
+    if (!ok) return false
+    const { delete: one, bulkDelete: many } = resource.ops
+    const result =
+      rows.length > 1 && many && allowed(many)
+        ? await run(many, { body: { ids: rows.map((r) => r.id) } })
+        : one
+          ? await removeEach(one, rows)
+          : null
+    if (!result) return false
+    if (result.ok) ElMessage.success(`Deleted ${what}.`)
+    else ElMessage.error(result.error.message)
+    return result.ok
+  }
+
+  async function removeEach(op: OperationId, rows: ResourceRow[]) {
+    let last = null
+    for (const row of rows) {
+      last = await run(op, { path: { id: row.id } })
+      if (!last.ok) return last
+    }
+    return last
+  }
+
+  return {
+    allowed,
+    running,
+    form,
+    formOpen,
+    openForm,
+    rowAction,
+    toolbarAction,
+    remove,
+    titleOf,
+  }
+}

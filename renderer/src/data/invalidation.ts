@@ -1,0 +1,19 @@
+import { useQueryCache } from '@pinia/colada'
+import { findOperation, type GroupId } from '@contract/catalog'
+import { parseKey } from './keys'
+
+/**
+ * Marks stale every read of `accountId` in `groups` (active ones are asked again at once), so
+ * the lists a write changed show the change. Reads of other accounts are left alone.
+ */
+export function useInvalidation() {
+  const cache = useQueryCache()
+  return (accountId: string, groups: readonly GroupId[]): Promise<unknown> =>
+    cache.invalidateQueries({
+      predicate: (entry) => {
+        const key = parseKey(entry.key)
+        const group = key && findOperation(key.op)?.group
+        return key?.accountId === accountId && !!group && groups.includes(group)
+      },
+    })
+}

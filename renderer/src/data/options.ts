@@ -1,0 +1,35 @@
+import type { PiniaColadaOptions } from '@pinia/colada'
+import { watch } from 'vue'
+import { useAccountsStore } from '@/stores/accounts'
+import { parseKey } from './keys'
+
+/** How long an answer counts as fresh before a view asks again on its own. */
+export const STALE_MS = 30_000
+
+/**
+ * The data layer's settings: answers fresh for 30 s, kept 5 min after the last view left them,
+ * no refetch on window focus (the service is metered and lists can be large), and every entry
+ * of an account dropped from memory as soon as that account is removed.
+ */
+export const DATA_OPTIONS: PiniaColadaOptions = {
+  queryOptions: { staleTime: STALE_MS, gcTime: 5 * 60_000, refetchOnWindowFocus: false },
+  plugins: [
+    ({ queryCache, pinia, scope }) => {
+      scope.run(() => {
+        const accounts = useAccountsStore(pinia)
+        watch(
+          () => accounts.loaded && accounts.accounts.map((a) => a.id),
+          (ids) => {
+            if (!ids) return
+            const known = new Set(ids)
+            for (const entry of queryCache.getEntries()) {
+              const key = parseKey(entry.key)
+              if (key && !known.has(key.accountId) && key.accountId !== '-')
+                queryCache.remove(entry)
+            }
+          },
+        )
+      })
+    },
+  ],
+}

@@ -1,0 +1,139 @@
+import { useQuery, useQueryCache } from '@pinia/colada'
+import { computed, toValue, watch, type ComputedRef, type MaybeRefOrGetter, type Ref } from 'vue'
+import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
+import type { AppError } from '@contract/errors'
+import { useDelayedFlag } from '@/composables/delayedFlag'
+import { operationInRelease } from '@/stores/scope'
+import { useAppStore } from '@/stores/app'
+import { toAppError, type OperationError } from './errors'
+import { fetchDynamic, fetchOperation, type Answer } from './fetchOperation'
+import { operationKey, parseKey } from './keys'
+import type { DynamicInput } from './useOperationCall'
+
+/** Options of a read. */
+export interface OperationOptions {
+  /** False (or a getter returning false) holds the read back. */
+  enabled?: MaybeRefOrGetter<boolean>
+  /** Keep showing the previous answer of the same account while the next one loads (paging). */
+  keepPrevious?: boolean
+  /** How long an answer counts as fresh, in ms (default: the app's). */
+  staleTime?: number
+}
+
+/** What a view gets from a read. */
+export interface OperationState<T> {
+  /** The parsed answer, or undefined before the first one. */
+  data: ComputedRef<T | undefined>
+  /** True while a request runs. */
+  loading: ComputedRef<boolean>
+  /** Like `loading`, but only once a request has run for 100 ms (no flicker on fast answers). */
+  showLoading: Ref<boolean>
+  /** The user-readable error of the last attempt, or null. */
+  error: ComputedRef<AppError | null>
+  /** The answer came from the local cache (offline), not the service. */
+  fromCache: ComputedRef<boolean>
+  /** When the answer was fetched (ISO time), or null. */
+  fetchedAt: ComputedRef<string | null>
+  /** False when the account's release lacks the operation: nothing is asked. */
+  available: ComputedRef<boolean>
+  /** Asks again whatever the freshness (the error's "Retry"). */
+  retry: () => Promise<void>
+  /** Asks again only when the answer is stale. */
+  refresh: () => Promise<void>
+}
+
+type Fetcher<I, T> = (accountId: string, input: I, signal: AbortSignal) => Promise<Answer<T>>
+
+/**
+ * One account-scoped read of a catalog operation. The query key carries this window's account,
+ * the operation and its input, so equal reads share one request, a late answer for another
+ * account lands in that account's entry (never on screen), and a read whose input changed while
+ * in flight is cancelled in main. `input` null holds the read back (e.g. no id yet).
+ */
+export function useOperation<Id extends OperationId>(
+  op: Id,
+  input: MaybeRefOrGetter<InputOf<Id> | null> = {},
+  options: OperationOptions = {},
+): OperationState<OutputOf<Id>> {
+  return useRead(
+    op,
+    input,
+    (accountId, i, signal) => fetchOperation(accountId, op, i, signal),
+    options,
+  )
+}
+
+/**
+ * The same read for an operation chosen at run time (the registry's detail pages and panels);
+ * main checks the input and the answer against the catalog, the view checks the answer's shape.
+ */
+export function useDynamicOperation(
+  op: OperationId,
+  input: MaybeRefOrGetter<DynamicInput | null>,
+  options: OperationOptions = {},
+): OperationState<unknown> {
+  return useRead(
+    op,
+    input,
+    (accountId, i, signal) => fetchDynamic(accountId, op, i, signal),
+    options,
+  )
+}
+
+function useRead<I, T>(
+  op: OperationId,
+  input: MaybeRefOrGetter<I | null>,
+  fetcher: Fetcher<I, T>,
+  options: OperationOptions,
+): OperationState<T> {
+  const app = useAppStore()
+  const cache = useQueryCache()
+  const available = computed(() => operationInRelease(op, app.account?.release))
+
+  const query = useQuery<Answer<T>, OperationError>(() => {
+    const accountId = app.accountId
+    const value = toValue(input)
+    const ready = accountId !== null && value !== null && available.value
+    return {
+      key: operationKey(accountId ?? '-', op, value ?? {}),
+      enabled: ready && toValue(options.enabled ?? true),
+      ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
+      query: ({ signal }) => {
+        if (accountId === null || value === null) throw new Error('read held back')
+        return fetcher(accountId, value, signal)
+      },
+      // Only ever the same account's previous answer: another account's data never shows here.
+      placeholderData: (previous, entry) =>
+        options.keepPrevious && entry && parseKey(entry.key)?.accountId === accountId
+          ? previous
+          : undefined,
+    }
+  })
+
+  // A read nobody waits for any more is cancelled (the cache aborts only first loads itself).
+  watch(
+    () => JSON.stringify(operationKey(app.accountId ?? '-', op, toValue(input) ?? {})),
+    (_next, previous) => {
+      const entry = cache.get(JSON.parse(previous))
+      if (entry?.pending && entry.deps.size === 0) cache.cancel(entry)
+    },
+  )
+
+  const loading = computed(() => query.asyncStatus.value === 'loading')
+  const answer = computed(() => query.data.value)
+  return {
+    data: computed(() => answer.value?.data),
+    loading,
+    showLoading: useDelayedFlag(() => loading.value),
+    error: computed(() => (query.error.value ? toAppError(query.error.value) : null)),
+    fromCache: computed(() => answer.value?.fromCache ?? false),
+    fetchedAt: computed(() => answer.value?.fetchedAt ?? null),
+    available,
+    retry: async () => {
+      await query.refetch()
+    },
+    refresh: async () => {
+      await query.refresh()
+    },
+  }
+}

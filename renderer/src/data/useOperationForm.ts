@@ -1,0 +1,123 @@
+import { useForm } from 'vee-validate'
+import { computed, nextTick, ref, type Ref } from 'vue'
+import { findOperation, type GroupId, type OperationId } from '@contract/catalog'
+import type { AppError } from '@contract/errors'
+import type { DynamicInput } from '@/bridge/bridge'
+import { serverFieldErrors } from '@/utils/fieldErrors'
+import { describeBody, labelOf, type FieldSpec } from './schemaFields'
+import { toBody, zodTypedSchema } from './typedSchema'
+import { useOperationCall } from './useOperationCall'
+
+/** Options of a form bound to one write operation. */
+export interface OperationFormOptions {
+  /** Path parameters (the id of the resource being edited). */
+  path?: () => DynamicInput['path'] | undefined
+  /** Values the form starts from (an edited resource's attributes). */
+  initial?: () => Record<string, unknown>
+  /** Other groups whose reads this write changes. */
+  alsoChanges?: readonly GroupId[]
+  /** The form's element: after a refused submit the caret goes to the first field in error. */
+  root?: Ref<HTMLElement | null | undefined>
+}
+
+/**
+ * A form for one catalog write: its fields come from the operation's body schema, values are
+ * checked by that schema before anything is sent, the service's 422 field errors land under
+ * their fields (the rest in one alert), `saving` tracks the call, the caret goes back after a
+ * refused submit, and the reads the write changes are refreshed.
+ */
+export function useOperationForm(op: OperationId, options: OperationFormOptions = {}) {
+  const def = findOperation(op)
+  if (!def) throw new Error(`unknown operation ${op}`)
+  const fields: FieldSpec[] = describeBody(def.body)
+  const initial = () => ({ ...blank(fields), ...(options.initial?.() ?? {}) })
+  const form = useForm<Record<string, unknown>>({
+    validationSchema: def.body ? zodTypedSchema(def.body, fields, initial) : undefined,
+    initialValues: initial(),
+  })
+  const { runDynamic, running } = useOperationCall(options.alsoChanges)
+  const alert = ref<string | null>(null)
+  const saving = computed(() => running.value > 0)
+  const names = new Set(fields.map((f) => f.name))
+
+  /** Starts again from `values` (or the initial values), with no errors shown. */
+  function reset(values?: Record<string, unknown>): void {
+    alert.value = null
+    form.resetForm({ values: { ...blank(fields), ...(values ?? options.initial?.() ?? {}) } })
+  }
+
+  /** Shows a refused call: field errors under their fields, everything else in the alert. */
+  function showError(error: AppError): void {
+    const byField = serverFieldErrors(error.fieldErrors)
+    const placed: Record<string, string> = {}
+    const rest: string[] = []
+    for (const [key, message] of Object.entries(byField)) {
+      if (names.has(key)) placed[key] = sentence(key, message)
+      else rest.push(key === '_' || key === 'body' ? message : `${labelOf(key)} ${message}`)
+    }
+    form.setErrors(placed)
+    alert.value =
+      rest.length || !Object.keys(placed).length ? [error.message, ...rest].join(' ') : null
+  }
+
+  /**
+   * Validates, sends, and resolves to the service's answer (checked by main against the
+   * operation's response schema), or null when refused (errors are shown).
+   */
+  async function submit(): Promise<unknown> {
+    alert.value = null
+    const checked = await form.validate()
+    if (!checked.valid) {
+      await giveCaretBack()
+      return null
+    }
+    const body = def?.body ? toBody(form.values, fields, options.initial?.() ?? {}) : undefined
+    const path = options.path?.()
+    const result = await runDynamic(op, { ...(path ? { path } : {}), ...(body ? { body } : {}) })
+    if (result.ok) return result.data.data
+    showError(result.error)
+    await giveCaretBack()
+    return null
+  }
+
+  async function giveCaretBack(): Promise<void> {
+    await nextTick()
+    const root = options.root?.value
+    if (!root) return
+    const wrong = fields.find((f) => form.errors.value[f.name])
+    const selector = wrong ? `[data-field="${wrong.name}"]` : '[data-field]'
+    const holder = root.querySelector(selector)
+    holder?.querySelector<HTMLElement>('input, textarea, [tabindex]')?.focus()
+  }
+
+  return {
+    fields,
+    values: form.values,
+    errors: form.errors,
+    setValue: (name: string, value: unknown) => form.setFieldValue(name, value, false),
+    alert,
+    saving,
+    submit,
+    reset,
+    showError,
+  }
+}
+
+function sentence(field: string, message: string): string {
+  return /^[a-z]/.test(message) ? `${labelOf(field)} ${message}` : message
+}
+
+/** Empty starting values: '' for text, false for required booleans, [] for lists. */
+function blank(fields: readonly FieldSpec[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const f of fields) {
+    if (f.kind === 'boolean') out[f.name] = f.required ? false : undefined
+    else if (f.kind === 'enum-list' || f.kind === 'string-list') out[f.name] = []
+    else if (f.kind === 'number') out[f.name] = undefined
+    else if (f.kind !== 'unsupported') out[f.name] = ''
+  }
+  return out
+}
+
+/** What useOperationForm returns. */
+export type OperationForm = ReturnType<typeof useOperationForm>

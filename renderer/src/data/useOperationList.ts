@@ -1,0 +1,158 @@
+import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue'
+import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
+import { useAppStore } from '@/stores/app'
+import { useOperation, type OperationState } from './useOperation'
+
+/** Operations that answer a paged collection: `{data: [...]}` and a `page` query. */
+export type ListOperationId = {
+  [K in OperationId]: OutputOf<K> extends { data: readonly unknown[] }
+    ? NonNullable<InputOf<K>['query']> extends { page?: unknown }
+      ? K
+      : never
+    : never
+}[OperationId]
+
+/** One row of a list operation's answer. */
+export type RowOf<Id extends ListOperationId> = OutputOf<Id>['data'][number]
+
+/** The filters a list operation takes besides paging, sort and search. */
+export type FiltersOf<Id extends ListOperationId> = Omit<
+  NonNullable<InputOf<Id>['query']>,
+  'page' | 'per_page' | 'sort' | 'search'
+>
+
+/** Sort state as Element Plus tables report it (no prop or order: the default sort). */
+export interface SortState {
+  prop: string | null
+  order: 'ascending' | 'descending' | null
+}
+
+/** How long the search box waits after the last key before asking the service. */
+export const SEARCH_DEBOUNCE_MS = 300
+
+/** Options of a list. */
+export interface ListOptions<Id extends ListOperationId> {
+  /** Sort when the user chose none (`-created_at`: newest first). */
+  defaultSort?: string
+  perPage?: number
+  /** Path parameters of a nested list (`scans.hosts` needs the scan's id). */
+  path?: () => InputOf<Id>['path'] | null
+  /** Filters set before the first request. */
+  filters?: Partial<FiltersOf<Id>>
+}
+
+/**
+ * A server-side paged, sorted, searched and filtered list of one catalog list operation for this
+ * window's account, on top of useOperation (so it shares its account scope, cancellation,
+ * freshness and retry). Rows stay on screen while the next page loads; switching accounts
+ * starts again at page 1 with nothing selected.
+ */
+export function useOperationList<Id extends ListOperationId>(
+  op: Id,
+  options: ListOptions<Id> = {},
+) {
+  const app = useAppStore()
+  const defaultSort = options.defaultSort ?? '-created_at'
+  const page = ref(1)
+  const perPage = ref(options.perPage ?? 25)
+  const sort = ref(defaultSort)
+  const search = ref('')
+  const searchSent = ref('')
+  const filters = shallowRef<Partial<FiltersOf<Id>>>({ ...options.filters })
+  const selected = ref<string[]>([]) as Ref<string[]>
+  let timer: ReturnType<typeof setTimeout> | null = null
+
+  const input = () => {
+    const path = options.path ? options.path() : undefined
+    if (path === null) return null
+    const query = {
+      ...filters.value,
+      page: page.value,
+      per_page: perPage.value,
+      sort: sort.value,
+      ...(searchSent.value ? { search: searchSent.value } : {}),
+    }
+    return { ...(path ? { path } : {}), query } as InputOf<Id>
+  }
+  const state: OperationState<OutputOf<Id>> = useOperation(op, input, { keepPrevious: true })
+
+  const answer = computed(
+    () =>
+      state.data.value as
+        { data: RowOf<Id>[]; meta?: { pagination?: { total_count?: number } } } | undefined,
+  )
+  const rows = computed<RowOf<Id>[]>(() => answer.value?.data ?? [])
+  const total = computed(() => answer.value?.meta?.pagination?.total_count ?? rows.value.length)
+  const empty = computed(() => !state.loading.value && !state.error.value && !rows.value.length)
+  const sortState = computed(() => ({
+    prop: sort.value.replace(/^-/, ''),
+    order: (sort.value.startsWith('-') ? 'descending' : 'ascending') as 'descending' | 'ascending',
+  }))
+
+  // Selection keeps only rows still on screen.
+  watch(rows, (list) => {
+    const present = new Set(list.map((r) => (r as { id: string }).id))
+    selected.value = selected.value.filter((id) => present.has(id))
+  })
+  watch(
+    () => app.accountId,
+    (id, previous) => {
+      if (id === previous) return
+      page.value = 1
+      selected.value = []
+    },
+  )
+
+  function setPage(next: number): void {
+    page.value = next
+  }
+  function setPerPage(next: number): void {
+    perPage.value = next
+    page.value = 1
+  }
+  /** Sorts by a column as the table reports it; no order means the default sort. */
+  function setSort(s: SortState): void {
+    sort.value = s.prop && s.order ? (s.order === 'descending' ? '-' : '') + s.prop : defaultSort
+    page.value = 1
+  }
+  /** Changes the search text; the service is asked once typing pauses. */
+  function setSearch(text: string): void {
+    search.value = text
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(() => {
+      timer = null
+      page.value = 1
+      searchSent.value = text.trim()
+    }, SEARCH_DEBOUNCE_MS)
+  }
+  /** Replaces the filters (empty values are dropped from the request) and goes to page 1. */
+  function setFilters(next: Partial<FiltersOf<Id>>): void {
+    filters.value = { ...next }
+    page.value = 1
+  }
+  onScopeDispose(() => {
+    if (timer) clearTimeout(timer)
+  })
+
+  return {
+    ...state,
+    rows,
+    total,
+    empty,
+    page,
+    perPage,
+    sort,
+    sortState,
+    search,
+    filters,
+    selected,
+    setPage,
+    setPerPage,
+    setSort,
+    setSearch,
+    setFilters,
+  }
+}
+
+/** What useOperationList returns. */
+export type OperationList<Id extends ListOperationId> = ReturnType<typeof useOperationList<Id>>

@@ -1,0 +1,80 @@
+import { defineResource } from '../types'
+
+const inactive = (a: Record<string, unknown>) => a.state !== 'active'
+
+/** Vulnerabilities and exceptions. */
+export const findingsResources = [
+  defineResource({
+    key: 'vulnerabilities',
+    group: 'vulnerabilities',
+    noun: 'vulnerability',
+    plural: 'vulnerabilities',
+    titleField: 'title',
+    ops: { list: 'vulnerabilities.list', show: 'vulnerabilities.details' },
+    columns: [
+      { key: 'title', sortable: true },
+      { key: 'severity', kind: 'severity', sortable: true, width: 110 },
+      { key: 'cvss_score', label: 'CVSS', kind: 'number', sortable: true, width: 80 },
+      { key: 'host_ip', label: 'Host', link: 'hosts' },
+      { key: 'cve_ids', label: 'CVE', kind: 'tags' },
+      { key: 'pci_compliant', label: 'PCI', kind: 'boolean', width: 80 },
+      { key: 'last_seen_at', label: 'Last seen', kind: 'datetime', sortable: true },
+    ],
+    filters: ['severity', 'pci_compliant', 'scan_id', 'host_id'],
+    related: [
+      { label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' },
+      {
+        label: 'Chat history',
+        resource: 'vulnerability_chats',
+        op: 'vulnerabilities.chat_history',
+      },
+    ],
+    defaultSort: '-cvss_score',
+    permission: 'vulnerabilities',
+  }),
+  defineResource({
+    key: 'vulnerability_chats',
+    group: 'vulnerabilities',
+    noun: 'question',
+    plural: 'questions',
+    titleField: 'question',
+    nested: true,
+    ops: { list: 'vulnerabilities.chat_history' },
+    columns: [
+      { key: 'created_at', label: 'Asked', kind: 'datetime', width: 180 },
+      { key: 'question' },
+      { key: 'answer' },
+    ],
+  }),
+  defineResource({
+    key: 'exceptions',
+    group: 'exceptions',
+    noun: 'exception',
+    plural: 'exceptions',
+    titleField: 'vulnerability_title',
+    ops: {
+      list: 'exceptions.list',
+      show: 'exceptions.show',
+      create: 'exceptions.create',
+      update: 'exceptions.update',
+      delete: 'exceptions.delete',
+      bulkDelete: 'exceptions.bulk_delete',
+    },
+    columns: [
+      { key: 'vulnerability_title', label: 'Vulnerability' },
+      { key: 'severity', kind: 'severity', width: 110 },
+      { key: 'host_ip', label: 'Host' },
+      { key: 'kind', kind: 'status' },
+      { key: 'state', kind: 'status', sortable: true },
+      { key: 'expires_at', label: 'Expires', kind: 'datetime', sortable: true },
+    ],
+    filters: ['state', 'kind', 'vulnerability_id', 'host_id'],
+    rowActions: [
+      { op: 'exceptions.activate', label: 'Activate', when: inactive },
+      { op: 'exceptions.reset', label: 'Reset', confirm: 'danger' },
+    ],
+    panels: [{ label: 'Vulnerability and host', op: 'exceptions.details' }],
+    alsoChanges: ['vulnerabilities'],
+    defaultSort: 'expires_at',
+  }),
+]

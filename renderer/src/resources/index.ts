@@ -1,0 +1,78 @@
+import type { RouteLocationRaw } from 'vue-router'
+import type { GroupId } from '@contract/catalog'
+import { documentResources } from './entries/documents'
+import { findingsResources } from './entries/findings'
+import { scanningResources } from './entries/scanning'
+import { serviceResources } from './entries/service'
+import type { ResourceDef } from './types'
+
+export * from './types'
+
+/** Every resource with a generic screen, in sidebar order of their groups. */
+export const RESOURCES: readonly ResourceDef[] = [
+  ...scanningResources,
+  ...documentResources,
+  ...findingsResources,
+  ...serviceResources,
+]
+
+const byKey = new Map(RESOURCES.map((r) => [r.key, r]))
+
+/** The resource declared under `key`, or undefined. */
+export function resourceByKey(key: string): ResourceDef | undefined {
+  return byKey.get(key)
+}
+
+/** The resources a group's page lists (not the nested ones), its main one first. */
+export function resourcesOf(group: GroupId): ResourceDef[] {
+  const list = RESOURCES.filter((r) => r.group === group && !r.nested)
+  return list.sort((a, b) => Number(b.key === group) - Number(a.key === group))
+}
+
+/** Groups that have a generic screen. */
+export const RESOURCE_GROUPS: ReadonlySet<GroupId> = new Set(RESOURCES.map((r) => r.group))
+
+// Body and query fields that name another resource, by the service's naming habit.
+const REFERENCES: Record<string, string> = {
+  target_id: 'targets',
+  target_ids: 'targets',
+  scan_id: 'scans',
+  scanner_id: 'scanners',
+  port_list_id: 'port_lists',
+  credential_ids: 'credentials',
+  schedule_id: 'schedules',
+  host_id: 'hosts',
+  vulnerability_id: 'vulnerabilities',
+  organization_id: 'organizations',
+  user_id: 'users',
+  template_id: 'saq',
+}
+
+/** The resource a field of `resource`'s forms or filters picks from, or null for a plain field. */
+export function pickerFor(resource: ResourceDef | undefined, field: string): ResourceDef | null {
+  const key = resource?.fields?.[field]?.picker ?? REFERENCES[field]
+  return (key && byKey.get(key)) || null
+}
+
+/** A row of any list as the generic screens use it; null for anything not shaped like one. */
+export function toRow(value: unknown): { id: string; attributes: Record<string, unknown> } | null {
+  if (!value || typeof value !== 'object') return null
+  const { id, attributes } = value as { id?: unknown; attributes?: unknown }
+  if (typeof id !== 'string') return null
+  if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes))
+    return { id, attributes: {} }
+  return { id, attributes: { ...attributes } }
+}
+
+/** The rows of a list answer that have the resource shape. */
+export function toRows(values: readonly unknown[]) {
+  return values.flatMap((v) => toRow(v) ?? [])
+}
+
+/** The route name of a resource's detail page. */
+export const detailName = (resource: ResourceDef) => `${resource.key}-detail`
+
+/** Where a row's detail page is. */
+export function detailRoute(resource: ResourceDef, id: string): RouteLocationRaw {
+  return { name: detailName(resource), params: { id } }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import { findOperation, type OperationDef } from '@contract/catalog'
+import { describeBody } from '@/data/schemaFields'
+import { RESOURCES, pickerFor, resourceByKey } from '.'
+
+const op = (id: string): OperationDef => {
+  const found = findOperation(id)
+  if (!found) throw new Error(`${id} is not in the catalog`)
+  return found
+}
+const pathParams = (id: string) => [...op(id).path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+const queryNames = (id: string) => describeBody(op(id).query).map((f) => f.name)
+
+// The attribute names a list operation's rows declare (the loose object's shape).
+function attributeNames(id: string): string[] {
+  type Def = {
+    type: string
+    shape?: Record<string, unknown>
+    element?: unknown
+    innerType?: unknown
+  }
+  const def = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def
+  const unwrap = (s: unknown): unknown => {
+    const d = def(s)
+    return d.type === 'optional' || d.type === 'nullable' ? unwrap(d.innerType) : s
+  }
+  const data = def(unwrap(def(op(id).response).shape?.data)).element
+  const attributes = def(unwrap(data)).shape?.attributes
+  return Object.keys(def(unwrap(attributes)).shape ?? {})
+}
+
+describe.each(RESOURCES.map((r) => [r.key, r] as const))('registry entry %s', (_key, r) => {
+  it('lists with a paged GET of its own group', () => {
+    const list = op(r.ops.list)
+    expect(list.method).toBe('GET')
+    expect(list.group).toBe(r.group)
+    expect(queryNames(r.ops.list)).toContain('page')
+  })
+
+  it('acts on one row through operations that take its {id}', () => {
+    for (const id of [r.ops.show, r.ops.update, r.ops.delete].filter(Boolean) as string[])
+      expect(pathParams(id), id).toEqual(['id'])
+    for (const a of r.rowActions ?? []) expect(pathParams(a.op), a.op).toEqual(['id'])
+    for (const p of r.panels ?? []) {
+      expect(pathParams(p.op), p.op).toEqual(['id'])
+      expect(op(p.op).method).toBe('GET')
+    }
+    for (const t of r.toolbar ?? []) expect(pathParams(t.op), t.op).toEqual([])
+    if (r.ops.create) expect(op(r.ops.create).method).toBe('POST')
+    if (r.ops.bulkDelete)
+      expect(describeBody(op(r.ops.bulkDelete).body).map((f) => f.name)).toEqual(['ids'])
+  })
+
+  it('shows columns its list answers and filters its list takes', () => {
+    const names = attributeNames(r.ops.list)
+    for (const c of r.columns) expect(names, c.key).toContain(c.key)
+    expect(names).toContain(r.titleField)
+    for (const f of r.filters ?? []) expect(queryNames(r.ops.list), f).toContain(f)
+    for (const v of r.views ?? [])
+      expect(attributeNames(v.op)).toEqual(expect.arrayContaining(r.columns.map((c) => c.key)))
+  })
+
+  it('relates only to resources that exist, through lists that take its id', () => {
+    for (const rel of r.related ?? []) {
+      const target = resourceByKey(rel.resource)
+      expect(target, rel.resource).toBeDefined()
+      if (rel.op) {
+        expect(pathParams(rel.op)).toEqual(['id'])
+        const names = attributeNames(rel.op)
+        for (const c of target!.columns) expect(names, `${rel.op} ${c.key}`).toContain(c.key)
+      } else expect(queryNames(target!.ops.list)).toContain(rel.filter)
+      if (rel.show) expect(pathParams(rel.show.op)).toEqual(['id', rel.show.param])
+    }
+  })
+
+  it('picks referenced resources from lists that exist', () => {
+    for (const [name, o] of Object.entries(r.fields ?? {}))
+      if (o.picker) expect(pickerFor(r, name)?.key, name).toBe(o.picker)
+    for (const c of r.columns) if (c.link) expect(resourceByKey(c.link), c.link).toBeDefined()
+  })
+})
+
+describe('the registry', () => {
+  it('declares every resource once', () => {
+    const keys = RESOURCES.map((r) => r.key)
+    expect(new Set(keys).size).toBe(keys.length)
+  })
+
+  it('nests only resources some detail page shows', () => {
+    const shown = new Set(RESOURCES.flatMap((r) => (r.related ?? []).map((x) => x.resource)))
+    for (const r of RESOURCES.filter((x) => x.nested)) expect(shown, r.key).toContain(r.key)
+  })
+})

@@ -1,0 +1,119 @@
+import type { GroupId, OperationId } from '@contract/catalog'
+import type { ListOperationId, RowOf } from '@/data/useOperationList'
+
+/** How a column shows its value. */
+export type ColumnKind =
+  | 'text'
+  | 'datetime'
+  | 'severity'
+  | 'boolean'
+  | 'tags'
+  | 'number'
+  | 'status'
+  | 'progress'
+  | 'severity-counts'
+
+/** The named keys of T (a loose object's index signature left out). */
+type KnownKeys<T> = keyof {
+  [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K]
+}
+
+/** Attribute names of a list operation's rows. */
+export type AttrOf<L extends ListOperationId> = Extract<
+  KnownKeys<NonNullable<RowOf<L> extends { attributes: infer A } ? A : never>>,
+  string
+>
+
+/** One column of a resource table. */
+export interface ColumnDef<K extends string = string> {
+  key: K
+  label?: string
+  kind?: ColumnKind
+  sortable?: boolean
+  width?: number
+  /** The value names another resource (registry key): shown as a link to its detail. */
+  link?: string
+}
+
+/** A write on one row (path `{id}`): a call, or a form when the operation has a body. */
+export interface RowActionDef {
+  op: OperationId
+  label: string
+  /** Ask first: 'danger' for destructive, 'costly' for expensive or irreversible work. */
+  confirm?: 'danger' | 'costly'
+  /** Shown only for rows where this holds (e.g. Activate on inactive rows). */
+  when?: (attributes: Record<string, unknown>) => boolean
+}
+
+/** A write on the whole list (no `{id}`), e.g. "Mark all read". */
+export interface ToolbarActionDef {
+  op: OperationId
+  label: string
+  confirm?: 'danger' | 'costly'
+}
+
+/** A field of a form that needs something else than its schema says. */
+export interface FieldOverride {
+  label?: string
+  hidden?: boolean
+  /** The field holds the id (or ids) of another resource: a searchable picker over its list. */
+  picker?: string
+  help?: string
+}
+
+/**
+ * A list shown on a detail page: `resource`'s rows (its columns and actions), either from a list
+ * operation taking the detail's id as `{id}` (`op`: a scan's hosts) or from the resource's own
+ * list filtered by the detail's id (`filter`: the targets of an organization).
+ */
+export interface RelatedDef {
+  label: string
+  resource: string
+  op?: ListOperationId
+  filter?: string
+  /** Rows open a read of one related row: `op` with the detail's `{id}` and the row's id as `param`. */
+  show?: { op: OperationId; param: string }
+}
+
+/** One resource of a group: everything the generic list, detail and form need. */
+export interface ResourceDef<L extends ListOperationId = ListOperationId> {
+  key: string
+  group: GroupId
+  noun: string
+  plural: string
+  /** The attribute that names a row (links, pickers, confirmations). */
+  titleField: AttrOf<L>
+  ops: {
+    list: L
+    show?: OperationId
+    create?: OperationId
+    update?: OperationId
+    delete?: OperationId
+    bulkDelete?: OperationId
+  }
+  columns: ColumnDef<AttrOf<L>>[]
+  /** Query filters offered above the table (names of the list operation's query). */
+  filters?: string[]
+  rowActions?: RowActionDef[]
+  toolbar?: ToolbarActionDef[]
+  fields?: Record<string, FieldOverride>
+  related?: RelatedDef[]
+  /** Further reads of one row (GET with the row's `{id}`), shown as panels on its detail page. */
+  panels?: { label: string; op: OperationId }[]
+  /** Other list operations over the same rows, offered as tabs ("Activated"). */
+  views?: { label: string; op: ListOperationId }[]
+  /** Permission area (`<area>.read` / `<area>.write`); the group by default. */
+  permission?: string
+  defaultSort?: string
+  /** Other groups whose reads this resource's writes change. */
+  alsoChanges?: GroupId[]
+  /** Rows only shown inside another resource's detail (their list needs its `{id}`). */
+  nested?: boolean
+  /** Test id of the table (kept stable for end-to-end tests). */
+  testId?: string
+}
+
+/** Declares a resource; the column keys are checked against the list operation's attributes. */
+export function defineResource<L extends ListOperationId>(def: ResourceDef<L>): ResourceDef {
+  return def as unknown as ResourceDef
+}

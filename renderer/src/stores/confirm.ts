@@ -1,0 +1,42 @@
+import { defineStore } from 'pinia'
+import { shallowRef } from 'vue'
+
+/** A question before a destructive or costly action. */
+export interface ConfirmRequest {
+  title: string
+  /** What will happen, e.g. "Delete 3 targets?" (the host adds the account and organization). */
+  message: string
+  /** What it costs or what cannot be undone. */
+  detail?: string
+  confirmLabel: string
+  danger: boolean
+  /** Test id of the dialog's parts: `<id>-text` and `<id>` (the confirm button). */
+  testId?: string
+}
+
+/** The one confirmation dialog of the window: `ask` opens it and resolves to the user's answer. */
+export const useConfirmStore = defineStore('confirm', () => {
+  const pending = shallowRef<(ConfirmRequest & { resolve: (ok: boolean) => void }) | null>(null)
+
+  /** Shows the question (a question already open is answered "no"). */
+  function ask(request: ConfirmRequest): Promise<boolean> {
+    pending.value?.resolve(false)
+    return new Promise((resolve) => {
+      pending.value = { ...request, resolve }
+    })
+  }
+
+  /** Answers the open question. */
+  function answer(ok: boolean): void {
+    const current = pending.value
+    pending.value = null
+    current?.resolve(ok)
+  }
+
+  return { pending, ask, answer }
+})
+
+/** "3 targets" / "1 target". */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`
+}
