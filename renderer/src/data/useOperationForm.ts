@@ -37,12 +37,22 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
   })
   const { runDynamic, running } = useOperationCall(options.alsoChanges)
   const alert = ref<string | null>(null)
+  // Errors show once the user tried to submit: an untouched new form is not a wall of red.
+  const attempted = ref(false)
+  const errors = computed<Partial<Record<string, string>>>(() => {
+    if (!attempted.value) return {}
+    const out: Partial<Record<string, string>> = {}
+    for (const [name, message] of Object.entries(form.errors.value))
+      if (message) out[name] = sentence(name, message)
+    return out
+  })
   const saving = computed(() => running.value > 0)
   const names = new Set(fields.map((f) => f.name))
 
   /** Starts again from `values` (or the initial values), with no errors shown. */
   function reset(values?: Record<string, unknown>): void {
     alert.value = null
+    attempted.value = false
     form.resetForm({ values: { ...blank(fields), ...(values ?? options.initial?.() ?? {}) } })
   }
 
@@ -52,7 +62,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     const placed: Record<string, string> = {}
     const rest: string[] = []
     for (const [key, message] of Object.entries(byField)) {
-      if (names.has(key)) placed[key] = sentence(key, message)
+      if (names.has(key)) placed[key] = message
       else rest.push(key === '_' || key === 'body' ? message : `${labelOf(key)} ${message}`)
     }
     form.setErrors(placed)
@@ -66,6 +76,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
    */
   async function submit(): Promise<unknown> {
     alert.value = null
+    attempted.value = true
     const checked = await form.validate()
     if (!checked.valid) {
       await giveCaretBack()
@@ -84,7 +95,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     await nextTick()
     const root = options.root?.value
     if (!root) return
-    const wrong = fields.find((f) => form.errors.value[f.name])
+    const wrong = fields.find((f) => errors.value[f.name])
     const selector = wrong ? `[data-field="${wrong.name}"]` : '[data-field]'
     const holder = root.querySelector(selector)
     holder?.querySelector<HTMLElement>('input, textarea, [tabindex]')?.focus()
@@ -93,7 +104,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
   return {
     fields,
     values: form.values,
-    errors: form.errors,
+    errors,
     setValue: (name: string, value: unknown) => form.setFieldValue(name, value, false),
     alert,
     saving,

@@ -1,0 +1,124 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { resourceByKey } from '@/resources'
+import { apiCalls, listAnswer, withTwoAccounts } from '@/test/composables'
+import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { account } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import ResourceListView from '@/views/resources/ResourceListView.vue'
+import ConfirmHost from './ConfirmHost.vue'
+import ResourceTable from './ResourceTable.vue'
+
+let fake: FakeScandesk
+let permissions: string[]
+
+const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
+
+beforeEach(() => {
+  fake = withTwoAccounts()
+  permissions = ['targets.read', 'targets.write', 'scanners.read']
+  fake.handle('api.call', (p: { op: string; input?: { body?: { ids: string[] } } }) => {
+    if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions })
+    if (p.op === 'user.organization')
+      return answer({ id: 'org-1', type: 'organization', attributes: { name: 'Acme Payments' } })
+    if (p.op === 'targets.bulk_delete') return answer({ deleted: p.input?.body?.ids ?? [] })
+    if (p.op.endsWith('.list')) return listAnswer('T', 3, 42)
+    return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
+  })
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+function mountTable(key: string) {
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', component: { render: () => null } },
+      { path: '/x/:id', name: `${key}-detail`, component: { render: () => null } },
+    ],
+  })
+  const resource = resourceByKey(key)!
+  mountWithApp(ConfirmHost, { global: { plugins: [router] } })
+  return mountWithApp(ResourceTable, { props: { resource }, global: { plugins: [router] } })
+}
+
+const byTestId = (id: string) => [
+  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
+]
+
+describe('a resource table', () => {
+  it('shows the page the service answered with its total', async () => {
+    mountTable('targets')
+    await flushPromises()
+    expect(byTestId('resource-row').map((r) => r.dataset.id)).toEqual(['T-1', 'T-2', 'T-3'])
+    expect(byTestId('resource-pager')[0].textContent).toContain('42')
+    expect(apiCalls(fake).find((c) => c.op === 'targets.list')?.input).toEqual({
+      query: { page: 1, per_page: 25, sort: '-created_at' },
+    })
+  })
+
+  it('asks before a bulk delete, naming the count, the account and the organization', async () => {
+    mountTable('targets')
+    await flushPromises()
+    const boxes = document.querySelectorAll<HTMLInputElement>('.el-table__body .el-checkbox input')
+    boxes[0].click()
+    boxes[2].click()
+    await flushPromises()
+    byTestId('resource-bulk-delete')[0].click()
+    await flushPromises()
+    expect(byTestId('delete-confirm-text')[0].textContent).toBe('Delete 2 targets?')
+    expect(byTestId('confirm-where')[0].textContent).toContain('Account acct-aaaa')
+    expect(byTestId('confirm-where')[0].textContent).toContain('Acme Payments')
+    expect(apiCalls(fake).some((c) => c.op === 'targets.bulk_delete')).toBe(false)
+    byTestId('delete-confirm')[0].click()
+    await flushPromises()
+    const bulk = apiCalls(fake).find((c) => c.op === 'targets.bulk_delete')
+    expect(bulk?.input).toEqual({ body: { ids: ['T-1', 'T-3'] } })
+    expect(apiCalls(fake).filter((c) => c.op === 'targets.list')).toHaveLength(2)
+  })
+
+  it('offers no writes in an area the user may only read', async () => {
+    mountTable('scanners')
+    await flushPromises()
+    expect(byTestId('resource-row')).toHaveLength(3)
+    expect(byTestId('resource-create')).toHaveLength(0)
+    expect(byTestId('resource-delete')).toHaveLength(0)
+    expect(byTestId('row-actions')).toHaveLength(0)
+  })
+
+  it('is not offered, and asks nothing, where the account’s release lacks the group', async () => {
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa', { release: '5.0.0-beta1' })],
+      activeId: 'acct-aaaa',
+    })
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [{ path: '/', component: { render: () => null } }],
+    })
+    mountWithApp(ResourceListView, { props: { group: 'webhooks' }, global: { plugins: [router] } })
+    await flushPromises()
+    expect(byTestId('not-in-release')).toHaveLength(1)
+    expect(apiCalls(fake).some((c) => c.op.startsWith('webhooks.'))).toBe(false)
+  })
+
+  it('shows a failed list with its message and asks again on Retry', async () => {
+    let first = true
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'targets.list' && first) {
+        first = false
+        return new Fail({ code: 'OFFLINE', message: 'The service cannot be reached.' })
+      }
+      return p.op === 'targets.list' ? listAnswer('T', 1) : answer({ permissions: [] })
+    })
+    mountTable('targets')
+    await flushPromises()
+    expect(byTestId('resource-error')[0].textContent).toContain('The service cannot be reached.')
+    byTestId('resource-retry')[0].click()
+    await flushPromises()
+    expect(byTestId('resource-error')).toHaveLength(0)
+    expect(byTestId('resource-row')).toHaveLength(1)
+  })
+})
