@@ -23,6 +23,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'tests/integration/**/*.test.ts',
             'tests/keychain/**/*.test.ts',
+            'tests/ui/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
