@@ -194,3 +194,94 @@ describe('the demo service', () => {
     expect(store.active?.isDemo).toBe(true)
   })
 })
+
+describe('account settings', () => {
+  it('saves the changes and puts main’s answer into the list', async () => {
+    fake.handle('accounts.update', (p: { accountId: string; label: string }) =>
+      account(p.accountId, { label: p.label }),
+    )
+    const store = useAccountsStore()
+    fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+    const result = await store.update({ accountId: 'acct-aaaa', label: 'Staging' })
+    expect(result.ok).toBe(true)
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'accounts.update',
+      payload: { accountId: 'acct-aaaa', label: 'Staging' },
+    })
+    expect(store.accounts[0]?.label).toBe('Staging')
+  })
+
+  it('reloads the accounts after a token is generated or revoked, not checked', async () => {
+    const state = { hasToken: true }
+    fake.handle('accounts.accessToken', () => state)
+    fake.handle('accounts.list', () => ({
+      accounts: [account('acct-aaaa')],
+      activeId: 'acct-aaaa',
+    }))
+    const store = useAccountsStore()
+    const lists = () => fake.calls.filter((c) => c.channel === 'accounts.list').length
+    expect((await store.accessToken('acct-aaaa', 'check')).ok).toBe(true)
+    expect(lists()).toBe(0)
+    await store.accessToken('acct-aaaa', 'generate')
+    expect(lists()).toBe(1)
+    expect(fake.calls.find((c) => c.channel === 'accounts.accessToken')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+      action: 'check',
+    })
+  })
+
+  it('reloads nothing when main refuses the access token', async () => {
+    fake.handle('accounts.accessToken', () => new Fail({ code: 'FORBIDDEN', message: 'no' }))
+    const store = useAccountsStore()
+    const result = await store.accessToken('acct-aaaa', 'revoke')
+    expect(result.ok).toBe(false)
+    expect(fake.calls.some((c) => c.channel === 'accounts.list')).toBe(false)
+  })
+})
+
+describe('acting as another user', () => {
+  const acting = { userId: 'usr-005', email: 'analyst@sandbox.test', since: '2030-01-01T10:00:00Z' }
+
+  it('lists the users of the account it is asked for', async () => {
+    fake.handle('api.call', () => ({ status: 200, data: { data: [] } }))
+    const store = useAccountsStore()
+    await store.listUsers('acct-bbbb')
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'api.call',
+      payload: { accountId: 'acct-bbbb', op: 'users.list', input: { query: { per_page: 100 } } },
+    })
+  })
+
+  it('starts and stops, taking main’s view of the account each time', async () => {
+    fake.handle('accounts.impersonate', (p: { accountId: string }) =>
+      account(p.accountId, { impersonating: acting }),
+    )
+    fake.handle('accounts.stopImpersonation', (p: { accountId: string }) =>
+      account(p.accountId, { impersonating: null }),
+    )
+    const store = useAccountsStore()
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa'), account('acct-bbbb')],
+      activeId: 'acct-aaaa',
+    })
+    await store.impersonate('acct-bbbb', 'usr-005')
+    expect(fake.calls.at(-1)?.payload).toEqual({ accountId: 'acct-bbbb', userId: 'usr-005' })
+    expect(store.accounts.map((a) => a.impersonating?.email ?? null)).toEqual([
+      null,
+      'analyst@sandbox.test',
+    ])
+    await store.stopImpersonation('acct-bbbb')
+    expect(store.accounts[1]?.impersonating).toBeNull()
+  })
+
+  it('changes nothing when main refuses', async () => {
+    fake.handle('accounts.stopImpersonation', () => new Fail({ code: 'INTERNAL', message: 'no' }))
+    const store = useAccountsStore()
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa', { impersonating: acting })],
+      activeId: 'acct-aaaa',
+    })
+    expect((await store.stopImpersonation('acct-aaaa')).ok).toBe(false)
+    expect(store.accounts[0]?.impersonating?.userId).toBe('usr-005')
+  })
+})

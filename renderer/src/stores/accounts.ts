@@ -3,8 +3,15 @@ import { computed, ref } from 'vue'
 import type { AccountView } from '@contract/accounts'
 import type { AccountList, ChannelInput } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
-import type { SignInOutcome } from '@contract/sessions'
-import { on, request } from '@/bridge/bridge'
+import type {
+  AccessTokenState,
+  ConnectionTest,
+  OpenedWindow,
+  ReleaseDetection,
+  RemovalPlan,
+  SignInOutcome,
+} from '@contract/sessions'
+import { callApi, on, request, type ApiAnswer } from '@/bridge/bridge'
 import { useDelayedFlag } from '@/composables/delayedFlag'
 
 /** The accounts main knows, which one is active, and the actions on them. */
@@ -165,6 +172,71 @@ export const useAccountsStore = defineStore('accounts', () => {
     return result
   }
 
+  /** Saves an account's settings (label, colour, release, keys); the answer joins the list. */
+  async function update(input: ChannelInput<'accounts.update'>): Promise<Result<AccountView>> {
+    const result = await request('accounts.update', input)
+    if (result.ok) upsert(result.data)
+    return result
+  }
+
+  /** Tests an account's connection: reachability, API key, session, answer time, release. */
+  function testConnection(accountId: string): Promise<Result<ConnectionTest>> {
+    return request('accounts.test', { accountId })
+  }
+
+  /** Asks the service which release it runs, with what an account form has so far. */
+  function detectRelease(
+    input: ChannelInput<'accounts.detectRelease'>,
+  ): Promise<Result<ReleaseDetection>> {
+    return request('accounts.detectRelease', input)
+  }
+
+  /** Generates, revokes or checks an access token; after a change the list is reloaded. */
+  async function accessToken(
+    accountId: string,
+    action: 'generate' | 'revoke' | 'check',
+  ): Promise<Result<AccessTokenState>> {
+    const result = await request('accounts.accessToken', { accountId, action })
+    if (result.ok && action !== 'check') await load()
+    return result
+  }
+
+  /** What removing an account would delete and keep (exact counts from main). */
+  function removalPlan(accountId: string): Promise<Result<RemovalPlan>> {
+    return request('accounts.removalPlan', { accountId })
+  }
+
+  /** Asks the service to send the account's user a password-reset e-mail. */
+  function requestPasswordReset(
+    accountId: string,
+  ): Promise<Result<{ sent: true; message: string }>> {
+    return request('accounts.requestPasswordReset', { accountId })
+  }
+
+  /** Opens an account in a new window (browser mode: main answers the page to open). */
+  function openWindow(accountId: string): Promise<Result<OpenedWindow>> {
+    return request('accounts.openWindow', { accountId })
+  }
+
+  /** Lists the first 100 users of a given account (not necessarily this window's one). */
+  function listUsers(accountId: string): Promise<Result<ApiAnswer<'users.list'>>> {
+    return callApi(accountId, 'users.list', { query: { per_page: 100 } })
+  }
+
+  /** Starts acting as another user in an account; the answer joins the list. */
+  async function impersonate(accountId: string, userId: string): Promise<Result<AccountView>> {
+    const result = await request('accounts.impersonate', { accountId, userId })
+    if (result.ok) upsert(result.data)
+    return result
+  }
+
+  /** Stops acting as another user in an account; the answer joins the list. */
+  async function stopImpersonation(accountId: string): Promise<Result<AccountView>> {
+    const result = await request('accounts.stopImpersonation', { accountId })
+    if (result.ok) upsert(result.data)
+    return result
+  }
+
   on('accounts.changed', apply)
 
   return {
@@ -188,5 +260,15 @@ export const useAccountsStore = defineStore('accounts', () => {
     setRemember,
     remove,
     setActive,
+    update,
+    testConnection,
+    detectRelease,
+    accessToken,
+    removalPlan,
+    requestPasswordReset,
+    openWindow,
+    listUsers,
+    impersonate,
+    stopImpersonation,
   }
 })

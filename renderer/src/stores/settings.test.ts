@@ -81,3 +81,25 @@ describe('the download settings', () => {
     expect(store.error?.message).toBe('Not allowed.')
   })
 })
+
+describe('the download folder', () => {
+  it('reads and sets an account’s folder with the payloads main expects', async () => {
+    fake.handle('files.getFolder', () => ({ folder: null }))
+    fake.handle('files.setFolder', (p: { folder?: string }) => ({ folder: p.folder ?? '/picked' }))
+    const store = useSettingsStore()
+    const current = await store.downloadFolder('acct-aaaa')
+    expect(current).toEqual({ ok: true, data: { folder: null } })
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'files.getFolder',
+      payload: { accountId: 'acct-aaaa' },
+    })
+    const picked = await store.setDownloadFolder({ accountId: 'acct-aaaa' })
+    expect(picked.ok && picked.data.folder).toBe('/picked')
+    expect(fake.calls.at(-1)?.payload).toEqual({ accountId: 'acct-aaaa' })
+    await store.setDownloadFolder({ accountId: 'acct-aaaa', folder: '/home/me/Reports' })
+    expect(fake.calls.at(-1)?.payload).toEqual({
+      accountId: 'acct-aaaa',
+      folder: '/home/me/Reports',
+    })
+  })
+})

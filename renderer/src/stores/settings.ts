@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
-import type { ChannelInput, Settings } from '@contract/channels'
-import type { AppError } from '@contract/errors'
+import type { ChannelInput, ChannelOutput, Settings } from '@contract/channels'
+import type { AppError, Result } from '@contract/errors'
 import { request } from '@/bridge/bridge'
 
 type Theme = Settings['theme']
@@ -84,5 +84,28 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  return { theme, dark, mismatchAction, notifyOnFinish, error, load, setTheme, setDownloads }
+  /** The download folder of an account (null: not chosen yet). */
+  function downloadFolder(accountId: string): Promise<Result<ChannelOutput<'files.getFolder'>>> {
+    return request('files.getFolder', { accountId })
+  }
+
+  /** Sets an account's download folder: the one given, or else the one main asks for. */
+  function setDownloadFolder(
+    input: ChannelInput<'files.setFolder'>,
+  ): Promise<Result<ChannelOutput<'files.setFolder'>>> {
+    return request('files.setFolder', input)
+  }
+
+  return {
+    theme,
+    dark,
+    mismatchAction,
+    notifyOnFinish,
+    error,
+    load,
+    setTheme,
+    setDownloads,
+    downloadFolder,
+    setDownloadFolder,
+  }
 })
