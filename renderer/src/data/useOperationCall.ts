@@ -45,8 +45,10 @@ export function useOperationCall(alsoChanges: readonly GroupId[] = []) {
     running.value++
     try {
       const result = await call(accountId)
-      const group = findOperation(op)?.group
-      if (result.ok && group) void invalidate(accountId, [group, ...alsoChanges])
+      // A read run on demand (a file check) changes nothing; a write refreshes what it changed.
+      const def = findOperation(op)
+      if (result.ok && def && def.method !== 'GET')
+        void invalidate(accountId, [def.group, ...alsoChanges])
       if (result.ok && app.accountId !== accountId) return { ok: false, error: { ...SWITCHED } }
       return result
     } finally {

@@ -1,8 +1,10 @@
 // Runs composables the way views do: inside a mounted component with Pinia, the data layer and
 // Element Plus, against the fake preload; and two accounts to switch between.
-import { flushPromises } from '@vue/test-utils'
+import { flushPromises, type ComponentMountingOptions } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { defineComponent } from 'vue'
+import { defineComponent, type Component } from 'vue'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
 import { installFakeScandesk, type FakeScandesk } from './fakeScandesk'
@@ -65,4 +67,21 @@ export function listAnswer(prefix: string, n: number, total = n, fromCache = fal
     fetchedAt: '2030-01-01T00:00:00.000Z',
     fromCache,
   }
+}
+
+/**
+ * Mounts a screen as the shell hosts it: a memory router (every route renders nothing) and the
+ * window's confirmation dialog beside it.
+ */
+export function mountScreen<C extends Component>(
+  component: C,
+  options: ComponentMountingOptions<C> = {} as ComponentMountingOptions<C>,
+) {
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:rest(.*)*', name: 'any', component: { render: () => null } }],
+  })
+  const plugins = [router, ...(options.global?.plugins ?? [])]
+  mountWithApp(ConfirmHost, { global: { plugins } })
+  return mountWithApp(component, { ...options, global: { ...options.global, plugins } })
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { account, reportsAnswer } from '@/test/fixtures'
-import { mountWithApp } from '@/test/mountApp'
+import { mountScreen } from '@/test/composables'
 import AdvancedReportsView from './AdvancedReportsView.vue'
 
 let fake: FakeScandesk
@@ -38,8 +38,12 @@ afterEach(() => {
 const byTestId = (id: string) => [
   ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
 ]
+// The screen's own operations (the shell also reads the user's permissions).
 const ops = () =>
-  fake.calls.filter((c) => c.channel === 'api.call').map((c) => (c.payload as ApiPayload).op)
+  fake.calls
+    .filter((c) => c.channel === 'api.call')
+    .map((c) => (c.payload as ApiPayload).op)
+    .filter((op) => op.startsWith('advanced_reports.'))
 
 function activate(release: string): void {
   fake.emit('accounts.changed', {
@@ -51,7 +55,7 @@ function activate(release: string): void {
 describe('advanced reports and the account’s release', () => {
   it('explains that a 5.3.0 service has no advanced reports and asks nothing', async () => {
     activate('5.3.0')
-    mountWithApp(AdvancedReportsView)
+    mountScreen(AdvancedReportsView)
     await flushPromises()
     expect(byTestId('not-in-release')[0].textContent).toContain('5.3.0')
     expect(ops()).toEqual([])
@@ -59,7 +63,7 @@ describe('advanced reports and the account’s release', () => {
 
   it('lists them on a 5.4.2 service', async () => {
     activate('5.4.2')
-    mountWithApp(AdvancedReportsView)
+    mountScreen(AdvancedReportsView)
     await flushPromises()
     expect(ops()).toEqual(['advanced_reports.list'])
     expect(byTestId('advanced-report-row')).toHaveLength(2)
@@ -69,7 +73,7 @@ describe('advanced reports and the account’s release', () => {
 describe('creating an advanced report', () => {
   it('checks the form with the catalog’s schema before sending', async () => {
     activate('latest')
-    mountWithApp(AdvancedReportsView)
+    mountScreen(AdvancedReportsView)
     await flushPromises()
     byTestId('adr-create')[0].click()
     await flushPromises()
@@ -86,7 +90,7 @@ describe('creating an advanced report', () => {
 
   it('sends the body in the wire’s names and reloads the list', async () => {
     activate('latest')
-    const wrapper = mountWithApp(AdvancedReportsView)
+    const wrapper = mountScreen(AdvancedReportsView)
     await flushPromises()
     byTestId('adr-create')[0].click()
     await flushPromises()

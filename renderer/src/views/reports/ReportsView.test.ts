@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { account, exportJob, reportsAnswer } from '@/test/fixtures'
-import { mountWithApp } from '@/test/mountApp'
+import { mountScreen } from '@/test/composables'
 import ReportsView from './ReportsView.vue'
 
 let fake: FakeScandesk
@@ -49,7 +49,7 @@ const lastQuery = () => (apiCalls('reports.list').at(-1)!.payload as ApiPayload)
 
 describe('the reports list', () => {
   it('asks the service for one page, newest first, and shows one row per report', async () => {
-    mountWithApp(ReportsView)
+    mountScreen(ReportsView)
     await flushPromises()
     expect(lastQuery()).toEqual({ page: 1, per_page: 25, sort: '-created_at' })
     const rows = byTestId('report-row')
@@ -58,7 +58,7 @@ describe('the reports list', () => {
   })
 
   it('pages and sorts on the service', async () => {
-    const wrapper = mountWithApp(ReportsView)
+    const wrapper = mountScreen(ReportsView)
     await flushPromises()
     wrapper.findComponent({ name: 'ElPagination' }).vm.$emit('current-change', 3)
     await flushPromises()
@@ -81,10 +81,10 @@ describe('the reports list', () => {
 
   it('searches once typing pauses', async () => {
     vi.useFakeTimers()
-    const wrapper = mountWithApp(ReportsView)
+    const wrapper = mountScreen(ReportsView)
     await vi.advanceTimersByTimeAsync(0)
     const search = wrapper.find(
-      '[data-testid="documents-search"] input, input[data-testid="documents-search"]',
+      '[data-testid="resource-search"] input, input[data-testid="resource-search"]',
     )
     for (const text of ['q', 'qu', 'quarter']) {
       await search.setValue(text)
@@ -97,13 +97,13 @@ describe('the reports list', () => {
   })
 
   it('asks before a bulk delete, naming how many reports go', async () => {
-    const wrapper = mountWithApp(ReportsView)
+    const wrapper = mountScreen(ReportsView)
     await flushPromises()
     const table = wrapper.findComponent({ name: 'ElTable' })
     const [first, , third] = table.props('data') as { id: string }[]
     table.vm.$emit('selection-change', [first, third])
     await flushPromises()
-    const button = byTestId('bulk-delete-button')[0]
+    const button = byTestId('resource-bulk-delete')[0]
     expect(button.textContent).toContain('Delete 2 reports')
     button.click()
     await flushPromises()
@@ -118,10 +118,10 @@ describe('the reports list', () => {
   })
 
   it('names the report when deleting one', async () => {
-    mountWithApp(ReportsView)
+    mountScreen(ReportsView)
     await flushPromises()
-    byTestId('report-row')[1]
-      .querySelector<HTMLElement>('[data-testid="report-delete-button"]')!
+    byTestId('resource-row')[1]
+      .querySelector<HTMLElement>('[data-testid="resource-delete"]')!
       .click()
     await flushPromises()
     expect(byTestId('delete-confirm-text')[0].textContent).toContain('Delete “Report 2”?')
@@ -136,7 +136,7 @@ describe('the reports list', () => {
     fake.handle('exports.generate', (p: { resourceId: string; format: 'pdf' }) =>
       exportJob('acct-aaaa', { resourceId: p.resourceId, format: p.format, state: 'generating' }),
     )
-    mountWithApp(ReportsView)
+    mountScreen(ReportsView)
     await flushPromises()
     byTestId('report-row')[0]
       .querySelector<HTMLElement>('[data-testid="report-generate-button"]')!

@@ -31,26 +31,6 @@ export interface DocumentScreen {
   group: 'reports' | 'advanced_reports'
   /** "report" / "advanced report", for messages. */
   noun: string
-  /** data-testid of the table and of each row's marker. */
-  tableTestId: string
+  /** data-testid of each row's document actions (with the row's id as data-report-id). */
   rowTestId: string
-}
-
-/** "1 report", "3 reports". */
-export function countOf(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
-}
-
-/** What the advanced report form edits: an existing advanced report (update). */
-export interface AdvancedReportDraft {
-  id: string
-  attributes: DocumentAttributes & {
-    sections?: string[]
-    filters?: {
-      severity?: string[]
-      target_ids?: string[]
-      date_from?: string | null
-      date_to?: string | null
-    } | null
-  }
 }
