@@ -1,5 +1,5 @@
 // `npm run browser -- [--demo] [--port N] [--data-dir DIR] [--no-open]`: runs browser mode
-// (electron/core/browser/cli.ts) under tsx, forwarding arguments, signals and the exit code.
+// (scripts/browser-cli.ts) under tsx, forwarding arguments, signals and the exit code.
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -10,7 +10,7 @@ const tsxCli = createRequire(import.meta.url).resolve('tsx/cli')
 
 const child = spawn(
   process.execPath,
-  [tsxCli, join(root, 'electron', 'core', 'browser', 'cli.ts'), ...process.argv.slice(2)],
+  [tsxCli, join(root, 'scripts', 'browser-cli.ts'), ...process.argv.slice(2)],
   {
     cwd: root,
     stdio: 'inherit',

@@ -1,4 +1,5 @@
 // The main process wiring (index.ts) with Electron and the core replaced by recording fakes.
+import { join } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { HostServices } from '../core/host'
 import { CoreEvents } from '../core/events'
@@ -43,7 +44,8 @@ const state = vi.hoisted(() => ({
   quit: 0,
   protocolClients: [] as unknown[][],
   whenReadyCalls: 0,
-  coreOptions: null as null | { host: HostServices },
+  coreOptions: null as null | { host: HostServices; demo?: () => Promise<unknown> },
+  demoStarts: [] as unknown[],
   opened: [] as string[],
   core: null as unknown,
 }))
@@ -116,12 +118,14 @@ vi.mock('electron', () => {
 })
 
 vi.mock('../core/index', () => ({
-  createCore: async (options: { host: HostServices }) => {
+  createCore: async (options: NonNullable<typeof state.coreOptions>) => {
     state.coreOptions = options
     return state.core
   },
 }))
-vi.mock('../core/demo/start-demo', () => ({ startDemoService: async () => ({}) }))
+vi.mock('./demo', () => ({
+  startDemoService: async (options: unknown) => (state.demoStarts.push(options), {}),
+}))
 
 const SSO = 'scandesk://sso?host=scan.example.test&token=tok_secret_sso_123'
 let events = new CoreEvents()
@@ -138,6 +142,7 @@ beforeEach(() => {
   state.protocolClients = []
   state.whenReadyCalls = 0
   state.coreOptions = null
+  state.demoStarts = []
   state.opened = []
   events = new CoreEvents()
   state.core = {
@@ -171,6 +176,17 @@ describe('starting ScanDesk', () => {
   it('registers ScanDesk as the handler of scandesk:// links', async () => {
     await startApp()
     expect(state.protocolClients).toEqual([['scandesk']])
+  })
+})
+
+describe('the demo service', () => {
+  it('is the one main carries, handed to the core, keeping its state in userData', async () => {
+    await startApp()
+    expect(state.demoStarts).toEqual([])
+    await state.coreOptions!.demo!()
+    expect(state.demoStarts).toEqual([
+      { dataFile: join('/tmp/scandesk-user-data', 'demo-sandbox.json') },
+    ])
   })
 })
 

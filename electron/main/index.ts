@@ -1,8 +1,9 @@
-// Electron main process: app lifecycle only; everything else lives in electron/core.
+// Electron main process: app lifecycle only; everything else lives in electron/core. The demo
+// service this build carries (./demo) is handed to the core here.
 import { join } from 'node:path'
 import { app, BrowserWindow, clipboard, dialog, session, type MessageBoxOptions } from 'electron'
-import { startDemoService } from '../core/demo/start-demo'
 import { createCore, type Core } from '../core/index'
+import { startDemoService } from './demo'
 import { createElectronHost } from './host'
 import { registerIpc } from './ipc'
 import {

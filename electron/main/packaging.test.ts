@@ -105,7 +105,7 @@ describe('the packaging configuration', () => {
   it('ships only the build output and package.json, never sources or browser mode', () => {
     const files = filePatterns()
     expect(files.filter((f) => !f.startsWith('!'))).toEqual(['out/**', 'package.json'])
-    for (const source of ['electron/core/browser/cli.ts', 'renderer/src/main.ts', 'sandbox/cli.ts'])
+    for (const source of ['scripts/browser-cli.ts', 'renderer/src/main.ts', 'sandbox/cli.ts'])
       expect(covered(files, source)).toBe(false)
   })
 

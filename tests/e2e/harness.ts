@@ -40,7 +40,7 @@ export async function startBrowserMode(
     process.execPath,
     [
       join('node_modules', 'tsx', 'dist', 'cli.mjs'),
-      'electron/core/browser/cli.ts',
+      'scripts/browser-cli.ts',
       '--no-open',
       '--port',
       '0',

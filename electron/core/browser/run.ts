@@ -1,9 +1,10 @@
-// Browser mode proper (started by cli.ts): serves the renderer and the core's handler table.
+// Browser mode proper (started by scripts/browser-cli.ts, which decides whether the demo service
+// comes along): serves the renderer and the core's handler table.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createCore } from '../index'
-import { startDemoService } from '../demo/start-demo'
+import type { DemoServiceFactory } from '../demo/demo-service'
 import { createBrowserHost } from './host'
 import { parseCliArgs, rendererIsStale, USAGE, type BrowserCliOptions } from './options'
 import { startBrowserServer } from './server'
@@ -54,8 +55,18 @@ function openInBrowser(url: string): void {
   }
 }
 
+/** What the entry point carries into browser mode. */
+export interface BrowserModeParts {
+  /** The demo service (none: "Try the demo service" and --demo say this build has none). */
+  demoService?: DemoServiceFactory
+}
+
 /** Builds the renderer if needed, creates the core, serves it and prints the address. */
-export async function runBrowserMode(options: BrowserCliOptions): Promise<void> {
+export async function runBrowserMode(
+  options: BrowserCliOptions,
+  parts: BrowserModeParts = {},
+): Promise<void> {
+  const { demoService } = parts
   const root = findRoot()
   buildRendererIfStale(root)
   const version = (
@@ -65,11 +76,13 @@ export async function runBrowserMode(options: BrowserCliOptions): Promise<void> 
     dataDir: options.dataDir,
     mode: 'browser',
     version,
-    demo: () =>
-      startDemoService({
-        dataFile: join(options.dataDir, 'demo-sandbox.json'),
-        log: (line) => process.stderr.write(`[demo] ${line}\n`),
-      }),
+    demo: demoService
+      ? () =>
+          demoService({
+            dataFile: join(options.dataDir, 'demo-sandbox.json'),
+            log: (line) => process.stderr.write(`[demo] ${line}\n`),
+          })
+      : undefined,
     host: createBrowserHost(),
     log,
   })
@@ -111,7 +124,7 @@ export async function runBrowserMode(options: BrowserCliOptions): Promise<void> 
 }
 
 /** Entry point once the @contract alias resolves: parses arguments and runs. */
-export function main(argv: string[]): void {
+export function main(argv: string[], parts: BrowserModeParts = {}): void {
   let options: BrowserCliOptions
   try {
     options = parseCliArgs(argv)
@@ -123,7 +136,7 @@ export function main(argv: string[]): void {
     process.stdout.write(USAGE)
     return
   }
-  runBrowserMode(options).catch((err: unknown) => {
+  runBrowserMode(options, parts).catch((err: unknown) => {
     log('error', err instanceof Error ? err.message : String(err))
     process.exit(1)
   })

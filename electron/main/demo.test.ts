@@ -1,8 +1,9 @@
+// The demo service main carries: the real sandbox behind the core's demo factory.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startDemoService } from './start-demo'
+import { startDemoService } from './demo'
 
 async function signIn(baseUrl: string, apiKey: string, username: string, password: string) {
   const res = await fetch(`${baseUrl}/auth/sign_in`, {
@@ -13,7 +14,7 @@ async function signIn(baseUrl: string, apiKey: string, username: string, passwor
   return { status: res.status, body: (await res.json()) as { token?: string } }
 }
 
-describe('the embedded demo service', () => {
+describe('the demo service main carries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'scandesk-demo-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
