@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream'
+import type { z } from 'zod'
+import type { Op, OperationId } from '../electron/contract/catalog'
 import type { OperationDef } from '../electron/contract/catalog/types'
 import type { FieldErrors } from '../electron/contract/errors'
 import type { Release } from '../electron/contract/releases'
@@ -34,12 +36,41 @@ export interface Caller {
   impersonatorId?: string
 }
 
-/** A validated request handed to a handler. */
+/**
+ * A validated request as the engine and the generic kinds see it: the parsed values, untyped.
+ * Shared helpers take this; a typed `HandlerRequest<Id>` is assignable to it.
+ */
 export interface SandboxRequest {
   op: OperationDef
   path: Record<string, string>
   query: Record<string, unknown>
   body: unknown
+  /** Null for operations whose catalog auth is 'none'. */
+  caller: Caller | null
+  headers: Record<string, string | string[] | undefined>
+}
+
+/**
+ * The parsed value of a path or query schema. An entry that declares none gets the catalog's
+ * empty strict object, which the catalog's types record only as `z.ZodType` (output unknown):
+ * that is `{}` at run time.
+ */
+type Parsed<S extends z.ZodType> = unknown extends z.output<S> ? Record<string, never> : z.output<S>
+
+/** The parsed body of operation `Id` (undefined for operations without one). */
+type BodyOf<Id extends OperationId> = Op<Id>['body'] extends z.ZodType
+  ? z.output<Op<Id>['body']>
+  : undefined
+
+/**
+ * The request a handler of operation `Id` receives: path parameters, query and body are the zod
+ * *outputs* of that operation's catalog schemas (the engine validates and passes parsed values).
+ */
+export interface HandlerRequest<Id extends OperationId> {
+  op: Op<Id>
+  path: Parsed<Op<Id>['pathParams']>
+  query: Parsed<Op<Id>['query']>
+  body: BodyOf<Id>
   /** Null for operations whose catalog auth is 'none'. */
   caller: Caller | null
   headers: Record<string, string | string[] | undefined>
@@ -133,11 +164,28 @@ export interface SandboxContext {
   error(status: number, message: string): never
 }
 
-/** A handler for a catalog entry whose sandbox kind is 'custom' (or that overrides a generic kind). */
-export type Handler = (
+/** A handler for catalog entry `Id` (sandbox kind 'custom', or overriding a generic kind). */
+export type Handler<Id extends OperationId> = (
+  req: HandlerRequest<Id>,
+  ctx: SandboxContext,
+) => SandboxResponse | Promise<SandboxResponse>
+
+/**
+ * A handler that reads only what every request has (the caller, untyped path/query/body): it
+ * fits any operation. The engine calls every handler through this type.
+ */
+export type AnyHandler = (
   req: SandboxRequest,
   ctx: SandboxContext,
 ) => SandboxResponse | Promise<SandboxResponse>
+
+/** Handlers keyed by operation id: a key that is not an operation id is a compile error. */
+export type Handlers = { [K in OperationId]?: Handler<K> }
+
+/** Types a set of handlers by their operation ids (each request typed by its operation). */
+export function defineHandlers(handlers: Handlers): Handlers {
+  return handlers
+}
 
 /**
  * One slice of the service: its seed data, its custom handlers keyed by operation id, and an
@@ -148,7 +196,7 @@ export interface SandboxDomain {
   /** Collections this domain owns, for the generic list/show/create/update/delete kinds. */
   collections: Record<string, CollectionSpec>
   seed(ctx: SandboxContext): void
-  handlers: Record<string, Handler>
+  handlers: Handlers
   tick?(ctx: SandboxContext): void
 }
 

@@ -3,9 +3,9 @@ import type { OperationDef } from '../../electron/contract/catalog/types'
 import type { Release } from '../../electron/contract/releases'
 import {
   SandboxHttpError,
+  type AnyHandler,
   type Caller,
   type CollectionSpec,
-  type Handler,
   type Rng,
   type SandboxContext,
   type SandboxDomain,
@@ -46,6 +46,8 @@ export interface EngineConfig {
 export interface EngineParts {
   operations: readonly OperationDef[]
   domains: readonly SandboxDomain[]
+  /** Handlers of operations outside the catalog (the engine's own tests add such operations). */
+  extraHandlers?: Record<string, AnyHandler>
 }
 
 /** Reads the body up to MAX_BODY_BYTES; null when it is larger. */
@@ -85,7 +87,7 @@ export class SandboxEngine {
   readonly ctx: SandboxContext
   private readonly router: Router
   private readonly collections = new Map<string, CollectionSpec>()
-  private readonly handlers = new Map<string, Handler>()
+  private readonly handlers = new Map<string, AnyHandler>()
   private rng: Rng
   private errorRng: Rng
   private saver: Saver | null = null
@@ -116,9 +118,16 @@ export class SandboxEngine {
         this.collections.set(name, spec)
       }
       for (const [opId, handler] of Object.entries(domain.handlers)) {
+        if (!handler) continue
         if (this.handlers.has(opId)) throw new Error(`sandbox: two handlers for ${opId}`)
-        this.handlers.set(opId, handler)
+        // Validation gave the request the parsed shape of this operation, which the handler's
+        // type promises; the map itself cannot say which handler belongs to which operation.
+        this.handlers.set(opId, handler as AnyHandler)
       }
+    }
+    for (const [opId, handler] of Object.entries(parts.extraHandlers ?? {})) {
+      if (this.handlers.has(opId)) throw new Error(`sandbox: two handlers for ${opId}`)
+      this.handlers.set(opId, handler)
     }
   }
 

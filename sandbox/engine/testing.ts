@@ -6,7 +6,7 @@ import { operations } from '../../electron/contract/catalog/index'
 import { byId, okResponse, anyObject } from '../../electron/contract/schemas/common'
 import { defineOperation, type OperationDef } from '../../electron/contract/catalog/types'
 import { ALL_RELEASES } from '../../electron/contract/releases'
-import type { SandboxDomain } from '../types'
+import type { AnyHandler, SandboxDomain } from '../types'
 import { startSandboxWith, type RunningSandbox, type SandboxOptions } from '../server'
 
 /** Bytes of the test download (deterministic, 10 KiB). */
@@ -110,31 +110,34 @@ export const testDomain: SandboxDomain = {
       })
     }
   },
-  handlers: {
-    'targets.test_download': (req, ctx) => {
-      ctx.db.require('targets', req.path.id)
-      return {
-        status: 200,
-        file: {
-          contentType: 'application/pdf',
-          filename: `report "${req.path.id}".pdf`,
-          size: TEST_FILE.length,
-          body: req.query.stream ? () => Readable.from(chunks(TEST_FILE, 700)) : TEST_FILE,
-        },
-      }
-    },
-    'targets.test_access_token': (req, ctx) => ({
+  handlers: {},
+}
+
+/** Handlers of the test operations (outside the catalog, so untyped). */
+export const testHandlers: Record<string, AnyHandler> = {
+  'targets.test_download': (req, ctx) => {
+    ctx.db.require('targets', req.path.id)
+    return {
       status: 200,
-      body: { data: { token: ctx.sessions.createAccessToken(req.caller!.userId) } },
-    }),
-    'targets.test_revoke_access_token': (req, ctx) => ({
-      status: 200,
-      body: { data: { success: ctx.sessions.revokeAccessToken(req.caller!.userId) } },
-    }),
-    'targets.test_sign_in': (req, ctx) => {
-      ctx.log(`test sign-in for ${(req.body as { email: string }).email}`)
-      return { status: 200, body: { data: { success: true } } }
-    },
+      file: {
+        contentType: 'application/pdf',
+        filename: `report "${req.path.id}".pdf`,
+        size: TEST_FILE.length,
+        body: req.query.stream ? () => Readable.from(chunks(TEST_FILE, 700)) : TEST_FILE,
+      },
+    }
+  },
+  'targets.test_access_token': (req, ctx) => ({
+    status: 200,
+    body: { data: { token: ctx.sessions.createAccessToken(req.caller!.userId) } },
+  }),
+  'targets.test_revoke_access_token': (req, ctx) => ({
+    status: 200,
+    body: { data: { success: ctx.sessions.revokeAccessToken(req.caller!.userId) } },
+  }),
+  'targets.test_sign_in': (req, ctx) => {
+    ctx.log(`test sign-in for ${(req.body as { email: string }).email}`)
+    return { status: 200, body: { data: { success: true } } }
   },
 }
 
@@ -146,7 +149,11 @@ function* chunks(buf: Buffer, size: number): Generator<Buffer> {
 export function startTestSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandboxWith(
     { port: 0, testMode: true, log: () => {}, ...options },
-    { operations: [...operations, ...testOperations], domains: [testDomain] },
+    {
+      operations: [...operations, ...testOperations],
+      domains: [testDomain],
+      extraHandlers: testHandlers,
+    },
   )
 }
 

@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Handlers, Row, SandboxContext, SandboxRequest } from '../../types'
 import { requirePermission } from './access'
 import {
   FEATURES,
@@ -14,20 +14,8 @@ import {
   plansOf,
   productByCode,
   subscriptionAttrs,
-  type FeatureGrant,
   type PlanAttributes,
 } from './store'
-
-/** Body of plan create/update after validation (catalog `planBody`). */
-interface PlanBody {
-  name: string
-  code?: string
-  description?: string
-  price?: number
-  plan_order?: number
-  features?: Record<string, Partial<FeatureGrant>>
-  partner?: boolean
-}
 
 /** 422 when another plan of the same product already uses `code`. */
 function checkCodeFree(ctx: SandboxContext, productId: string, code: string, selfId?: string) {
@@ -69,7 +57,7 @@ const read = (req: SandboxRequest, ctx: SandboxContext) =>
   requirePermission(req, ctx, 'billing.read')
 
 /** Handlers of the billing group, keyed by operation id. */
-export const billingHandlers: Record<string, Handler> = {
+export const billingHandlers: Handlers = {
   'billing.list_plans': (req, ctx) => {
     read(req, ctx)
     const product = productByCode(ctx, req.path.product_code)
@@ -79,7 +67,7 @@ export const billingHandlers: Record<string, Handler> = {
   'billing.create_plan': (req, ctx) => {
     requirePermission(req, ctx, 'billing.write')
     const product = productByCode(ctx, req.path.product_code)
-    const body = req.body as PlanBody
+    const body = req.body
     const code = body.code ?? codeFromName(body.name)
     checkCodeFree(ctx, product.id, code)
     const stamp = nowIso(ctx)
@@ -110,7 +98,7 @@ export const billingHandlers: Record<string, Handler> = {
   'billing.update_plan': (req, ctx) => {
     const { plan } = planOfProduct(ctx, req.path.product_code, req.path.id)
     requirePermission(req, ctx, 'billing.write')
-    const body = req.body as PlanBody
+    const body = req.body
     const p = planAttrs(plan)
     if (body.code !== undefined) checkCodeFree(ctx, p.product_id, body.code, plan.id)
     const changes: Partial<PlanAttributes> = { name: body.name, updated_at: nowIso(ctx) }
@@ -147,7 +135,7 @@ export const billingHandlers: Record<string, Handler> = {
   'billing.assign_features': (req, ctx) => {
     const { plan } = planOfProduct(ctx, req.path.product_code, req.path.id)
     requirePermission(req, ctx, 'billing.write')
-    const { features } = req.body as { features: Record<string, Partial<FeatureGrant>> }
+    const { features } = req.body
     const merged = mergeGrants(ctx, planAttrs(plan).features, features)
     return one(ctx.db.update(PLANS, plan.id, { features: merged, updated_at: nowIso(ctx) }))
   },
@@ -155,7 +143,7 @@ export const billingHandlers: Record<string, Handler> = {
   'billing.revoke_features': (req, ctx) => {
     const { plan } = planOfProduct(ctx, req.path.product_code, req.path.id)
     requirePermission(req, ctx, 'billing.write')
-    const { feature_codes: codes } = req.body as { feature_codes: string[] }
+    const { feature_codes: codes } = req.body
     checkFeatureCodes(ctx, codes, 'feature_codes')
     const features = { ...planAttrs(plan).features }
     for (const code of codes) delete features[code]

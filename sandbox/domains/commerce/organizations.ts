@@ -1,4 +1,4 @@
-import type { Caller, Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Caller, Handlers, Row, SandboxContext } from '../../types'
 import { present } from '../../engine/generic'
 import { createOrganizationRow } from '../identity/users'
 import { requirePermission } from './access'
@@ -33,9 +33,6 @@ export const ORGANIZATION_CSV_COLUMNS = [
   'active_plans',
   'created_at',
 ] as const
-
-type Body = Record<string, unknown>
-const bodyOf = (req: SandboxRequest) => (req.body ?? {}) as Body
 
 const usersOf = (ctx: SandboxContext, orgId: string) =>
   ctx.db.list(USERS).filter((u) => orgOfUser(u) === orgId)
@@ -110,7 +107,7 @@ const activePlanNames = (ctx: SandboxContext, orgId: string) =>
     .join('; ')
 
 /** Handlers of the organizations themselves (subscriptions are in subscriptions.ts). */
-export const organizationsHandlers: Record<string, Handler> = {
+export const organizationsHandlers: Handlers = {
   'organizations.list': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'organizations.read')
     return listAnswer(filteredOrgs(ctx, caller, req.query), req.query, SEARCH, showOrg(ctx))
@@ -118,7 +115,7 @@ export const organizationsHandlers: Record<string, Handler> = {
 
   'organizations.create': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'organizations.write')
-    const b = bodyOf(req)
+    const b = req.body
     checkParent(ctx, caller, b.parent_id)
     // Organizations made by a non-root administrator hang below theirs, so they stay visible.
     const root = isRootAdmin(caller)
@@ -144,7 +141,7 @@ export const organizationsHandlers: Record<string, Handler> = {
   'organizations.update': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'organizations.write')
     const org = visibleOrg(ctx, caller, req.path.id)
-    const b = bodyOf(req)
+    const b = req.body
     if ('parent_id' in b) checkParent(ctx, caller, b.parent_id, org.id)
     return single(ctx, ctx.db.update(ORGANIZATIONS, org.id, { ...b, updated_at: nowIso(ctx) }))
   },
@@ -199,7 +196,7 @@ export const organizationsHandlers: Record<string, Handler> = {
   'organizations.change_user_organization': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'organizations.write')
     const org = visibleOrg(ctx, caller, req.path.id)
-    const userId = String(bodyOf(req).user_id)
+    const userId = String(req.body.user_id)
     const user = ctx.db.get(USERS, userId)
     const visible = visibleOrgIds(ctx, caller)
     if (!user || !visible.has(orgOfUser(user))) {

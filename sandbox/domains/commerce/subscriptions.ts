@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Handlers, Row, SandboxContext, SandboxRequest } from '../../types'
 import { requirePermission } from './access'
 import { descendantsOf } from './organizations'
 import { insertSubscription } from './seed'
@@ -13,11 +13,8 @@ import {
   planAttrs,
   subscriptionAttrs,
   visibleOrg,
-  type FeatureGrant,
 } from './store'
 
-type Body = Record<string, unknown>
-const bodyOf = (req: SandboxRequest) => (req.body ?? {}) as Body
 const SEARCH = ['plan_name', 'plan_code', 'product_name', 'product_code'] as const
 
 /** Subscriptions of organizations `orgIds`, filtered by status and product_code. */
@@ -68,10 +65,10 @@ function end(ctx: SandboxContext, sub: Row, status: 'cancelled' | 'replaced'): R
 }
 
 /** Handlers of subscribe/unsubscribe and the organization subscription operations. */
-export const subscriptionHandlers: Record<string, Handler> = {
+export const subscriptionHandlers: Handlers = {
   'organizations.subscribe': (req, ctx) => {
     const { org } = orgAndSubscription(req, ctx, true)
-    const b = bodyOf(req)
+    const b = req.body
     const plan = ctx.db.get(PLANS, String(b.plan_id)) ?? ctx.invalid({ plan_id: ['is not a plan'] })
     const p = planAttrs(plan)
     if (p.partner && org.attributes.partner !== true) {
@@ -92,7 +89,7 @@ export const subscriptionHandlers: Record<string, Handler> = {
 
   'organizations.unsubscribe': (req, ctx) => {
     const { org } = orgAndSubscription(req, ctx, true)
-    const planId = String(bodyOf(req).plan_id)
+    const planId = String(req.body.plan_id)
     const sub = activeSubscriptions(ctx, org.id).find(
       (s) => subscriptionAttrs(s).plan_id === planId,
     )
@@ -124,7 +121,7 @@ export const subscriptionHandlers: Record<string, Handler> = {
 
   'organizations.update_subscription': (req, ctx) => {
     const sub = requireSubscription(req, ctx, true)
-    const b = bodyOf(req)
+    const b = req.body
     if (typeof b.ends_at === 'string') {
       const ends = Date.parse(b.ends_at)
       if (Number.isNaN(ends)) ctx.invalid({ ends_at: ['must be an ISO 8601 date-time'] })
@@ -138,14 +135,14 @@ export const subscriptionHandlers: Record<string, Handler> = {
 
   'organizations.assign_subscription_features': (req, ctx) => {
     const sub = requireSubscription(req, ctx, true)
-    const { features } = bodyOf(req) as { features: Record<string, Partial<FeatureGrant>> }
+    const { features } = req.body
     const merged = mergeGrants(ctx, subscriptionAttrs(sub).features, features)
     return one(ctx.db.update(SUBSCRIPTIONS, sub.id, { features: merged, updated_at: nowIso(ctx) }))
   },
 
   'organizations.revoke_subscription_features': (req, ctx) => {
     const sub = requireSubscription(req, ctx, true)
-    const { feature_codes: codes } = bodyOf(req) as { feature_codes: string[] }
+    const { feature_codes: codes } = req.body
     checkFeatureCodes(ctx, codes, 'feature_codes')
     const features = { ...subscriptionAttrs(sub).features }
     for (const code of codes) delete features[code]

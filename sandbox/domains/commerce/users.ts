@@ -1,4 +1,4 @@
-import type { Caller, Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Caller, Handlers, Row, SandboxContext, SandboxRequest } from '../../types'
 import { issueLinkToken } from '../identity/tokens'
 import {
   createOrganizationRow,
@@ -29,9 +29,6 @@ export const USER_CSV_COLUMNS = [
   'partner',
   'created_at',
 ] as const
-
-type Body = Record<string, unknown>
-const bodyOf = (req: SandboxRequest) => (req.body ?? {}) as Body
 
 /** The user `id` if the caller administers its organization, else 404. */
 function visibleUser(ctx: SandboxContext, caller: Caller, id: string): Row {
@@ -97,7 +94,7 @@ function filteredUsers(ctx: SandboxContext, caller: Caller, query: Record<string
 function importRowErrors(
   ctx: SandboxContext,
   caller: Caller,
-  row: Body,
+  row: Record<string, unknown>,
   seen: Set<string>,
 ): Record<string, string[]> {
   const errors: Record<string, string[]> = {}
@@ -121,7 +118,7 @@ function importRowErrors(
 }
 
 /** Handlers of the users group, keyed by operation id. */
-export const usersHandlers: Record<string, Handler> = {
+export const usersHandlers: Handlers = {
   'users.list': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.read')
     return listAnswer(filteredUsers(ctx, caller, req.query), req.query, SEARCH)
@@ -129,7 +126,7 @@ export const usersHandlers: Record<string, Handler> = {
 
   'users.create': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.write')
-    const b = bodyOf(req)
+    const b = req.body
     checkGrant(ctx, caller, b.role)
     const org = targetOrg(ctx, caller, b.organization_id)
     checkEmailFree(ctx, String(b.email))
@@ -156,7 +153,7 @@ export const usersHandlers: Record<string, Handler> = {
   'users.update': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.write')
     const user = visibleUser(ctx, caller, req.path.id)
-    const b = bodyOf(req)
+    const b = req.body
     if (b.role !== undefined && b.role !== user.attributes.role) {
       checkGrant(ctx, caller, b.role)
       if (user.attributes.role === 'administrator') {
@@ -181,7 +178,7 @@ export const usersHandlers: Record<string, Handler> = {
 
   'users.create_customer': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.write')
-    const b = bodyOf(req)
+    const b = req.body
     checkEmailFree(ctx, String(b.email))
     const org = createOrganizationRow(ctx, {
       name: String(b.organization_name),
@@ -204,7 +201,7 @@ export const usersHandlers: Record<string, Handler> = {
 
   'users.invite': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.write')
-    const b = bodyOf(req)
+    const b = req.body
     checkGrant(ctx, caller, b.role)
     const org = targetOrg(ctx, caller, b.organization_id)
     checkEmailFree(ctx, String(b.email))
@@ -233,12 +230,12 @@ export const usersHandlers: Record<string, Handler> = {
 
   'users.import': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.write')
-    const b = bodyOf(req)
+    const b = req.body
     const org = targetOrg(ctx, caller, b.organization_id)
     const seen = new Set<string>()
     const created: { id: string; email: string }[] = []
     const errors: { row: number; email: string | null; messages: Record<string, string[]> }[] = []
-    ;(b.users as Body[]).forEach((row, i) => {
+    b.users.forEach((row, i) => {
       const messages = importRowErrors(ctx, caller, row, seen)
       const email = String(row.email ?? '')
         .trim()
@@ -279,7 +276,7 @@ export const usersHandlers: Record<string, Handler> = {
   'users.inherit_resources': (req, ctx) => {
     const caller = requirePermission(req, ctx, 'users.write')
     const user = visibleUser(ctx, caller, req.path.id)
-    const fromId = String(bodyOf(req).from_user_id)
+    const fromId = String(req.body.from_user_id)
     if (fromId === user.id) ctx.invalid({ from_user_id: ['must be another user'] })
     const from = ctx.db.get(USERS, fromId)
     if (!from || !visibleOrgIds(ctx, caller).has(orgOfUser(from))) {

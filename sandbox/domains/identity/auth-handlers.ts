@@ -1,4 +1,4 @@
-import type { Caller, Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Caller, Handler, Handlers, Row, SandboxContext, SandboxRequest } from '../../types'
 import { ROOT_ORGANIZATION } from '../../engine/generic'
 import {
   CHALLENGES,
@@ -25,18 +25,14 @@ import {
   userInternal,
 } from './users'
 
-type Body = Record<string, string>
-
-const bodyOf = (req: SandboxRequest): Body => (req.body ?? {}) as Body
-
 /** The authenticated caller (the engine guarantees one for auth 'user' operations). */
 export function callerOf(req: SandboxRequest, ctx: SandboxContext): Caller {
   if (!req.caller) return ctx.error(401, 'Unauthorized')
   return req.caller
 }
 
-const signIn: Handler = (req, ctx) => {
-  const { username, password } = bodyOf(req)
+const signIn: Handler<'auth.sign_in'> = (req, ctx) => {
+  const { username, password } = req.body
   const user = findUserByEmail(ctx, username)
   if (!user || !checkPassword(user, password)) return ctx.error(401, 'invalid username or password')
   if (!userAttrs(user).confirmed) {
@@ -60,16 +56,16 @@ const signIn: Handler = (req, ctx) => {
 }
 
 /** Accepts the app code issued for the challenge, or its current SMS code. */
-const twoFactorCheck: Handler = (req, ctx) => {
-  const { otp_token, code } = bodyOf(req)
+const twoFactorCheck: Handler<'auth.two_factor_check'> = (req, ctx) => {
+  const { otp_token, code } = req.body
   const { challenge, user } = openChallenge(ctx, otp_token)
   const internal = challenge.internal as ChallengeInternal
   if (code !== internal.app_code && code !== internal.sms_code) rejectCode(ctx, challenge)
   return completeChallenge(ctx, challenge, user)
 }
 
-const smsSend: Handler = (req, ctx) => {
-  const { challenge, user } = openChallenge(ctx, bodyOf(req).otp_token)
+const smsSend: Handler<'auth.sms_otp_send'> = (req, ctx) => {
+  const { challenge, user } = openChallenge(ctx, req.body.otp_token)
   if (!userMethods(user).includes('sms')) {
     return ctx.invalid({ otp_token: ['has no SMS method: no phone number on file'] })
   }
@@ -96,16 +92,16 @@ const smsSend: Handler = (req, ctx) => {
   }
 }
 
-const smsVerify: Handler = (req, ctx) => {
-  const { otp_token, code } = bodyOf(req)
+const smsVerify: Handler<'auth.sms_otp_verify'> = (req, ctx) => {
+  const { otp_token, code } = req.body
   const { challenge, user } = openChallenge(ctx, otp_token)
   const internal = challenge.internal as ChallengeInternal
   if (internal.sms_code === null || code !== internal.sms_code) rejectCode(ctx, challenge)
   return completeChallenge(ctx, challenge, user)
 }
 
-const recoverySignIn: Handler = (req, ctx) => {
-  const { otp_token, recovery_code } = bodyOf(req)
+const recoverySignIn: Handler<'auth.sign_in_recovery_code'> = (req, ctx) => {
+  const { otp_token, recovery_code } = req.body
   const { challenge, user } = openChallenge(ctx, otp_token)
   const codes = userInternal(user).recovery_codes ?? []
   const wanted = recovery_code.trim().toLowerCase()
@@ -115,21 +111,21 @@ const recoverySignIn: Handler = (req, ctx) => {
 }
 
 /** Ends a Bearer session; an access token (Basic) is revoked by user.revoke_access_token instead. */
-const signOut: Handler = (req, ctx) => {
+const signOut: Handler<'auth.sign_out'> = (req, ctx) => {
   const caller = callerOf(req, ctx)
   if (caller.via === 'session') ctx.sessions.revoke(caller.token)
   return { status: 200, body: { data: { success: true } } }
 }
 
 /** SSO links sign in without a second factor (the identity provider did that). */
-const ssoLogin: Handler = (req, ctx) => {
-  const user = consumeLinkToken(ctx, 'sso', bodyOf(req).sso_token)
+const ssoLogin: Handler<'auth.sso_login'> = (req, ctx) => {
+  const user = consumeLinkToken(ctx, 'sso', req.body.sso_token)
   if (!userAttrs(user).confirmed) return ctx.error(401, 'account not confirmed')
   return { status: 200, body: { token: ctx.sessions.create(user.id) } }
 }
 
-const confirmUser: Handler = (req, ctx) => {
-  const user = consumeLinkToken(ctx, 'confirmation', bodyOf(req).confirmation_token)
+const confirmUser: Handler<'auth.confirm_user'> = (req, ctx) => {
+  const user = consumeLinkToken(ctx, 'confirmation', req.body.confirmation_token)
   const status = userAttrs(user).status === 'invited' ? 'invited' : 'active'
   const now = ctx.now().toISOString()
   ctx.db.update(USERS, user.id, { confirmed: true, status, updated_at: now })
@@ -139,8 +135,8 @@ const confirmUser: Handler = (req, ctx) => {
   }
 }
 
-const acceptInvitation: Handler = (req, ctx) => {
-  const { invitation_token, password, first_name, last_name } = bodyOf(req)
+const acceptInvitation: Handler<'auth.accept_invitation'> = (req, ctx) => {
+  const { invitation_token, password, first_name, last_name } = req.body
   const user = consumeLinkToken(ctx, 'invitation', invitation_token)
   ctx.db.update(
     USERS,
@@ -164,14 +160,14 @@ const acceptInvitation: Handler = (req, ctx) => {
 }
 
 /** Always 200, so the answer does not reveal whether the account exists. */
-const passwordResetRequest: Handler = (req, ctx) => {
-  const user = findUserByEmail(ctx, bodyOf(req).email)
+const passwordResetRequest: Handler<'auth.password_reset_request'> = (req, ctx) => {
+  const user = findUserByEmail(ctx, req.body.email)
   if (user && userAttrs(user).status !== 'invited') issueLinkToken(ctx, 'password_reset', user)
   return { status: 200, body: { data: { success: true } } }
 }
 
-const passwordResetConfirm: Handler = (req, ctx) => {
-  const { reset_token, password } = bodyOf(req)
+const passwordResetConfirm: Handler<'auth.password_reset_confirm'> = (req, ctx) => {
+  const { reset_token, password } = req.body
   const user = consumeLinkToken(ctx, 'password_reset', reset_token)
   ctx.db.update(
     USERS,
@@ -188,13 +184,13 @@ export function managesOrganization(ctx: SandboxContext, caller: Caller, orgId: 
   return ctx.db.get(ORGANIZATIONS, orgId)?.attributes.parent_id === caller.organizationId
 }
 
-const impersonate: Handler = (req, ctx) => {
+const impersonate: Handler<'auth.impersonate'> = (req, ctx) => {
   const caller = callerOf(req, ctx)
   if (caller.role !== 'administrator')
     return ctx.error(403, 'only administrators can impersonate users')
   if (caller.impersonatorId)
     return ctx.error(409, 'already impersonating: stop impersonating first')
-  const targetId = bodyOf(req).user_id
+  const targetId = req.body.user_id
   const target: Row | undefined = ctx.db.get(USERS, targetId)
   if (!target || !managesOrganization(ctx, caller, userAttrs(target).organization_id)) {
     return ctx.notFound(`user ${targetId}`)
@@ -215,7 +211,7 @@ const impersonate: Handler = (req, ctx) => {
 }
 
 /** Ends the impersonation session and gives the administrator a session of their own. */
-const stopImpersonation: Handler = (req, ctx) => {
+const stopImpersonation: Handler<'auth.stop_impersonation'> = (req, ctx) => {
   const caller = callerOf(req, ctx)
   if (!caller.impersonatorId) {
     return { status: 200, body: { data: { stopped: false, user_id: caller.userId } } }
@@ -230,7 +226,7 @@ const stopImpersonation: Handler = (req, ctx) => {
 }
 
 /** Handlers of the auth group, keyed by operation id. */
-export const authHandlers: Record<string, Handler> = {
+export const authHandlers: Handlers = {
   'auth.sign_in': signIn,
   'auth.two_factor_check': twoFactorCheck,
   'auth.sms_otp_send': smsSend,

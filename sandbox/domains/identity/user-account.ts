@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Handler, Handlers, Row, SandboxContext, SandboxRequest } from '../../types'
 import { ownedResources, transferResources as transferOwned } from '../commerce/resources'
 import { callerOf } from './auth-handlers'
 import { PERMISSIONS } from './permissions'
@@ -13,8 +13,6 @@ import {
   userInternal,
 } from './users'
 
-type Body = Record<string, unknown>
-const bodyOf = (req: SandboxRequest): Body => (req.body ?? {}) as Body
 const stamp = (ctx: SandboxContext) => ({ updated_at: ctx.now().toISOString() })
 
 /** Product codes known even when the commerce domain has seeded no products. */
@@ -71,15 +69,15 @@ function orgOf(row: Row): unknown {
   return row.internal?.organization_id ?? row.attributes.organization_id
 }
 
-const show: Handler = (req, ctx) => single(me(req, ctx))
+const show: Handler<'user.show'> = (req, ctx) => single(me(req, ctx))
 
-const update: Handler = (req, ctx) =>
-  single(ctx.db.update(USERS, me(req, ctx).id, { ...bodyOf(req), ...stamp(ctx) }))
+const update: Handler<'user.update'> = (req, ctx) =>
+  single(ctx.db.update(USERS, me(req, ctx).id, { ...req.body, ...stamp(ctx) }))
 
-const changePassword: Handler = (req, ctx) => {
+const changePassword: Handler<'user.change_password'> = (req, ctx) => {
   refuseWhileImpersonating(req, ctx)
   const user = me(req, ctx)
-  const { current_password, password } = bodyOf(req) as Record<string, string>
+  const { current_password, password } = req.body
   if (!checkPassword(user, current_password))
     return ctx.invalid({ current_password: ['is incorrect'] })
   if (password === current_password) {
@@ -100,22 +98,23 @@ function preferences(row: Row) {
   }
 }
 
-const getPreferences: Handler = (req, ctx) => preferences(me(req, ctx))
+const getPreferences: Handler<'user.notification_preferences'> = (req, ctx) =>
+  preferences(me(req, ctx))
 
-const updatePreferences: Handler = (req, ctx) => {
+const updatePreferences: Handler<'user.update_notification_preferences'> = (req, ctx) => {
   const user = me(req, ctx)
   const current = userInternal(user).notification_preferences ?? {}
-  const next = { ...current, ...(bodyOf(req) as Record<string, boolean>) }
+  const next = { ...current, ...req.body }
   return preferences(ctx.db.update(USERS, user.id, {}, { notification_preferences: next }))
 }
 
 /** Marked not implemented by the interface: an empty list flagged meta.not_implemented. */
-const activePlans: Handler = () => ({
+const activePlans: Handler<'user.active_plans'> = () => ({
   status: 200,
   body: { data: [], meta: { not_implemented: true } },
 })
 
-const members: Handler = (req, ctx) => {
+const members: Handler<'user.organization_members'> = (req, ctx) => {
   const org = callerOf(req, ctx).organizationId
   const rows = ctx.db.list(USERS).filter((u) => userAttrs(u).organization_id === org)
   return listRows(rows, req.query, ['email', 'first_name', 'last_name'])
@@ -138,7 +137,7 @@ function subscribedCodes(ctx: SandboxContext, org: string): Set<string> {
   return out
 }
 
-const products: Handler = (req, ctx) => {
+const products: Handler<'user.products'> = (req, ctx) => {
   const subscribed = subscribedCodes(ctx, callerOf(req, ctx).organizationId)
   const data = ctx.db.list('products').map((p) => ({
     id: p.id,
@@ -152,21 +151,21 @@ const products: Handler = (req, ctx) => {
   return { status: 200, body: { data } }
 }
 
-const organization: Handler = (req, ctx) =>
+const organization: Handler<'user.organization'> = (req, ctx) =>
   single(
     ctx.db.get(ORGANIZATIONS, callerOf(req, ctx).organizationId) ?? ctx.notFound('organization'),
   )
 
-const updateOrganization: Handler = (req, ctx) => {
+const updateOrganization: Handler<'user.update_organization'> = (req, ctx) => {
   const caller = callerOf(req, ctx)
   if (caller.role !== 'administrator') {
     return ctx.error(403, 'only administrators can change the organization')
   }
   const org = ctx.db.get(ORGANIZATIONS, caller.organizationId) ?? ctx.notFound('organization')
-  return single(ctx.db.update(ORGANIZATIONS, org.id, { ...bodyOf(req), ...stamp(ctx) }))
+  return single(ctx.db.update(ORGANIZATIONS, org.id, { ...req.body, ...stamp(ctx) }))
 }
 
-const subscriptionsHistory: Handler = (req, ctx) => {
+const subscriptionsHistory: Handler<'user.subscriptions_history'> = (req, ctx) => {
   const org = callerOf(req, ctx).organizationId
   const rows = ctx.db
     .list('subscriptions')
@@ -175,8 +174,8 @@ const subscriptionsHistory: Handler = (req, ctx) => {
   return listRows(rows, req.query, ['status', 'product_code'])
 }
 
-const changeProduct: Handler = (req, ctx) => {
-  const code = String(bodyOf(req).product_code)
+const changeProduct: Handler<'user.change_product'> = (req, ctx) => {
+  const code = String(req.body.product_code)
   const seeded = ctx.db.list('products')
   const known = seeded.length
     ? seeded.some((p) => productCode(p) === code)
@@ -186,12 +185,12 @@ const changeProduct: Handler = (req, ctx) => {
 }
 
 /** Sessions expire (the engine's TTL) but the engine does not say when: expires_at is null. */
-const tokenValidity: Handler = (req, ctx) => ({
+const tokenValidity: Handler<'user.token_validity'> = (req, ctx) => ({
   status: 200,
   body: { data: { valid: true, via: callerOf(req, ctx).via, expires_at: null } },
 })
 
-const permissions: Handler = (req, ctx) => {
+const permissions: Handler<'user.permissions'> = (req, ctx) => {
   const role = callerOf(req, ctx).role
   return { status: 200, body: { data: { role, permissions: PERMISSIONS[role] } } }
 }
@@ -218,15 +217,15 @@ function deletability(req: SandboxRequest, ctx: SandboxContext) {
   return { deletable: reasons.length === 0, reasons, warnings }
 }
 
-const deletabilityCheck: Handler = (req, ctx) => ({
+const deletabilityCheck: Handler<'user.deletability'> = (req, ctx) => ({
   status: 200,
   body: { data: deletability(req, ctx) },
 })
 
-const deleteAccount: Handler = (req, ctx) => {
+const deleteAccount: Handler<'user.delete'> = (req, ctx) => {
   refuseWhileImpersonating(req, ctx)
   const user = me(req, ctx)
-  if (!checkPassword(user, String(bodyOf(req).password))) {
+  if (!checkPassword(user, String(req.body.password))) {
     return ctx.invalid({ password: ['is incorrect'] })
   }
   ctx.sessions.revokeAccessToken(user.id)
@@ -235,7 +234,7 @@ const deleteAccount: Handler = (req, ctx) => {
   return { status: 200, body: { data: { id: user.id, deleted: true } } }
 }
 
-const generateAccessToken: Handler = (req, ctx) => {
+const generateAccessToken: Handler<'user.generate_access_token'> = (req, ctx) => {
   refuseWhileImpersonating(req, ctx)
   const user = me(req, ctx)
   const access_token = ctx.sessions.createAccessToken(user.id)
@@ -244,14 +243,14 @@ const generateAccessToken: Handler = (req, ctx) => {
   return { status: 200, body: { data: { access_token, created_at } } }
 }
 
-const revokeAccessToken: Handler = (req, ctx) => {
+const revokeAccessToken: Handler<'user.revoke_access_token'> = (req, ctx) => {
   const revoked = ctx.sessions.revokeAccessToken(callerOf(req, ctx).userId)
   return { status: 200, body: { data: { success: true, revoked } } }
 }
 
-const transferResources: Handler = (req, ctx) => {
+const transferResources: Handler<'user.transfer_resources'> = (req, ctx) => {
   const caller = callerOf(req, ctx)
-  const to = String(bodyOf(req).user_id)
+  const to = String(req.body.user_id)
   const target = ctx.db.get(USERS, to)
   if (!target || userAttrs(target).organization_id !== caller.organizationId) {
     return ctx.notFound(`user ${to}`)
@@ -269,7 +268,7 @@ const transferResources: Handler = (req, ctx) => {
 }
 
 /** Handlers of the user group's account, organization and token operations. */
-export const accountHandlers: Record<string, Handler> = {
+export const accountHandlers: Handlers = {
   'user.show': show,
   'user.update': update,
   'user.change_password': changePassword,

@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../types'
+import type { Handler, Handlers, Row, SandboxContext, SandboxRequest } from '../../types'
 import { callerOf } from './auth-handlers'
 import { logOtp, newOtp, newRecoveryCodes, userMethods } from './tokens'
 import {
@@ -9,11 +9,7 @@ import {
   userAttrs,
   userInternal,
   type PendingTwoFactor,
-  type TwoFactorMethod,
 } from './users'
-
-type Body = Record<string, string>
-const bodyOf = (req: SandboxRequest): Body => (req.body ?? {}) as Body
 
 /** The caller's user row (404 when it was deleted meanwhile). */
 export function me(req: SandboxRequest, ctx: SandboxContext): Row {
@@ -66,9 +62,9 @@ const otpauthUri = (email: string, secret: string): string =>
  * it will accept, as there is no real TOTP); sms: sends a code to the given (or stored) phone.
  * The current second factor stays active until the enrolment is verified.
  */
-const enable: Handler = (req, ctx) => {
+const enable: Handler<'user.two_factor_enable'> = (req, ctx) => {
   const user = me(req, ctx)
-  const { method, phone } = bodyOf(req) as { method: TwoFactorMethod; phone?: string }
+  const { method, phone } = req.body
   const code = newOtp(ctx)
   const pending: PendingTwoFactor = { method, code, issued_at: ctx.now().toISOString() }
   const email = userAttrs(user).email
@@ -90,12 +86,12 @@ const enable: Handler = (req, ctx) => {
 }
 
 /** Finishes an enrolment; the first one also generates recovery codes (returned once). */
-const verify: Handler = (req, ctx) => {
+const verify: Handler<'user.two_factor_verify'> = (req, ctx) => {
   const user = me(req, ctx)
   const internal = userInternal(user)
   const pending = internal.pending_two_factor
   if (!pending) return ctx.error(409, 'no two-factor setup in progress: enable it first')
-  if (bodyOf(req).code !== pending.code) return ctx.invalid({ code: ['is invalid'] })
+  if (req.body.code !== pending.code) return ctx.invalid({ code: ['is invalid'] })
   const attrs = userAttrs(user)
   const fresh = (internal.recovery_codes ?? []).length === 0
   const codes = fresh ? newRecoveryCodes(ctx) : undefined
@@ -124,10 +120,10 @@ const verify: Handler = (req, ctx) => {
   return { status: 200, body: { data } }
 }
 
-const disable: Handler = (req, ctx) => {
+const disable: Handler<'user.two_factor_disable'> = (req, ctx) => {
   refuseWhileImpersonating(req, ctx)
   const user = me(req, ctx)
-  if (!checkPassword(user, bodyOf(req).password)) return ctx.invalid({ password: ['is incorrect'] })
+  if (!checkPassword(user, req.body.password)) return ctx.invalid({ password: ['is incorrect'] })
   const updated = ctx.db.update(
     USERS,
     user.id,
@@ -142,14 +138,14 @@ const disable: Handler = (req, ctx) => {
   return single(updated)
 }
 
-const phoneLookup: Handler = (req) => ({
+const phoneLookup: Handler<'user.phone_lookup'> = (req) => ({
   status: 200,
-  body: { data: lookupPhone(bodyOf(req).phone) },
+  body: { data: lookupPhone(req.body.phone) },
 })
 
-const defaultMethod: Handler = (req, ctx) => {
+const defaultMethod: Handler<'user.default_two_factor_method'> = (req, ctx) => {
   const user = me(req, ctx)
-  const method = bodyOf(req).method as TwoFactorMethod
+  const method = req.body.method
   if (!userAttrs(user).two_factor_enabled) return ctx.error(409, 'two-factor authentication is off')
   if (!userMethods(user).includes(method)) return ctx.invalid({ method: ['is not set up'] })
   return single(
@@ -160,7 +156,7 @@ const defaultMethod: Handler = (req, ctx) => {
   )
 }
 
-const generateRecoveryCodes: Handler = (req, ctx) => {
+const generateRecoveryCodes: Handler<'user.generate_recovery_codes'> = (req, ctx) => {
   const user = me(req, ctx)
   if (!userAttrs(user).two_factor_enabled) return ctx.error(409, 'two-factor authentication is off')
   const codes = newRecoveryCodes(ctx)
@@ -170,7 +166,7 @@ const generateRecoveryCodes: Handler = (req, ctx) => {
 }
 
 /** Decided: the codes themselves are shown once; afterwards only a count and masked forms. */
-const recoveryCodes: Handler = (req, ctx) => {
+const recoveryCodes: Handler<'user.recovery_codes'> = (req, ctx) => {
   const internal = userInternal(me(req, ctx))
   const codes = internal.recovery_codes ?? []
   return {
@@ -186,7 +182,7 @@ const recoveryCodes: Handler = (req, ctx) => {
 }
 
 /** Handlers of the user group's second-factor operations. */
-export const twoFactorHandlers: Record<string, Handler> = {
+export const twoFactorHandlers: Handlers = {
   'user.two_factor_enable': enable,
   'user.two_factor_verify': verify,
   'user.two_factor_disable': disable,

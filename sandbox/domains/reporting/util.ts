@@ -74,16 +74,24 @@ export interface ListOptions {
   meta?: Record<string, unknown>
 }
 
+/** The paging, sort and search parameters of a list query (the catalog's list query shape). */
+export interface ListQuery {
+  page?: number
+  per_page?: number
+  sort?: string
+  search?: string
+}
+
 /**
  * Pages, sorts and searches rows the way the generic list does (page ≥ 1, per_page default 25,
  * sort `field` or `-field` on an attribute or the id, case-insensitive substring search).
  */
 export function listAnswer(
-  req: SandboxRequest,
+  req: { query: ListQuery },
   rows: Row[],
   options: ListOptions = {},
 ): SandboxResponse {
-  const q = req.query as { page?: number; per_page?: number; sort?: string; search?: string }
+  const q = req.query
   let out = rows
   const search = typeof q.search === 'string' ? q.search.trim().toLowerCase() : ''
   if (search && options.searchFields?.length) {

@@ -8,10 +8,14 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     prefix: 'tgt',
     orgScoped: true,
     searchFields: ['name', 'address', 'description'],
-    defaults: (req: SandboxRequest) => ({
+    defaults: ({ body }: SandboxRequest) => ({
       description: null,
       tags: [],
-      hosts_count: countHosts(String((req.body as { address?: string })?.address ?? '')),
+      hosts_count: countHosts(
+        typeof body === 'object' && body !== null && 'address' in body
+          ? String(body.address ?? '')
+          : '',
+      ),
       last_scanned_at: null,
     }),
   },

@@ -52,11 +52,6 @@ export function orgOf(req: SandboxRequest): string {
   return req.caller?.organizationId ?? 'org-001'
 }
 
-/** The request body as a record. */
-export function bodyOf<T = Record<string, unknown>>(req: SandboxRequest): T {
-  return (req.body && typeof req.body === 'object' ? req.body : {}) as T
-}
-
 /** Inserts a row with the next id of `collection`'s prefix and the given organization. */
 export function insertRow(
   ctx: SandboxContext,

@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext } from '../../../types'
+import type { Handlers, Row, SandboxContext } from '../../../types'
 import { recordAudit } from '../activity'
 import type { Finding } from '../documents'
 import { callerOf, listAnswer, nowIso, orgOf, ownedRows, requireOwned, singleAnswer } from '../util'
@@ -49,9 +49,9 @@ export function snapshotFindings(ctx: SandboxContext, row: Row): Row {
 }
 
 /** Handlers of the advanced reports group (show, delete and bulk delete are generic). */
-export const advancedReportHandlers: Record<string, Handler> = {
+export const advancedReportHandlers: Handlers = {
   'advanced_reports.list': (req, ctx) => {
-    const q = req.query as { report_type?: string; status?: string }
+    const q = req.query
     const rows = ownedRows(ctx, req, 'advanced_reports').filter(
       (r) =>
         (!q.report_type || r.attributes.report_type === q.report_type) &&
@@ -61,7 +61,7 @@ export const advancedReportHandlers: Record<string, Handler> = {
   },
   'advanced_reports.create': (req, ctx) => {
     const caller = callerOf(req, ctx)
-    const body = req.body as Record<string, unknown>
+    const body = req.body
     const now = nowIso(ctx)
     const row = ctx.db.insert('advanced_reports', {
       id: ctx.db.nextId('adr'),
@@ -91,7 +91,7 @@ export const advancedReportHandlers: Record<string, Handler> = {
   },
   'advanced_reports.update': (req, ctx) => {
     const row = requireOwned(ctx, req, 'advanced_reports', req.path.id)
-    const body = req.body as Record<string, unknown>
+    const body = req.body
     const changes: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(body)) if (value !== undefined) changes[key] = value
     // The files showed the old definition: they are discarded, like a pending generation.

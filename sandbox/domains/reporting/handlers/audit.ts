@@ -1,4 +1,4 @@
-import type { Handler } from '../../../types'
+import type { Handlers } from '../../../types'
 import { listAnswer, ownedRows } from '../util'
 
 /** Start (or, with `end`, the last millisecond) of a date or date-time filter value. */
@@ -8,15 +8,9 @@ export function boundary(value: string, end: boolean): number {
 }
 
 /** Handlers of the audit group (one event is the generic show). */
-export const auditHandlers: Record<string, Handler> = {
+export const auditHandlers: Handlers = {
   'audit.list': (req, ctx) => {
-    const q = req.query as {
-      actor?: string
-      action?: string
-      resource_type?: string
-      from?: string
-      to?: string
-    }
+    const q = req.query
     const from = q.from ? boundary(q.from, false) : -Infinity
     const to = q.to ? boundary(q.to, true) : Infinity
     if (from > to) ctx.invalid({ from: ['must not be after to'] })

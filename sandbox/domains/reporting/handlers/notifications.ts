@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../../types'
+import type { AnyHandler, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { callerOf, flag, listAnswer, nowIso, singleAnswer } from '../util'
 
 function mine(ctx: SandboxContext, req: SandboxRequest): Row[] {
@@ -29,7 +29,10 @@ function markSeen(ctx: SandboxContext, row: Row): Row {
   return ctx.db.update('notifications', row.id, { seen: true, seen_at: nowIso(ctx) })
 }
 
-function markAll(field: 'read' | 'seen', change: (ctx: SandboxContext, row: Row) => Row): Handler {
+function markAll(
+  field: 'read' | 'seen',
+  change: (ctx: SandboxContext, row: Row) => Row,
+): AnyHandler {
   return (req, ctx) => {
     const pending = mine(ctx, req).filter((n) => n.attributes[field] !== true)
     for (const row of pending) change(ctx, row)
@@ -38,7 +41,7 @@ function markAll(field: 'read' | 'seen', change: (ctx: SandboxContext, row: Row)
 }
 
 /** Handlers of the notifications group: every operation sees only the caller's own. */
-export const notificationHandlers: Record<string, Handler> = {
+export const notificationHandlers: Handlers = {
   'notifications.list': (req, ctx) => {
     const all = mine(ctx, req)
     const read = flag(req.query.read)

@@ -1,11 +1,11 @@
-import type { Handler } from '../../../types'
+import type { Handlers } from '../../../types'
 import { listAnswer, ownedRows } from '../util'
 import { fileHandlers } from './file-ops'
 
 /** Handlers of the reports group (show, delete and bulk delete are the engine's generic kinds). */
-export const reportHandlers: Record<string, Handler> = {
+export const reportHandlers: Handlers = {
   'reports.list': (req, ctx) => {
-    const q = req.query as { scan_id?: string; status?: string; report_type?: string }
+    const q = req.query
     const rows = ownedRows(ctx, req, 'reports').filter(
       (r) =>
         (!q.scan_id || r.attributes.scan_id === q.scan_id) &&

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { Caller, Handler, Row, SandboxContext, SandboxRequest } from '../../../types'
+import type { Caller, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { emitWebhookEvent, recordAudit } from '../activity'
 import { saqPdf } from '../saq-document'
 import { requirementsFor, templateFor } from '../saq-templates'
@@ -128,9 +128,9 @@ function audit(ctx: SandboxContext, req: SandboxRequest, action: string, id: str
 }
 
 /** Handlers of the SAQ group (types list and delete are generic). */
-export const saqHandlers: Record<string, Handler> = {
+export const saqHandlers: Handlers = {
   'saq.list': (req, ctx) => {
-    const q = req.query as { status?: string; saq_type?: string }
+    const q = req.query
     const template = flag(req.query.is_template)
     const rows = ownedRows(ctx, req, 'saqs').filter(
       (r) =>
@@ -171,13 +171,7 @@ export const saqHandlers: Record<string, Handler> = {
   },
   'saq.create': (req, ctx) => {
     const caller = callerOf(req, ctx)
-    const body = req.body as {
-      saq_type: string
-      name: string
-      description?: string
-      template_id?: string
-      answers?: AnswerInput[]
-    }
+    const body = req.body
     const type = findSaqType(ctx, body.saq_type)
     if (!type) return ctx.invalid({ saq_type: ['is not a known SAQ type'] })
     let base: StoredAnswer[] = []
@@ -206,7 +200,7 @@ export const saqHandlers: Record<string, Handler> = {
   'saq.clone': (req, ctx) => {
     const caller = callerOf(req, ctx)
     const source = requireOwned(ctx, req, 'saqs', req.path.id)
-    const body = req.body as { name?: string; answers?: AnswerInput[] } | undefined
+    const body = req.body
     const type = findSaqType(
       ctx,
       String(source.attributes.saq_type_id ?? source.attributes.saq_type),
@@ -233,7 +227,7 @@ export const saqHandlers: Record<string, Handler> = {
     const row = requireOwned(ctx, req, 'saqs', req.path.id)
     if (row.attributes.status === 'approved') ctx.error(409, 'This SAQ is already approved')
     const code = String(row.attributes.saq_type)
-    const body = req.body as { answers?: AnswerInput[] } | undefined
+    const body = req.body
     const answers = mergeAnswers(ctx, code, answersOf(row), body?.answers)
     const missing = missingRequirements(code, answers)
     if (missing.length)

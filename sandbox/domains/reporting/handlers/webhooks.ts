@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../../types'
+import type { AnyHandler, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { recordAudit } from '../activity'
 import { callerOf, listAnswer, nowIso, requireOwned, singleAnswer } from '../util'
 
@@ -13,7 +13,7 @@ function audit(ctx: SandboxContext, req: SandboxRequest, action: string, id: str
   })
 }
 
-function setActive(active: boolean): Handler {
+function setActive(active: boolean): AnyHandler {
   return (req, ctx) => {
     const row = requireOwned(ctx, req, 'webhooks', req.path.id)
     if (row.attributes.active === active) return singleAnswer(row)
@@ -31,10 +31,10 @@ function deliveriesOf(ctx: SandboxContext, webhook: Row): Row[] {
  * Handlers of the webhooks group (list and show are generic). The secret lives in the row's
  * internal data only; answers say `has_secret`.
  */
-export const webhookHandlers: Record<string, Handler> = {
+export const webhookHandlers: Handlers = {
   'webhooks.create': (req, ctx) => {
     const caller = callerOf(req, ctx)
-    const body = req.body as Record<string, unknown>
+    const body = req.body
     const now = nowIso(ctx)
     const secret = typeof body.secret === 'string' ? body.secret : undefined
     const row = ctx.db.insert('webhooks', {
@@ -59,7 +59,7 @@ export const webhookHandlers: Record<string, Handler> = {
   },
   'webhooks.update': (req, ctx) => {
     const row = requireOwned(ctx, req, 'webhooks', req.path.id)
-    const { secret, ...rest } = req.body as Record<string, unknown>
+    const { secret, ...rest } = req.body
     const changes: Record<string, unknown> = { updated_at: nowIso(ctx) }
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) changes[key] = value
     let internal: Record<string, unknown> | undefined
@@ -85,7 +85,7 @@ export const webhookHandlers: Record<string, Handler> = {
   'webhooks.deactivate': setActive(false),
   'webhooks.deliveries': (req, ctx) => {
     const webhook = requireOwned(ctx, req, 'webhooks', req.path.id)
-    const q = req.query as { status?: string; event?: string }
+    const q = req.query
     const rows = deliveriesOf(ctx, webhook).filter(
       (d) =>
         (!q.status || d.attributes.status === q.status) &&

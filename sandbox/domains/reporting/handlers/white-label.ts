@@ -1,4 +1,4 @@
-import type { Handler, Row, SandboxContext } from '../../../types'
+import type { Handlers, Row, SandboxContext } from '../../../types'
 import { recordAudit } from '../activity'
 import { callerOf, nowIso, orgOf } from '../util'
 
@@ -24,7 +24,7 @@ export function defaultWhiteLabel(ctx: SandboxContext, organizationId: string): 
 }
 
 /** Handlers of white label settings: one record per organization, made on the first update. */
-export const whiteLabelHandlers: Record<string, Handler> = {
+export const whiteLabelHandlers: Handlers = {
   'white_label.show': (req, ctx) => {
     const caller = callerOf(req, ctx)
     const row = rowOf(ctx, caller.organizationId) ?? defaultWhiteLabel(ctx, caller.organizationId)
@@ -37,7 +37,7 @@ export const whiteLabelHandlers: Record<string, Handler> = {
     const caller = callerOf(req, ctx)
     if (caller.role === 'customer') ctx.error(403, 'Customers cannot change white label settings')
     const changes: Record<string, unknown> = { updated_at: nowIso(ctx) }
-    for (const [key, value] of Object.entries(req.body as Record<string, unknown>))
+    for (const [key, value] of Object.entries(req.body))
       if (value !== undefined) changes[key] = value
     if (typeof changes.primary_color === 'string')
       changes.primary_color = changes.primary_color.toLowerCase()

@@ -1,7 +1,7 @@
 // Credential handlers: secrets are write-only; only a SHA-256 fingerprint is kept, never returned.
-import type { Handler, SandboxContext } from '../../../types'
+import type { Handlers, SandboxContext } from '../../../types'
 import { fingerprint } from '../seed-setup'
-import { bodyOf, insertRow, iso, one, orgOf, touch, visible } from '../util'
+import { insertRow, iso, one, orgOf, touch, visible } from '../util'
 
 const SECRET_FIELDS = ['password', 'private_key', 'passphrase', 'community'] as const
 
@@ -44,9 +44,9 @@ const secretInternal = (secrets: Record<string, string>) => ({
 })
 
 /** Handlers of credential create and update. */
-export const credentialHandlers: Record<string, Handler> = {
+export const credentialHandlers: Handlers = {
   'credentials.create': (req, ctx) => {
-    const { publicPart, secrets } = split(bodyOf<Body>(req))
+    const { publicPart, secrets } = split(req.body)
     requireFor(ctx, String(publicPart.kind), secrets, publicPart.username)
     const row = insertRow(
       ctx,
@@ -66,7 +66,7 @@ export const credentialHandlers: Record<string, Handler> = {
 
   'credentials.update': (req, ctx) => {
     const row = visible(ctx, req, 'credentials', req.path.id)
-    const { publicPart, secrets } = split(bodyOf<Body>(req))
+    const { publicPart, secrets } = split(req.body)
     const kind = String(publicPart.kind ?? row.attributes.kind)
     if (kind !== row.attributes.kind) {
       requireFor(ctx, kind, secrets, publicPart.username ?? row.attributes.username)

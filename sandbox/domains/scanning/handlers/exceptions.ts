@@ -1,7 +1,7 @@
 // Exception handlers: create/update with checks, details, activate, reset, statistics.
-import type { Handler, SandboxContext } from '../../../types'
+import type { Handlers, SandboxContext } from '../../../types'
 import { exceptionStatistics } from '../widgets'
-import { bodyOf, insertRow, iso, one, touch, visible, visibleRows } from '../util'
+import { insertRow, iso, one, touch, visible, visibleRows } from '../util'
 
 function futureOrInvalid(ctx: SandboxContext, expiresAt: string): void {
   if (Date.parse(expiresAt) <= ctx.now().getTime()) {
@@ -10,15 +10,9 @@ function futureOrInvalid(ctx: SandboxContext, expiresAt: string): void {
 }
 
 /** Handlers of the exceptions group beyond the generic kinds. */
-export const exceptionHandlers: Record<string, Handler> = {
+export const exceptionHandlers: Handlers = {
   'exceptions.create': (req, ctx) => {
-    const b = bodyOf<{
-      vulnerability_id: string
-      host_id?: string
-      kind: string
-      reason: string
-      expires_at: string
-    }>(req)
+    const b = req.body
     const vuln = visibleRows(ctx, req, 'vulnerabilities').find((v) => v.id === b.vulnerability_id)
     if (!vuln)
       return ctx.invalid({ vulnerability_id: [`unknown vulnerability ${b.vulnerability_id}`] })
@@ -57,7 +51,7 @@ export const exceptionHandlers: Record<string, Handler> = {
 
   'exceptions.update': (req, ctx) => {
     const row = visible(ctx, req, 'exceptions', req.path.id)
-    const b = bodyOf<{ expires_at?: string }>(req)
+    const b = req.body
     const patch: Record<string, unknown> = { ...b }
     if (b.expires_at) {
       futureOrInvalid(ctx, b.expires_at)

@@ -1,19 +1,12 @@
 // Port list handlers: create with ranges, activation, ranges, app type and sync.
-import type { Handler } from '../../../types'
+import type { Handlers } from '../../../types'
 import { addRanges, portCount, type PortRange } from '../ports'
-import { bodyOf, insertRow, iso, listOf, one, orgOf, touch, visible } from '../util'
-
-type RangeBody = Omit<PortRange, 'id'>
+import { insertRow, iso, listOf, one, orgOf, touch, visible } from '../util'
 
 /** Handlers of the port_lists group beyond the generic kinds. */
-export const portListHandlers: Record<string, Handler> = {
+export const portListHandlers: Handlers = {
   'port_lists.create': (req, ctx) => {
-    const b = bodyOf<{
-      name: string
-      description?: string
-      app_type: string
-      ranges?: RangeBody[]
-    }>(req)
+    const b = req.body
     const ranges = addRanges(ctx, [], b.ranges ?? [])
     const row = insertRow(ctx, 'port_lists', orgOf(req), {
       name: b.name,
@@ -31,12 +24,7 @@ export const portListHandlers: Record<string, Handler> = {
 
   'port_lists.add_range': (req, ctx) => {
     const row = visible(ctx, req, 'port_lists', req.path.id)
-    const next = addRanges(
-      ctx,
-      row.attributes.ranges as PortRange[],
-      [bodyOf<RangeBody>(req)],
-      'range',
-    )
+    const next = addRanges(ctx, row.attributes.ranges as PortRange[], [req.body], 'range')
     return one(req, touch(ctx, 'port_lists', row.id, next))
   },
 
@@ -68,10 +56,7 @@ export const portListHandlers: Record<string, Handler> = {
 
   'port_lists.update_app_type': (req, ctx) => {
     const row = visible(ctx, req, 'port_lists', req.path.id)
-    return one(
-      req,
-      touch(ctx, 'port_lists', row.id, { app_type: bodyOf<{ app_type: string }>(req).app_type }),
-    )
+    return one(req, touch(ctx, 'port_lists', row.id, { app_type: req.body.app_type }))
   },
 
   'port_lists.sync': (req, ctx) => {

@@ -1,17 +1,17 @@
 // Scan dashboards and per-scan results, hosts and vulnerability widgets, prompt and chat history.
-import type { Handler } from '../../../types'
+import type { Handlers } from '../../../types'
 import { prompt } from '../prompt'
 import { countSeverities } from '../results'
 import { pciWidget, topByCvss, totalWidget, vulnerabilitiesFor } from '../widgets'
-import { bodyOf, insertRow, listOf, many, one, orgOf, visible, visibleRows } from '../util'
+import { insertRow, listOf, many, one, orgOf, visible, visibleRows } from '../util'
 
 const byTimeDesc = (field: string) => (a: { attributes: Record<string, unknown> }, b: typeof a) =>
   String(b.attributes[field] ?? '').localeCompare(String(a.attributes[field] ?? ''))
 
 /** Handlers of the scan dashboards, per-scan results, hosts and vulnerabilities. */
-export const resultHandlers: Record<string, Handler> = {
+export const resultHandlers: Handlers = {
   'scans.upcoming': (req, ctx) => {
-    const limit = (req.query.limit as number | undefined) ?? Number.POSITIVE_INFINITY
+    const limit = req.query.limit ?? Number.POSITIVE_INFINITY
     const rows = visibleRows(ctx, req, 'scans')
       .filter((s) => typeof s.attributes.schedule_next_time === 'string')
       .sort(
@@ -39,7 +39,7 @@ export const resultHandlers: Record<string, Handler> = {
   },
 
   'scans.recently_completed': (req, ctx) => {
-    const limit = (req.query.limit as number | undefined) ?? 10
+    const limit = req.query.limit ?? 10
     const rows = visibleRows(ctx, req, 'scans')
       .filter((s) => s.attributes.status === 'completed')
       .sort(byTimeDesc('finished_at'))
@@ -114,7 +114,7 @@ export const resultHandlers: Record<string, Handler> = {
     listOf(ctx, { ...req, query: { ...req.query, activated: true } }, 'scan_profiles'),
 
   'hosts.most_vulnerable': (req, ctx) => {
-    const limit = (req.query.limit as number | undefined) ?? 10
+    const limit = req.query.limit ?? 10
     const rows = visibleRows(ctx, req, 'hosts')
       .sort(
         (a, b) =>
@@ -134,7 +134,7 @@ export const resultHandlers: Record<string, Handler> = {
 
   'vulnerabilities.top_widget': (req, ctx) => {
     const rows = vulnerabilitiesFor(ctx, req, { scan_id: req.query.scan_id })
-    return many(req, topByCvss(rows, (req.query.limit as number | undefined) ?? 10))
+    return many(req, topByCvss(rows, req.query.limit ?? 10))
   },
 
   'vulnerabilities.pci_compliant_widget': (req, ctx) => ({
@@ -144,7 +144,7 @@ export const resultHandlers: Record<string, Handler> = {
 
   'vulnerabilities.prompt': (req, ctx) => {
     const vuln = visible(ctx, req, 'vulnerabilities', req.path.id)
-    const { question } = bodyOf<{ question: string }>(req)
+    const { question } = req.body
     const row = insertRow(ctx, 'chat_messages', orgOf(req), {
       vulnerability_id: vuln.id,
       question,

@@ -1,12 +1,12 @@
 // Scanner handlers: update, activation, app type, organization assignment and verification.
-import type { Handler } from '../../../types'
-import { bodyOf, iso, listOf, one, touch, visible } from '../util'
+import type { Handlers } from '../../../types'
+import { iso, listOf, one, touch, visible } from '../util'
 
 /** Handlers of the scanners group beyond the generic kinds. */
-export const scannerHandlers: Record<string, Handler> = {
+export const scannerHandlers: Handlers = {
   'scanners.update': (req, ctx) => {
     const row = visible(ctx, req, 'scanners', req.path.id)
-    const b = bodyOf<{ host?: string; port?: number }>(req)
+    const b = req.body
     const moved =
       (b.host !== undefined && b.host !== row.attributes.host) ||
       (b.port !== undefined && b.port !== row.attributes.port)
@@ -43,10 +43,7 @@ export const scannerHandlers: Record<string, Handler> = {
 
   'scanners.update_app_type': (req, ctx) => {
     const row = visible(ctx, req, 'scanners', req.path.id)
-    return one(
-      req,
-      touch(ctx, 'scanners', row.id, { app_type: bodyOf<{ app_type: string }>(req).app_type }),
-    )
+    return one(req, touch(ctx, 'scanners', row.id, { app_type: req.body.app_type }))
   },
 
   'scanners.assign_organization': (req, ctx) => {
@@ -54,7 +51,7 @@ export const scannerHandlers: Record<string, Handler> = {
     if (req.caller?.role !== 'administrator') {
       ctx.error(403, 'Only administrators can move a scanner to another organization')
     }
-    const { organization_id } = bodyOf<{ organization_id: string }>(req)
+    const { organization_id } = req.body
     if (!ctx.db.get('organizations', organization_id)) {
       ctx.invalid({ organization_id: [`unknown organization ${organization_id}`] })
     }

@@ -1,11 +1,10 @@
 // Scan CRUD, start/stop and the wizard.
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../../types'
+import type { Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { countHosts, parseAddress } from '../addresses'
 import { zeroCounts } from '../results'
-import type { Frequency } from '../schedules'
 import { nextScanTime, startScan, stopScan } from '../scans'
 import { createSchedule } from './schedules'
-import { bodyOf, insertRow, iso, one, orgOf, touch, visible, visibleRows } from '../util'
+import { insertRow, iso, one, orgOf, touch, visible, visibleRows } from '../util'
 
 type Settings = {
   target_ids?: string[]
@@ -109,16 +108,16 @@ function removeScan(ctx: SandboxContext, scan: Row): void {
 }
 
 /** Handlers of scan CRUD, start, stop and the wizard. */
-export const scanHandlers: Record<string, Handler> = {
+export const scanHandlers: Handlers = {
   'scans.create': (req, ctx) => {
-    const b = bodyOf<Settings & { name: string; description?: string }>(req)
+    const b = req.body
     checkSettings(ctx, req, b)
     return one(req, insertScan(ctx, req, b))
   },
 
   'scans.update': (req, ctx) => {
     const scan = visible(ctx, req, 'scans', req.path.id)
-    const b = bodyOf<Settings & { name?: string; description?: string }>(req)
+    const b = req.body
     const settings = Object.keys(b).filter((k) => k !== 'name' && k !== 'description')
     if (settings.length && busy(scan)) {
       ctx.error(
@@ -160,7 +159,7 @@ export const scanHandlers: Record<string, Handler> = {
   },
 
   'scans.bulk_delete': (req, ctx) => {
-    const ids = bodyOf<{ ids: string[] }>(req).ids
+    const ids = req.body.ids
     const rows = visibleRows(ctx, req, 'scans')
     const found = ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is Row => !!r)
     const running = found.filter(busy).map((r) => r.id)
@@ -177,18 +176,7 @@ export const scanHandlers: Record<string, Handler> = {
   'scans.stop': (req, ctx) => one(req, stopScan(ctx, visible(ctx, req, 'scans', req.path.id))),
 
   'scans.create_from_wizard': (req, ctx) => {
-    const b = bodyOf<{
-      name: string
-      description?: string
-      target_ids?: string[]
-      new_targets?: { name?: string; address: string }[]
-      scan_profile: string
-      scanner_id?: string
-      port_list_id?: string
-      credential_ids?: string[]
-      schedule?: { frequency: Frequency; start_at: string; time_zone: string }
-      start_now?: boolean
-    }>(req)
+    const b = req.body
     checkSettings(ctx, req, b)
     ;(b.new_targets ?? []).forEach((t, i) => {
       const info = parseAddress(t.address)

@@ -1,8 +1,8 @@
 // Schedule handlers: CRUD that keeps next_run_at and the scans' next times right, and date math.
-import type { Handler, Row, SandboxContext, SandboxRequest } from '../../../types'
+import type { Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { nextScanTime } from '../scans'
 import { firstRun, localText, parseStart, runsFrom, type Frequency, type Rule } from '../schedules'
-import { bodyOf, insertRow, one, orgOf, touch, visible, visibleRows } from '../util'
+import { insertRow, one, orgOf, touch, visible, visibleRows } from '../util'
 
 type RuleBody = { frequency: Frequency; start_at: string; time_zone: string }
 
@@ -52,16 +52,17 @@ function detach(ctx: SandboxContext, scheduleId: string): void {
 }
 
 /** Handlers of schedule create/update/delete/bulk delete and the two date calculations. */
-export const scheduleHandlers: Record<string, Handler> = {
-  'schedules.create': (req, ctx) =>
-    one(req, createSchedule(ctx, req, bodyOf<RuleBody & { name: string }>(req)), 201),
+export const scheduleHandlers: Handlers = {
+  'schedules.create': (req, ctx) => one(req, createSchedule(ctx, req, req.body), 201),
 
   'schedules.update': (req, ctx) => {
     const row = visible(ctx, req, 'schedules', req.path.id)
-    const merged = { ...row.attributes, ...bodyOf(req) } as RuleBody
+    // A stored schedule holds a valid rule; the body overrides some of its fields.
+    const stored = row.attributes as RuleBody
+    const merged: RuleBody = { ...stored, ...req.body }
     const rule = ruleFrom(ctx, merged)
     const updated = touch(ctx, 'schedules', row.id, {
-      ...bodyOf(req),
+      ...req.body,
       next_run_at: isoOrNull(firstRun(rule, ctx.now().getTime())),
     })
     for (const scan of scansOf(ctx, row.id)) {
@@ -81,7 +82,7 @@ export const scheduleHandlers: Record<string, Handler> = {
   },
 
   'schedules.bulk_delete': (req, ctx) => {
-    const ids = bodyOf<{ ids: string[] }>(req).ids
+    const ids = req.body.ids
     const rows = visibleRows(ctx, req, 'schedules')
     const deleted: string[] = []
     for (const id of ids) {
@@ -98,7 +99,7 @@ export const scheduleHandlers: Record<string, Handler> = {
   },
 
   'schedules.first_schedule_date': (req, ctx) => {
-    const b = bodyOf<RuleBody>(req)
+    const b = req.body
     const first = firstRun(ruleFrom(ctx, b), ctx.now().getTime())
     return {
       status: 200,
@@ -109,7 +110,7 @@ export const scheduleHandlers: Record<string, Handler> = {
   },
 
   'schedules.next_schedule_dates': (req, ctx) => {
-    const b = bodyOf<RuleBody & { count?: number; after?: string }>(req)
+    const b = req.body
     const after = b.after ? Date.parse(b.after) : ctx.now().getTime()
     const runs = runsFrom(ruleFrom(ctx, b), after, b.count ?? 5, true)
     return {

@@ -1,9 +1,9 @@
 // Target handlers beyond the generic kinds: host calculation and an update that recounts hosts.
-import type { Handler } from '../../../types'
+import type { Handler, Handlers, SandboxContext } from '../../../types'
 import { countHosts, MIN_IPV6_PREFIX, parseAddress } from '../addresses'
-import { bodyOf, one, touch, visible } from '../util'
+import { one, touch, visible } from '../util'
 
-function hostsOrInvalid(ctx: Parameters<Handler>[1], address: string): number {
+function hostsOrInvalid(ctx: SandboxContext, address: string): number {
   const info = parseAddress(address)
   if (info.kind === 'invalid') ctx.invalid({ address: [info.reason] })
   const count = countHosts(address)
@@ -14,27 +14,27 @@ function hostsOrInvalid(ctx: Parameters<Handler>[1], address: string): number {
 }
 
 /** Handlers of targets.calculate_hosts and targets.update. */
-export const targetHandlers: Record<string, Handler> = {
+export const targetHandlers: Handlers = {
   'targets.calculate_hosts': (req, ctx) => {
-    const { address } = bodyOf<{ address: string }>(req)
+    const { address } = req.body
     return { status: 200, body: { data: { address, hosts_count: hostsOrInvalid(ctx, address) } } }
   },
   'targets.create': (req, ctx) => {
     // Validates the address before the generic-style insert (hosts_count is computed).
-    hostsOrInvalid(ctx, bodyOf<{ address: string }>(req).address)
+    hostsOrInvalid(ctx, req.body.address)
     return createTargetRow(req, ctx)
   },
   'targets.update': (req, ctx) => {
     const target = visible(ctx, req, 'targets', req.path.id)
-    const b = bodyOf<{ address?: string }>(req)
+    const b = req.body
     const patch: Record<string, unknown> = { ...b }
     if (b.address !== undefined) patch.hosts_count = hostsOrInvalid(ctx, b.address)
     return one(req, touch(ctx, 'targets', target.id, patch))
   },
 }
 
-const createTargetRow: Handler = (req, ctx) => {
-  const b = bodyOf<{ name: string; address: string; description?: string; tags?: string[] }>(req)
+const createTargetRow: Handler<'targets.create'> = (req, ctx) => {
+  const b = req.body
   const now = ctx.now().toISOString()
   const row = ctx.db.insert('targets', {
     id: ctx.db.nextId('tgt'),
