@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url'
 import js from '@eslint/js'
 import prettier from 'eslint-config-prettier'
+import boundaries from 'eslint-plugin-boundaries'
 import vue from 'eslint-plugin-vue'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
@@ -28,6 +30,44 @@ const noAxiosRetry = {
   message: 'Only electron/core/http imports axios-retry.',
 }
 
+// Folder boundaries (eslint-plugin-boundaries): which of our folders each folder may import.
+// Imports resolve as in the builds (scripts/eslint-import-resolver.cjs: @contract/…, @/…, .ts,
+// .vue), so an alias cannot hide a crossing. scripts/lint-boundaries.test.ts keeps this honest.
+const LAYERS = {
+  contract: 'electron/contract',
+  core: 'electron/core',
+  main: 'electron/main',
+  preload: 'electron/preload',
+  renderer: 'renderer',
+  sandbox: 'sandbox',
+  tooling: ['tests', 'bench', 'scripts'],
+}
+/** What each folder may import of ours besides itself; tooling (tests, bench, scripts) any. */
+const MAY_IMPORT = {
+  contract: [],
+  core: ['contract'],
+  main: ['core', 'contract'],
+  preload: ['contract'],
+  renderer: ['contract'],
+  sandbox: ['contract'],
+}
+const folderPolicies = [
+  ...Object.entries(MAY_IMPORT).map(([from, allowed]) => {
+    const others = Object.keys(LAYERS).filter((t) => t !== from && !allowed.includes(t))
+    const may = allowed.length ? `only ${allowed.join(' and ')}` : 'nothing of ours outside itself'
+    return {
+      from: { element: { type: from } },
+      disallow: { to: { element: { types: others } } },
+      message: `${LAYERS[from]} may import ${may} ({{ to.element.type }} is out of bounds; docs/architecture.md).`,
+    }
+  }),
+  // The entry point of Electron decides that this build carries the demo service (the sandbox).
+  {
+    from: { element: { type: 'main', fileInternalPath: 'demo.ts' } },
+    allow: { to: { element: { type: 'sandbox' } } },
+  },
+]
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'docs/**', 'coverage/**'],
@@ -38,6 +78,29 @@ export default tseslint.config(
   {
     files: ['**/*.vue'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
+  },
+  {
+    // CommonJS on purpose (an ESLint import resolver is loaded with require)
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    plugins: { boundaries },
+    settings: {
+      'boundaries/root-path': fileURLToPath(new URL('.', import.meta.url)),
+      'boundaries/elements': Object.entries(LAYERS).map(([type, pattern]) => ({
+        type,
+        pattern,
+        partialMatch: false,
+      })),
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
+      'import/resolver': {
+        [fileURLToPath(new URL('./scripts/eslint-import-resolver.cjs', import.meta.url))]: {},
+      },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'allow', policies: folderPolicies }],
+    },
   },
   {
     languageOptions: { globals: { ...globals.node } },
@@ -150,7 +213,13 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noKeytar, noAxios, 'better-sqlite3', ...nodeBuiltins],
-          patterns: [{ group: ['node:*'], message: 'The renderer has no Node.' }],
+          patterns: [
+            { group: ['node:*'], message: 'The renderer has no Node.' },
+            {
+              regex: '(^|/)electron/',
+              message: 'The renderer imports the contract through @contract/… only.',
+            },
+          ],
         },
       ],
     },

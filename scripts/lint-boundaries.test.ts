@@ -1,0 +1,183 @@
+// The folder boundaries in eslint.config.mjs, run through ESLint's own API on snippets placed at
+// the paths they would live at: each crossing is reported and each permitted import is not, so a
+// change of plugin, resolver or config cannot make the rule silently stop working.
+import { fileURLToPath } from 'node:url'
+import { ESLint } from 'eslint'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+let eslint: ESLint
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root })
+})
+
+/**
+ * What ESLint reports about imports for `code` as if it were the file at `filePath`: the rule ids
+ * of boundaries and no-restricted-imports, and any message without a rule (a resolver or parse
+ * error), which would mean the check did not run.
+ */
+async function reported(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath })
+  return result.messages
+    .filter(
+      (m) =>
+        !m.ruleId || m.ruleId.startsWith('boundaries/') || m.ruleId === 'no-restricted-imports',
+    )
+    .map((m) => m.ruleId ?? `error: ${m.message}`)
+}
+
+const crossings: [string, string, string][] = [
+  [
+    'the core imports the sandbox',
+    'electron/core/demo/x.ts',
+    "import { startSandbox } from '../../../sandbox/server'",
+  ],
+  [
+    'the core imports a sandbox type',
+    'electron/core/x.ts',
+    "import type { RunningSandbox } from '../../sandbox/server'",
+  ],
+  [
+    'the core re-exports the sandbox',
+    'electron/core/x.ts',
+    "export { startSandbox } from '../../sandbox/server'",
+  ],
+  [
+    'the core loads the sandbox lazily',
+    'electron/core/x.ts',
+    "export const load = () => import('../../sandbox/server')",
+  ],
+  [
+    'the core imports main',
+    'electron/core/x.ts',
+    "import { startDemoService } from '../main/demo'",
+  ],
+  ['the core imports the preload', 'electron/core/x.ts', "import '../preload/index'"],
+  [
+    'the core imports the renderer by alias',
+    'electron/core/x.ts',
+    "import { request } from '@/bridge/bridge'",
+  ],
+  [
+    'the contract imports the core',
+    'electron/contract/x.ts',
+    "import { createCore } from '../core/index'",
+  ],
+  [
+    'the contract imports the sandbox',
+    'electron/contract/catalog/x.ts',
+    "import { startSandbox } from '../../../sandbox/server'",
+  ],
+  [
+    'the renderer imports the core',
+    'renderer/src/x.ts',
+    "import { createCore } from '../../electron/core/index'",
+  ],
+  [
+    'the renderer imports main',
+    'renderer/src/views/x.ts',
+    "import { startDemoService } from '../../../electron/main/demo'",
+  ],
+  [
+    'the renderer imports the preload',
+    'renderer/src/x.ts',
+    "import '../../electron/preload/index'",
+  ],
+  [
+    'the renderer imports the sandbox',
+    'renderer/src/x.ts',
+    "import { startSandbox } from '../../sandbox/server'",
+  ],
+  [
+    'the sandbox imports the core',
+    'sandbox/x.ts',
+    "import { createCore } from '../electron/core/index'",
+  ],
+  [
+    'the sandbox imports main',
+    'sandbox/engine/x.ts',
+    "import { startDemoService } from '../../electron/main/demo'",
+  ],
+  [
+    'the sandbox imports the renderer',
+    'sandbox/x.ts',
+    "import { request } from '../renderer/src/bridge/bridge'",
+  ],
+  [
+    'main imports the sandbox outside its demo entry',
+    'electron/main/x.ts',
+    "import { startSandbox } from '../../sandbox/server'",
+  ],
+  [
+    'the preload imports the core',
+    'electron/preload/x.ts',
+    "import { createCore } from '../core/index'",
+  ],
+]
+
+const permitted: [string, string, string][] = [
+  [
+    'the core imports the contract by alias',
+    'electron/core/x.ts',
+    "import { fail } from '@contract/errors'",
+  ],
+  [
+    'the contract imports itself',
+    'electron/contract/x.ts',
+    "import { RELEASES } from './releases'",
+  ],
+  [
+    'the renderer imports the contract by alias',
+    'renderer/src/x.ts',
+    "import { fail } from '@contract/errors'",
+  ],
+  [
+    'the renderer imports itself by alias',
+    'renderer/src/views/x.ts',
+    "import { request } from '@/bridge/bridge'",
+  ],
+  ['the sandbox imports the contract', 'sandbox/x.ts', "import { fail } from '@contract/errors'"],
+  ['main imports the core', 'electron/main/x.ts', "import { createCore } from '../core/index'"],
+  [
+    'main’s demo entry imports the sandbox',
+    'electron/main/demo.ts',
+    "import { startSandbox } from '../../sandbox/server'",
+  ],
+  [
+    'browser mode’s entry imports the sandbox',
+    'scripts/browser-cli.ts',
+    "import { startSandbox } from '../sandbox/server'",
+  ],
+  [
+    'tests import the core and the sandbox',
+    'tests/integration/x.test.ts',
+    "import { createCore } from '../../electron/core/index'\nimport { startSandbox } from '../../sandbox/server'",
+  ],
+  ['bench imports the sandbox', 'bench/x.ts', "import { startSandbox } from '../sandbox/server'"],
+]
+
+describe('folder boundaries in lint', () => {
+  it.each(crossings)('reports it when %s', async (_name, filePath, code) => {
+    expect(await reported(filePath, code)).toContain('boundaries/dependencies')
+  })
+
+  it('reports it when the renderer reaches the contract by path instead of @contract', async () => {
+    const code = "import { fail } from '../../electron/contract/errors'"
+    expect(await reported('renderer/src/x.ts', code)).toEqual(['no-restricted-imports'])
+  })
+
+  it.each(permitted)('allows it when %s', async (_name, filePath, code) => {
+    expect(await reported(filePath, code)).toEqual([])
+  })
+
+  it('keeps the package rules: electron only in main and preload, axios only in core/http', async () => {
+    expect(await reported('electron/core/x.ts', "import { app } from 'electron'")).toEqual([
+      'no-restricted-imports',
+    ])
+    expect(await reported('electron/core/accounts/x.ts', "import axios from 'axios'")).toEqual([
+      'no-restricted-imports',
+    ])
+    expect(await reported('electron/core/http/x.ts', "import axios from 'axios'")).toEqual([])
+  })
+})
