@@ -34,12 +34,12 @@ export function useResourceActions(resource: ResourceDef) {
   const { runDynamic: run, running } = useOperationCall(resource.alsoChanges)
   const form = shallowRef<OpenForm | null>(null)
   const formOpen = ref(false)
-  const area = resource.permission ?? resource.group
+  const area = resource.permission === undefined ? resource.group : resource.permission
 
   /** True when the release has the operation and, for writes, the user may write here. */
   function allowed(op: OperationId | undefined): op is OperationId {
     if (!op || !guard.has(op)) return false
-    return findOperation(op)?.method === 'GET' || permissions.canWrite(area)
+    return findOperation(op)?.method === 'GET' || area === null || permissions.canWrite(area)
   }
 
   const titleOf = (row: ResourceRow) =>

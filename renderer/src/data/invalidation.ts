@@ -4,16 +4,20 @@ import { parseKey } from './keys'
 
 /**
  * Marks stale every read of `accountId` in `groups` (active ones are asked again at once), so
- * the lists a write changed show the change. Reads of other accounts are left alone.
+ * the lists a write changed show the change. Reads of other accounts are left alone. A refetch
+ * that fails (the record a detail page shows was just deleted) is that read's own error, shown
+ * where the read is; it does not reject here.
  */
 export function useInvalidation() {
   const cache = useQueryCache()
   return (accountId: string, groups: readonly GroupId[]): Promise<unknown> =>
-    cache.invalidateQueries({
-      predicate: (entry) => {
-        const key = parseKey(entry.key)
-        const group = key && findOperation(key.op)?.group
-        return key?.accountId === accountId && !!group && groups.includes(group)
-      },
-    })
+    cache
+      .invalidateQueries({
+        predicate: (entry) => {
+          const key = parseKey(entry.key)
+          const group = key && findOperation(key.op)?.group
+          return key?.accountId === accountId && !!group && groups.includes(group)
+        },
+      })
+      .catch(() => undefined)
 }

@@ -98,7 +98,10 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     const wrong = fields.find((f) => errors.value[f.name])
     const selector = wrong ? `[data-field="${wrong.name}"]` : '[data-field]'
     const holder = root.querySelector(selector)
-    holder?.querySelector<HTMLElement>('input, textarea, [tabindex]')?.focus()
+    const control =
+      holder?.querySelector<HTMLElement>('input, textarea') ??
+      holder?.querySelector<HTMLElement>('[tabindex]')
+    control?.focus()
   }
 
   return {

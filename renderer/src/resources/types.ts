@@ -102,8 +102,11 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   panels?: { label: string; op: OperationId }[]
   /** Other list operations over the same rows, offered as tabs ("Activated"). */
   views?: { label: string; op: ListOperationId }[]
-  /** Permission area (`<area>.read` / `<area>.write`); the group by default. */
-  permission?: string
+  /**
+   * Permission area (`<area>.read` / `<area>.write`); the group by default. null: the user's
+   * own records (notifications), whose actions need no area permission.
+   */
+  permission?: string | null
   defaultSort?: string
   /** Other groups whose reads this resource's writes change. */
   alsoChanges?: GroupId[]

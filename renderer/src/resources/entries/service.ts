@@ -85,6 +85,7 @@ export const serviceResources = [
     plural: 'notifications',
     titleField: 'title',
     ops: { list: 'notifications.list', show: 'notifications.show', delete: 'notifications.delete' },
+    permission: null,
     columns: [
       { key: 'title' },
       { key: 'level', kind: 'status', width: 100 },

@@ -1,0 +1,103 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+
+const WAIT = { timeout: 30_000 }
+
+/** An input of the open operation form, by its field name. */
+/** The list's search box (the test id lands on Element Plus' inner input). */
+const search = (page: Page) =>
+  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
+
+const formInput = (page: Page, name: string) =>
+  page.locator(`[data-testid="operation-form"] [data-field="${name}"]`).locator('input, textarea')
+
+describe('the generic resource screens, on the demo service', () => {
+  let app: BrowserMode
+  let browser: Browser
+  let page: Page
+  let problems: string[]
+
+  beforeAll(async () => {
+    app = await startBrowserMode()
+    browser = await launchChromium()
+    page = await browser.newPage()
+    problems = watchPage(page)
+    await page.goto(app.url)
+    await page.getByTestId('welcome-demo-button').click()
+    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+  })
+
+  it('creates a target after refusing a bad address in place, then edits and deletes it', async () => {
+    await page.locator('[data-testid="nav-group"][data-group="targets"]').click()
+    await page.locator('[data-testid="resource-row"]:visible').first().waitFor(WAIT)
+
+    await page.getByTestId('resource-create').click()
+    await formInput(page, 'name').fill('E2E gateway')
+    await formInput(page, 'address').fill('not an address!')
+    await page.getByTestId('operation-form-submit').click()
+    const addressItem = page.locator('[data-testid="operation-form"] [data-field="address"]')
+    await expect.poll(() => addressItem.textContent()).toContain('Address must be an IP address')
+    // the caret went back to the field in error
+    await expect
+      .poll(() => formInput(page, 'address').evaluate((el) => el === document.activeElement))
+      .toBe(true)
+
+    await formInput(page, 'address').fill('198.51.100.200')
+    await formInput(page, 'description').fill('Created by the end-to-end journey')
+    await page.getByTestId('operation-form-submit').click()
+    await page.getByTestId('operation-form').waitFor({ state: 'hidden', ...WAIT })
+
+    // the list was refreshed by the write: search finds the new target on the service
+    await search(page).fill('E2E gateway')
+    const link = page.getByTestId('resource-open').filter({ hasText: 'E2E gateway' })
+    await link.waitFor(WAIT)
+    await link.click()
+    await expect
+      .poll(() => page.getByTestId('resource-title').textContent(), WAIT)
+      .toBe('E2E gateway')
+    await expect
+      .poll(() => page.locator('[data-attr="address"]').textContent())
+      .toBe('198.51.100.200')
+
+    await page.getByTestId('resource-edit').click()
+    await formInput(page, 'description').fill('Edited by the journey')
+    await page.getByTestId('operation-form-submit').click()
+    await expect
+      .poll(() => page.locator('[data-attr="description"]').textContent(), WAIT)
+      .toBe('Edited by the journey')
+
+    await page.getByTestId('resource-delete').click()
+    await expect
+      .poll(() => page.getByTestId('delete-confirm-text').textContent())
+      .toBe('Delete “E2E gateway”?')
+    expect(await page.getByTestId('confirm-where').textContent()).toContain('Demo')
+    await page.getByTestId('delete-confirm').click()
+    await page.getByTestId('resource-table').waitFor(WAIT)
+    await search(page).fill('E2E gateway')
+    await expect
+      .poll(() => page.locator('.el-table__empty-text').textContent(), WAIT)
+      .toContain('No targets')
+  })
+
+  it('follows a scan to its hosts and offers no writes where the user may only read', async () => {
+    await page.locator('[data-testid="nav-group"][data-group="scans"]').click()
+    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    await page.getByTestId('resource-open').first().click()
+    await page.getByTestId('resource-detail').waitFor(WAIT)
+    await page.locator('.el-tabs__item', { hasText: 'Hosts' }).click()
+    await page.locator('[data-resource="hosts"]').waitFor(WAIT)
+
+    // the demo analyst reads scanners but may not change them
+    await page.locator('[data-testid="nav-group"][data-group="scanners"]').click()
+    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    expect(await page.getByTestId('resource-create').count()).toBe(0)
+    expect(await page.getByTestId('resource-delete').count()).toBe(0)
+    expect(problems, problems.join('\n')).toEqual([])
+  })
+})
