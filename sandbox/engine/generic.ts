@@ -77,12 +77,13 @@ function list(
     .list(g.collection)
     .filter((r) => inScope(spec, r, req) && matchesParent(g, r, req))
 
-  const names = new Set<string>()
-  for (const r of rows) for (const k of Object.keys(r.attributes)) names.add(k)
+  // Whether any row has an attribute: usually answered by the first row (large collections).
+  const scoped = rows
+  const known = (name: string) => scoped.some((r) => Object.hasOwn(r.attributes, name))
   for (const [key, wanted] of Object.entries(q)) {
     if (RESERVED_QUERY.has(key) || wanted === undefined) continue
     // `tag=x` also filters an array attribute `tags`.
-    const attr = names.has(key) ? key : names.has(`${key}s`) ? `${key}s` : null
+    const attr = known(key) ? key : known(`${key}s`) ? `${key}s` : null
     if (attr) rows = rows.filter((r) => equalsFilter(r.attributes[attr], wanted))
   }
 
@@ -100,10 +101,10 @@ function list(
   if (typeof q.sort === 'string' && q.sort !== '') {
     const desc = q.sort.startsWith('-')
     const field = desc ? q.sort.slice(1) : q.sort
-    const order = new Map(rows.map((r, i) => [r, i]))
+    // Array.prototype.sort is stable: equal values keep the collection's order.
     rows = [...rows].sort((a, b) => {
       const c = compare(a.attributes[field], b.attributes[field])
-      return (desc ? -c : c) || order.get(a)! - order.get(b)!
+      return desc ? -c : c
     })
   }
 
