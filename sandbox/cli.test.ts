@@ -49,6 +49,12 @@ describe('the sandbox command line', () => {
     })
   })
 
+  it('takes the seed scale', () => {
+    expect(parseCli(['--seed-scale', 'large'])).toMatchObject({ seedScale: 'large' })
+    expect(parseCli(['--seed-scale', 'default'])).toMatchObject({ seedScale: 'default' })
+    expect(parseCli([]).valueOf()).toMatchObject({ seedScale: undefined })
+  })
+
   it('defaults to port 4010 with request logging and no faults', () => {
     expect(parseCli([])).toMatchObject({
       port: 4010,
@@ -67,5 +73,8 @@ describe('the sandbox command line', () => {
     expect(() => parseCli(['--latency', '-1'])).toThrow(/--latency/)
     expect(() => parseCli(['--nope'])).toThrow(/nope/)
     expect(() => parseCli(['--api-key', ' '])).toThrow(/--api-key/)
+    expect(() => parseCli(['--seed-scale', 'huge'])).toThrow(
+      '--seed-scale must be default or large, got "huge"',
+    )
   })
 })

@@ -10,6 +10,8 @@ const USAGE = `usage: npm run sandbox -- [options]
   --release R              ${RELEASES.join(' | ')} (default latest)
   --data FILE              load state from FILE if it exists, save every change to it
   --seed N                 data seed (integer)
+  --seed-scale S           default | large (large adds ~100,000 vulnerabilities, 20,000
+                           targets and 5,000 scans to the demo data)
   --api-key K              the x-api-key every request must carry (default sandbox-api-key)
   --test-mode              mount the /__control/ endpoints (faults, reset, clock, log)
   --fixed-otp CODE         every one-time code equals CODE
@@ -35,6 +37,7 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
       release: { type: 'string' },
       data: { type: 'string' },
       seed: { type: 'string' },
+      'seed-scale': { type: 'string' },
       'api-key': { type: 'string' },
       'test-mode': { type: 'boolean' },
       'fixed-otp': { type: 'string' },
@@ -69,6 +72,10 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
       throw new Error(`--error-rate must be a number from 0 to 1, got "${values['error-rate']}"`)
     }
   }
+  const scale = values['seed-scale']
+  if (scale !== undefined && scale !== 'default' && scale !== 'large') {
+    throw new Error(`--seed-scale must be default or large, got "${scale}"`)
+  }
   if (values['api-key'] !== undefined && values['api-key'].trim() === '') {
     throw new Error('--api-key must not be empty')
   }
@@ -89,6 +96,7 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
     release: values.release as SandboxOptions['release'],
     dataFile: values.data ? resolve(values.data) : undefined,
     seed: int('seed', values.seed, 0, 2 ** 32 - 1),
+    seedScale: scale,
     apiKey: values['api-key'],
     testMode: values['test-mode'] ?? false,
     fixedOtp: values['fixed-otp'],

@@ -5,6 +5,7 @@ import { isRelease, type Release } from '../electron/contract/releases'
 import { domains } from './domains/index'
 import { SandboxEngine, type EngineParts } from './engine/engine'
 import type { Faults } from './engine/faults'
+import type { SeedScale } from './types'
 
 export type { Faults } from './engine/faults'
 
@@ -14,6 +15,8 @@ export interface SandboxOptions {
   port?: number
   release?: Release
   seed?: number
+  /** 'large': about 100,000 vulnerabilities, 20,000 targets and 5,000 scans besides the demo data. */
+  seedScale?: SeedScale
   /** Load state from this file when it exists; save to it after every write. */
   dataFile?: string
   /** Default 'sandbox-api-key'. */
@@ -90,6 +93,7 @@ export async function startSandboxWith(
     {
       release,
       seed: options.seed ?? DEFAULT_SEED,
+      seedScale: options.seedScale ?? 'default',
       apiKey,
       testMode: options.testMode ?? false,
       fixedOtp: options.fixedOtp,

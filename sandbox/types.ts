@@ -103,6 +103,9 @@ export class SandboxHttpError extends Error {
   }
 }
 
+/** How much data the seed makes: the demo data, or the demo data plus bulk rows (docs/sandbox.md). */
+export type SeedScale = 'default' | 'large'
+
 /** Small deterministic random source (seeded). */
 export interface Rng {
   /** Uniform float in [0, 1). */
@@ -196,6 +199,11 @@ export interface SandboxDomain {
   /** Collections this domain owns, for the generic list/show/create/update/delete kinds. */
   collections: Record<string, CollectionSpec>
   seed(ctx: SandboxContext): void
+  /**
+   * Adds the bulk rows of the large seed scale. Runs after every domain's `seed`, so the demo
+   * data stays exactly as at the default scale; must be fast (plain loops, ctx.rng only).
+   */
+  seedLarge?(ctx: SandboxContext): void
   handlers: Handlers
   tick?(ctx: SandboxContext): void
 }

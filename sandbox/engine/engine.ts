@@ -11,6 +11,7 @@ import {
   type SandboxDomain,
   type SandboxRequest,
   type SandboxResponse,
+  type SeedScale,
 } from '../types'
 import { SandboxClock, LogBuffer, createContext } from './context'
 import { createDb, emptyState, type EngineDb } from './db'
@@ -32,6 +33,8 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export interface EngineConfig {
   release: Release
   seed: number
+  /** 'large' adds each domain's bulk rows after the demo data. */
+  seedScale: SeedScale
   apiKey: string
   testMode: boolean
   fixedOtp?: string
@@ -160,6 +163,12 @@ export class SandboxEngine {
     for (const domain of this.parts.domains) {
       this.rng = createRng(this.config.seed)
       domain.seed(this.ctx)
+    }
+    if (this.config.seedScale === 'large') {
+      for (const domain of this.parts.domains) {
+        this.rng = createRng(this.config.seed ^ 0x1a26_e5ca)
+        domain.seedLarge?.(this.ctx)
+      }
     }
     this.rng = createRng(this.config.seed ^ 0x0a11_ce55)
   }

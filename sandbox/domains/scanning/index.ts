@@ -10,6 +10,7 @@ import { scheduleHandlers } from './handlers/schedules'
 import { targetHandlers } from './handlers/targets'
 import { tick } from './scans'
 import { seedScanning } from './seed'
+import { seedLarge } from './seed-large'
 
 /**
  * The scanning domain: targets, scans and their runs, hosts, vulnerabilities, exceptions,
@@ -19,6 +20,7 @@ export const scanningDomain: SandboxDomain = {
   name: 'scanning',
   collections: COLLECTIONS,
   seed: seedScanning,
+  seedLarge,
   handlers: {
     ...targetHandlers,
     ...scanHandlers,
