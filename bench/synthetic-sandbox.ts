@@ -1,5 +1,5 @@
 // Bench helper: the whole sandbox plus huge synthetic reports (streamed, never held in memory).
-import { operations } from '../electron/contract/catalog/index'
+import { operations } from '@contract/catalog/index'
 import { domains } from '../sandbox/domains/index'
 import { addSyntheticReport } from '../sandbox/domains/reporting/index'
 import { startSandboxWith, type RunningSandbox } from '../sandbox/server'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { operations } from '../electron/contract/catalog/index'
+import { operations } from '@contract/catalog/index'
 import { apiTable, openApiDocument } from './api-docs'
 
 describe('the generated API docs', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { operations, type OperationDef } from '../electron/contract/catalog/index'
-import { RELEASES } from '../electron/contract/releases'
-import { errorBody } from '../electron/contract/schemas/common'
+import { operations, type OperationDef } from '@contract/catalog/index'
+import { RELEASES } from '@contract/releases'
+import { errorBody } from '@contract/schemas/common'
 
 /** JSON Schema of a zod schema, for the OpenAPI document. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
