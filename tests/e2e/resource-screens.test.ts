@@ -1,6 +1,12 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+import {
+  launchChromium,
+  startBrowserMode,
+  waitForFocus,
+  watchPage,
+  type BrowserMode,
+} from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -44,9 +50,7 @@ describe('the generic resource screens, on the demo service', () => {
     const addressItem = page.locator('[data-testid="operation-form"] [data-field="address"]')
     await expect.poll(() => addressItem.textContent()).toContain('Address must be an IP address')
     // the caret went back to the field in error
-    await expect
-      .poll(() => formInput(page, 'address').evaluate((el) => el === document.activeElement))
-      .toBe(true)
+    await waitForFocus(formInput(page, 'address'), 5_000)
 
     await formInput(page, 'address').fill('198.51.100.200')
     await formInput(page, 'description').fill('Created by the end-to-end journey')

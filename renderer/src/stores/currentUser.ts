@@ -3,7 +3,7 @@ import { ref, watch } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import type { AppError, Result } from '@contract/errors'
 import { callApi, cancelRequest, newRequestId, type ApiAnswer } from '@/bridge/bridge'
-import { useAccountsStore } from './accounts'
+import { useAppStore } from './app'
 
 /** The current user as the service shows it (wire names; catalog/user.ts userAttributes). */
 export type CurrentUser = OutputOf<'user.show'>['data']
@@ -20,8 +20,8 @@ const NO_ACCOUNT: AppError = { code: 'UNKNOWN_ACCOUNT', message: 'No account is 
  * changes; `epoch` counts the resets so views can rebuild their local state.
  */
 export const useCurrentUserStore = defineStore('currentUser', () => {
-  const accounts = useAccountsStore()
-  const ownerId = ref<string | null>(accounts.activeId)
+  const app = useAppStore()
+  const ownerId = ref<string | null>(app.accountId)
   const epoch = ref(0)
   const user = ref<CurrentUser | null>(null)
   const permissions = ref<UserPermissions | null>(null)
@@ -48,7 +48,7 @@ export const useCurrentUserStore = defineStore('currentUser', () => {
   }
 
   watch(
-    () => accounts.activeId,
+    () => app.accountId,
     (id) => {
       if (id !== ownerId.value) reset(id)
     },
@@ -65,14 +65,14 @@ export const useCurrentUserStore = defineStore('currentUser', () => {
     input?: InputOf<Id>,
     options: { read?: boolean } = {},
   ): Promise<Result<ApiAnswer<Id>> | null> {
-    const accountId = accounts.activeId
+    const accountId = app.accountId
     if (!accountId) return { ok: false, error: NO_ACCOUNT }
     const started = epoch.value
     const requestId = options.read ? newRequestId() : undefined
     if (requestId) pendingReads.add(requestId)
     try {
       const result = await callApi(accountId, op, input, requestId)
-      if (epoch.value !== started || accounts.activeId !== accountId) return null
+      if (epoch.value !== started || app.accountId !== accountId) return null
       return result
     } finally {
       if (requestId) pendingReads.delete(requestId)
@@ -82,7 +82,7 @@ export const useCurrentUserStore = defineStore('currentUser', () => {
   /** Loads the profile and permissions; concurrent callers share one request. */
   function load(): Promise<void> {
     if (inflight) return inflight
-    if (!accounts.activeId) return Promise.resolve()
+    if (!app.accountId) return Promise.resolve()
     loading.value = true
     const started = epoch.value
     const promise = (async () => {
