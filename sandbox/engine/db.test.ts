@@ -35,6 +35,23 @@ describe('the sandbox store', () => {
     expect(db.list('t')).toEqual([])
   })
 
+  it('lists rows in insertion order through inserts, removals and a replaced state', () => {
+    const db = createDb()
+    const ids = () => db.list('t').map((r) => r.id)
+    for (const id of ['a', 'b', 'c']) db.insert('t', { id, type: 't', attributes: {} })
+    expect(ids()).toEqual(['a', 'b', 'c'])
+    db.list('t').reverse() // a caller's copy: the store's order stays
+    db.insert('t', { id: 'd', type: 't', attributes: {} })
+    db.update('t', 'a', { x: 1 })
+    expect(ids()).toEqual(['a', 'b', 'c', 'd'])
+    expect(db.list('t')[0].attributes).toEqual({ x: 1 })
+    db.remove('t', 'b')
+    db.insert('t', { id: 'b', type: 't', attributes: {} })
+    expect(ids()).toEqual(['a', 'c', 'd', 'b'])
+    db.replace({ collections: { t: { z: { id: 'z', type: 't', attributes: {} } } }, counters: {} })
+    expect(ids()).toEqual(['z'])
+  })
+
   it('marks itself dirty on writes only', () => {
     const db = createDb()
     db.insert('t', { id: 'a', type: 't', attributes: {} })

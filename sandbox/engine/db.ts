@@ -23,6 +23,9 @@ export function formatId(prefix: string, n: number): string {
 export function createDb(initial: SandboxState = emptyState()): EngineDb {
   let state = initial
   let dirty = false
+  // Rows of each collection in insertion order, kept while only inserts happen: Object.values
+  // over 100,000 keys costs far more than copying this array (the large seed scale).
+  let ordered = new Map<string, Row[]>()
   const coll = (name: string): Record<string, Row> =>
     (state.collections[name] ??= Object.create(null) as Record<string, Row>)
   const has = (name: string, id: string): boolean =>
@@ -40,11 +43,15 @@ export function createDb(initial: SandboxState = emptyState()): EngineDb {
     },
     replace(next) {
       state = next
+      ordered = new Map()
       dirty = true
     },
     list(collection) {
       const rows = state.collections[collection]
-      return rows ? Object.values(rows) : []
+      if (!rows) return []
+      let cached = ordered.get(collection)
+      if (!cached) ordered.set(collection, (cached = Object.values(rows)))
+      return cached.slice()
     },
     get(collection, id) {
       return has(collection, id) ? state.collections[collection][id] : undefined
@@ -60,6 +67,7 @@ export function createDb(initial: SandboxState = emptyState()): EngineDb {
       }
       dirty = true
       coll(collection)[row.id] = row
+      ordered.get(collection)?.push(row)
       return row
     },
     update(collection, id, attributes, internal) {
@@ -73,6 +81,7 @@ export function createDb(initial: SandboxState = emptyState()): EngineDb {
       if (!has(collection, id)) return false
       dirty = true
       delete state.collections[collection][id]
+      ordered.delete(collection)
       return true
     },
     nextId(prefix) {
