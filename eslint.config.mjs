@@ -68,6 +68,18 @@ const folderPolicies = [
   },
 ]
 
+// What no renderer file imports: Node, main-process packages, or the contract by a relative path.
+const rendererImports = {
+  paths: [noElectron, noKeytar, noAxios, 'better-sqlite3', ...nodeBuiltins],
+  patterns: [
+    { group: ['node:*'], message: 'The renderer has no Node.' },
+    {
+      regex: '(^|/)electron/',
+      message: 'The renderer imports the contract through @contract/… only.',
+    },
+  ],
+}
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'docs/**', 'coverage/**'],
@@ -209,17 +221,46 @@ export default tseslint.config(
     ignores: ['renderer/vite.config.mts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
+      'no-restricted-imports': ['error', rendererImports],
+    },
+  },
+  {
+    // Views and components ask the data layer's composables and the stores; they never talk to
+    // main themselves (STYLE.md habit 8).
+    files: ['renderer/src/components/**', 'renderer/src/views/**', 'renderer/src/layouts/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [noElectron, noKeytar, noAxios, 'better-sqlite3', ...nodeBuiltins],
+          paths: rendererImports.paths,
           patterns: [
-            { group: ['node:*'], message: 'The renderer has no Node.' },
+            ...rendererImports.patterns,
             {
-              regex: '(^|/)electron/',
-              message: 'The renderer imports the contract through @contract/… only.',
+              group: ['@/bridge', '@/bridge/*'],
+              message:
+                'Views and components use the data layer (@/data) and stores, not the bridge.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // One source of the window's account: useAppStore().accountId (pin-aware).
+    files: ['renderer/src/**'],
+    ignores: [
+      'renderer/src/stores/accounts.ts',
+      'renderer/src/stores/app.ts',
+      '**/*.test.ts',
+      'renderer/src/test/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='activeId']",
+          message: "Read the window's account from useAppStore().accountId, not accounts.activeId.",
         },
       ],
     },

@@ -134,7 +134,7 @@ const permitted: [string, string, string][] = [
   ],
   [
     'the renderer imports itself by alias',
-    'renderer/src/views/x.ts',
+    'renderer/src/stores/x.ts',
     "import { request } from '@/bridge/bridge'",
   ],
   ['the sandbox imports the contract', 'sandbox/x.ts', "import { fail } from '@contract/errors'"],
@@ -179,5 +179,25 @@ describe('folder boundaries in lint', () => {
       'no-restricted-imports',
     ])
     expect(await reported('electron/core/http/x.ts', "import axios from 'axios'")).toEqual([])
+  })
+
+  it('keeps views and components off the bridge: they use the data layer and stores', async () => {
+    const bridge = "import { callApi } from '@/bridge/bridge'"
+    expect(await reported('renderer/src/views/targets/x.ts', bridge)).toEqual([
+      'no-restricted-imports',
+    ])
+    expect(await reported('renderer/src/components/kit/X.ts', bridge)).toEqual([
+      'no-restricted-imports',
+    ])
+    expect(await reported('renderer/src/data/x.ts', bridge)).toEqual([])
+    expect(await reported('renderer/src/stores/x.ts', bridge)).toEqual([])
+  })
+
+  it('has one source of the window’s account outside the account stores', async () => {
+    const code = 'export const id = (accounts: { activeId: string }) => accounts.activeId'
+    const [view] = await eslint.lintText(`${code}\n`, { filePath: 'renderer/src/views/x.ts' })
+    expect(view.messages.map((m) => m.ruleId)).toContain('no-restricted-syntax')
+    const [store] = await eslint.lintText(`${code}\n`, { filePath: 'renderer/src/stores/app.ts' })
+    expect(store.messages.map((m) => m.ruleId)).not.toContain('no-restricted-syntax')
   })
 })
