@@ -16,15 +16,17 @@ export function toBody(
   const specs = new Map(fields.map((f) => [f.name, f]))
   for (const [name, value] of Object.entries(values)) {
     const spec = specs.get(name)
+    // Values outside the body (a confirmation field) stay in the form.
+    if (!spec) continue
     const empty =
       value === undefined ||
       value === null ||
       value === '' ||
-      (Array.isArray(value) && value.length === 0 && !spec?.required)
+      (Array.isArray(value) && value.length === 0 && !spec.required)
     const had = initial[name] !== undefined && initial[name] !== null && initial[name] !== ''
     if (!empty) out[name] = value
-    else if (had) out[name] = spec?.nullable ? null : value
-    else if (spec?.required && value !== undefined) out[name] = value
+    else if (had) out[name] = spec.nullable ? null : value
+    else if (spec.required && value !== undefined) out[name] = value
   }
   return out
 }

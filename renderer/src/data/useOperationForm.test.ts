@@ -110,4 +110,24 @@ describe('a form bound to a write operation', () => {
       input: { path: { id: 'tgt-1' }, body: { name: 'New', description: '' } },
     })
   })
+
+  it('runs the checks no schema covers, names fields by their labels, and sends nothing', async () => {
+    const root = ref<HTMLElement | null>(formElement(['current_password', 'password', 'confirm']))
+    const { result: form } = mountComposable(() =>
+      useOperationForm('user.change_password', {
+        root,
+        labels: { current_password: 'Current password', confirm: 'Confirmation' },
+        check: (v): Record<string, string> =>
+          v.confirm === v.password ? {} : { confirm: 'does not match the new password' },
+      }),
+    )
+    form.setValue('current_password', 'old-secret')
+    form.setValue('password', 'new-secret-123')
+    form.setValue('confirm', 'new-secret-124')
+    expect(await form.submit()).toBeNull()
+    await flushPromises()
+    expect(form.errors.value.confirm).toBe('Confirmation does not match the new password')
+    expect(apiCalls(fake)).toHaveLength(0)
+    expect(document.activeElement).toBe(root.value!.querySelector('[data-field="confirm"] input'))
+  })
 })

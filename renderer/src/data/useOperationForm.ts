@@ -18,6 +18,13 @@ export interface OperationFormOptions {
   alsoChanges?: readonly GroupId[]
   /** The form's element: after a refused submit the caret goes to the first field in error. */
   root?: Ref<HTMLElement | null | undefined>
+  /** How messages name fields ("Current password is incorrect"); labelOf(wire name) otherwise. */
+  labels?: Record<string, string>
+  /**
+   * Checks no schema covers, run once the schema passed (e.g. "passwords differ"): a message per
+   * field in error, {} when all is well. `values` include fields the body does not send.
+   */
+  check?: (values: Record<string, unknown>) => Record<string, string>
 }
 
 /**
@@ -39,20 +46,24 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
   const alert = ref<string | null>(null)
   // Errors show once the user tried to submit: an untouched new form is not a wall of red.
   const attempted = ref(false)
+  // Messages of the `check` option (its fields may be outside the body, so outside vee-validate).
+  const checkErrors = ref<Record<string, string>>({})
   const errors = computed<Partial<Record<string, string>>>(() => {
     if (!attempted.value) return {}
     const out: Partial<Record<string, string>> = {}
-    for (const [name, message] of Object.entries(form.errors.value))
-      if (message) out[name] = sentence(name, message)
+    for (const [name, message] of Object.entries({ ...form.errors.value, ...checkErrors.value }))
+      if (message) out[name] = /^[a-z]/.test(message) ? `${label(name)} ${message}` : message
     return out
   })
   const saving = computed(() => running.value > 0)
   const names = new Set(fields.map((f) => f.name))
+  const label = (name: string) => options.labels?.[name] ?? labelOf(name)
 
   /** Starts again from `values` (or the initial values), with no errors shown. */
   function reset(values?: Record<string, unknown>): void {
     alert.value = null
     attempted.value = false
+    checkErrors.value = {}
     form.resetForm({ values: { ...blank(fields), ...(values ?? options.initial?.() ?? {}) } })
   }
 
@@ -63,7 +74,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     const rest: string[] = []
     for (const [key, message] of Object.entries(byField)) {
       if (names.has(key)) placed[key] = message
-      else rest.push(key === '_' || key === 'body' ? message : `${labelOf(key)} ${message}`)
+      else rest.push(key === '_' || key === 'body' ? message : `${label(key)} ${message}`)
     }
     form.setErrors(placed)
     alert.value =
@@ -78,7 +89,8 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     alert.value = null
     attempted.value = true
     const checked = await form.validate()
-    if (!checked.valid) {
+    checkErrors.value = checked.valid ? (options.check?.(form.values) ?? {}) : {}
+    if (!checked.valid || Object.keys(checkErrors.value).length) {
       await giveCaretBack()
       return null
     }
@@ -95,8 +107,9 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     await nextTick()
     const root = options.root?.value
     if (!root) return
-    const wrong = fields.find((f) => errors.value[f.name])
-    const selector = wrong ? `[data-field="${wrong.name}"]` : '[data-field]'
+    const order = [...fields.map((f) => f.name), ...Object.keys(errors.value)]
+    const wrong = order.find((name) => errors.value[name])
+    const selector = wrong ? `[data-field="${wrong}"]` : '[data-field]'
     const holder = root.querySelector(selector)
     const control =
       holder?.querySelector<HTMLElement>('input, textarea') ??
@@ -115,10 +128,6 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     reset,
     showError,
   }
-}
-
-function sentence(field: string, message: string): string {
-  return /^[a-z]/.test(message) ? `${labelOf(field)} ${message}` : message
 }
 
 /** Empty starting values: '' for text, false for required booleans, [] for lists. */
