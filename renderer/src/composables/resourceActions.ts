@@ -50,6 +50,11 @@ export function useResourceActions(resource: ResourceDef) {
     formOpen.value = true
   }
 
+  /** Opens or closes the action's form dialog (its v-model). */
+  function setFormOpen(open: boolean): void {
+    formOpen.value = open
+  }
+
   async function ask(kind: 'danger' | 'costly', label: string, what: string): Promise<boolean> {
     return confirm.ask({
       title: label,
@@ -130,6 +135,7 @@ export function useResourceActions(resource: ResourceDef) {
     form,
     formOpen,
     openForm,
+    setFormOpen,
     rowAction,
     toolbarAction,
     remove,
