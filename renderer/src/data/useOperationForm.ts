@@ -24,7 +24,7 @@ export interface OperationFormOptions {
    * Checks no schema covers, run once the schema passed (e.g. "passwords differ"): a message per
    * field in error, {} when all is well. `values` include fields the body does not send.
    */
-  check?: (values: Record<string, unknown>) => Record<string, string>
+  check?: (values: Record<string, unknown>) => Partial<Record<string, string>>
 }
 
 /**
@@ -89,7 +89,10 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     alert.value = null
     attempted.value = true
     const checked = await form.validate()
-    checkErrors.value = checked.valid ? (options.check?.(form.values) ?? {}) : {}
+    const found = checked.valid ? (options.check?.(form.values) ?? {}) : {}
+    checkErrors.value = Object.fromEntries(
+      Object.entries(found).filter((e): e is [string, string] => !!e[1]),
+    )
     if (!checked.valid || Object.keys(checkErrors.value).length) {
       await giveCaretBack()
       return null
