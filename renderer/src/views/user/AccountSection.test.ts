@@ -16,6 +16,8 @@ import {
   errorUnder,
   invalid,
   serveUserApi,
+  settle,
+  submitWith,
   typeInto,
   userResource,
   type OpHandler,
@@ -67,13 +69,12 @@ describe('deleting the own account', () => {
     await typeInto('user-delete-password', 'sandbox-password')
     await typeInto('user-delete-email', 'ada@example.co')
     expect(confirmButton().disabled).toBe(true)
-    confirmButton().click()
-    await flushPromises()
+    await submitWith('user-delete-confirm')
     expect(callsOf(fake, 'user.delete')).toHaveLength(0)
 
     await typeInto('user-delete-email', 'ADA@example.com ')
     expect(confirmButton().disabled).toBe(false)
-    await click('user-delete-confirm')
+    await submitWith('user-delete-confirm')
     expect(callsOf(fake, 'user.delete')[0].input.body).toEqual({ password: 'sandbox-password' })
     expect(useCurrentUserStore().deletedAtService).toBe(true)
   })
@@ -83,7 +84,7 @@ describe('deleting the own account', () => {
     await click('user-delete-open')
     await typeInto('user-delete-email', 'ada@example.com')
     await typeInto('user-delete-password', 'nope')
-    await click('user-delete-confirm')
+    await submitWith('user-delete-confirm')
     expect(await errorUnder('user-delete-password')).toBe('Password is incorrect')
     expect(useCurrentUserStore().deletedAtService).toBe(false)
   })
@@ -100,12 +101,14 @@ describe('deleting the own account', () => {
     await click('user-delete-open')
     await typeInto('user-delete-email', 'ada@example.com')
     await typeInto('user-delete-password', 'sandbox-password')
-    await click('user-delete-confirm')
+    await submitWith('user-delete-confirm')
 
     expect(byTestId('user-deleted-notice')[0].textContent).toContain(
       'Your account was deleted at the service',
     )
     expect(byTestId('user-tabs')).toHaveLength(0)
+    // The deleted user is not asked anything again (no refresh of what the deletion changed).
+    expect(callsOf(fake, 'user.deletability')).toHaveLength(1)
     await click('user-deleted-remove')
     expect(fake.calls.find((c) => c.channel === 'accounts.remove')?.payload).toEqual({
       accountId: 'acct-aaaa',
@@ -114,10 +117,9 @@ describe('deleting the own account', () => {
 })
 
 describe('transferring resources', () => {
-  it('picks a user from users.list and transfers to them', async () => {
+  it('picks an active member of the organization and transfers to them', async () => {
     serveUserApi(fake, {
-      'user.permissions': () => ({ data: { role: 'manager', permissions: ['users.read'] } }),
-      'users.list': () => ({
+      'user.organization_members': () => ({
         data: [
           { id: 'usr-001', type: 'user', attributes: userResource().attributes },
           {
@@ -129,6 +131,11 @@ describe('transferring resources', () => {
               last_name: 'Hopper',
             }).attributes,
           },
+          {
+            id: 'usr-003',
+            type: 'user',
+            attributes: userResource({ email: 'new@example.com', status: 'invited' }).attributes,
+          },
         ],
       }),
       'user.transfer_resources': () => ({
@@ -139,7 +146,7 @@ describe('transferring resources', () => {
     const wrapper = mountWithApp(TransferSection)
     await flushPromises()
     await click('user-transfer-open')
-    expect(callsOf(fake, 'users.list')[0].input.query).toMatchObject({ status: 'active' })
+    expect(callsOf(fake, 'user.organization_members')).toHaveLength(1)
     const select = wrapper.findComponent({ name: 'ElSelect' })
     const options = select.findAllComponents({ name: 'ElOption' }).map((o) => o.props('label'))
     expect(options).toEqual(['Grace Hopper <grace@example.com>'])
@@ -148,20 +155,52 @@ describe('transferring resources', () => {
     select.vm.$emit('update:modelValue', 'usr-002')
     await flushPromises()
     expect(byTestId('user-transfer-summary')[0].textContent).toContain('Grace Hopper')
-    await click('user-transfer-confirm')
+    await submitWith('user-transfer-confirm')
     expect(callsOf(fake, 'user.transfer_resources')[0].input.body).toEqual({ user_id: 'usr-002' })
     expect(byTestId('user-transfer-result')[0].textContent).toContain('Transferred 4 items')
   })
 
-  it('falls back to the organization members without the users.read permission', async () => {
+  it('asks for the members only when the dialog opens, never users.list', async () => {
     serveUserApi(fake, {
+      'user.permissions': () => ({ data: { role: 'manager', permissions: ['users.read'] } }),
       'user.organization_members': () => ({ data: [] }),
     })
     await useCurrentUserStore().load()
     mountWithApp(TransferSection)
     await flushPromises()
+    expect(callsOf(fake, 'user.organization_members')).toHaveLength(0)
     await click('user-transfer-open')
     expect(callsOf(fake, 'users.list')).toHaveLength(0)
     expect(callsOf(fake, 'user.organization_members')).toHaveLength(1)
+  })
+
+  it('shows a refused transfer in the dialog and keeps it open', async () => {
+    serveUserApi(fake, {
+      'user.organization_members': () => ({
+        data: [
+          {
+            id: 'usr-002',
+            type: 'user',
+            attributes: userResource({ email: 'grace@example.com' }).attributes,
+          },
+        ],
+      }),
+      'user.transfer_resources': () =>
+        invalid({ user_id: ['is not in your organization'] }, 'The transfer was refused.'),
+    })
+    await useCurrentUserStore().load()
+    const wrapper = mountWithApp(TransferSection)
+    await flushPromises()
+    await click('user-transfer-open')
+    wrapper.findComponent({ name: 'ElSelect' }).vm.$emit('update:modelValue', 'usr-002')
+    await flushPromises()
+    await submitWith('user-transfer-confirm')
+    await settle()
+    const item = byTestId('user-transfer-user')[0].closest('.el-form-item')
+    expect(item?.querySelector('.el-form-item__error')?.textContent?.trim()).toBe(
+      'User is not in your organization',
+    )
+    expect(byTestId('user-transfer-result')).toHaveLength(0)
+    expect(byTestId('user-transfer-dialog')[0].textContent).toContain('grace@example.com')
   })
 })

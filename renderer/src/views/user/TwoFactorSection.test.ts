@@ -15,6 +15,7 @@ import {
   errorUnder,
   invalid,
   serveUserApi,
+  submitWith,
   typeInto,
   userResource,
   type OpHandler,
@@ -72,7 +73,7 @@ describe('turning on two-factor authentication with an app', () => {
   it('shows the provisioning URI as a QR code and the secret as text', async () => {
     await mountSection()
     expect(byTestId('user-2fa-status')[0].textContent).toContain('Off')
-    await click('user-2fa-enable')
+    await submitWith('user-2fa-enable')
 
     expect(callsOf(fake, 'user.two_factor_enable')[0].input.body).toEqual({ method: 'app' })
     const canvas = byTestId('user-2fa-qr')[0]
@@ -83,9 +84,9 @@ describe('turning on two-factor authentication with an app', () => {
 
   it('verifies with the typed code, then shows the first recovery codes and the new state', async () => {
     await mountSection()
-    await click('user-2fa-enable')
+    await submitWith('user-2fa-enable')
     await typeInto('user-2fa-code', '123456')
-    await click('user-2fa-verify')
+    await submitWith('user-2fa-verify')
 
     expect(callsOf(fake, 'user.two_factor_verify').map((c) => c.input.body)).toEqual([
       { code: '123456' },
@@ -96,18 +97,18 @@ describe('turning on two-factor authentication with an app', () => {
 
   it('refuses a code that is not 6 digits without asking the service', async () => {
     await mountSection()
-    await click('user-2fa-enable')
+    await submitWith('user-2fa-enable')
     await typeInto('user-2fa-code', '12ab')
-    await click('user-2fa-verify')
+    await submitWith('user-2fa-verify')
     expect(callsOf(fake, 'user.two_factor_verify')).toHaveLength(0)
     expect(await errorUnder('user-2fa-code')).toBe('Code must be 6 digits')
   })
 
   it('shows a wrong code under the code field and stays on the step', async () => {
     await mountSection({ 'user.two_factor_verify': () => invalid({ code: ['is invalid'] }) })
-    await click('user-2fa-enable')
+    await submitWith('user-2fa-enable')
     await typeInto('user-2fa-code', '654321')
-    await click('user-2fa-verify')
+    await submitWith('user-2fa-verify')
     expect(await errorUnder('user-2fa-code')).toBe('Code is invalid')
     expect(byTestId('user-2fa-secret')).toHaveLength(1)
   })
@@ -132,11 +133,11 @@ describe('turning on two-factor authentication by SMS', () => {
     byTestId('user-2fa-method-sms')[0].querySelector('input')!.click()
     await flushPromises()
     await typeInto('user-2fa-phone', '+44 20 7946 0958')
-    await click('user-2fa-phone-lookup')
+    await submitWith('user-2fa-phone-lookup')
     expect(callsOf(fake, 'user.phone_lookup')[0].input.body).toEqual({ phone: '+44 20 7946 0958' })
     expect(byTestId('user-2fa-phone-result')[0].textContent).toContain('can receive SMS codes')
 
-    await click('user-2fa-enable')
+    await submitWith('user-2fa-enable')
     expect(callsOf(fake, 'user.two_factor_enable')[0].input.body).toEqual({
       method: 'sms',
       phone: '+44 20 7946 0958',
@@ -152,13 +153,13 @@ describe('turning two-factor authentication off', () => {
     await mountSection({ 'user.two_factor_disable': () => answer })
     await click('user-2fa-disable-open')
     await typeInto('user-2fa-disable-password', 'wrong')
-    await click('user-2fa-disable')
+    await submitWith('user-2fa-disable')
     expect(callsOf(fake, 'user.two_factor_disable')[0].input.body).toEqual({ password: 'wrong' })
     expect(await errorUnder('user-2fa-disable-password')).toBe('Password is incorrect')
 
     answer = { data: userResource({ two_factor_enabled: false }) }
     await typeInto('user-2fa-disable-password', 'sandbox-password')
-    await click('user-2fa-disable')
+    await submitWith('user-2fa-disable')
     expect(byTestId('user-2fa-status')[0].textContent).toContain('Off')
   })
 

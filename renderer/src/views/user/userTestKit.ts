@@ -125,3 +125,15 @@ export async function errorUnder(id: string): Promise<string> {
   const item = inputOf(id).closest('.el-form-item')
   return item?.querySelector('.el-form-item__error')?.textContent?.trim() ?? ''
 }
+
+/** Waits past the form kit's check of the values (vee-validate runs it after 5 ms) and the call. */
+export async function formSettled(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 20))
+  await flushPromises()
+}
+
+/** Clicks a form's submit control and waits until its call, if any, was answered. */
+export async function submitWith(id: string): Promise<void> {
+  await click(id)
+  await formSettled()
+}
