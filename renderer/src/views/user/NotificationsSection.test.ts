@@ -6,7 +6,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import NotificationsSection from './NotificationsSection.vue'
-import { byTestId, callsOf, serveUserApi, type ApiPayload } from './userTestKit'
+import { byTestId, callsOf, formSettled, serveUserApi, type ApiPayload } from './userTestKit'
 
 let fake: FakeScandesk
 const prefs: Record<string, boolean> = {}
@@ -53,7 +53,7 @@ describe('notification preferences', () => {
     expect(wrapper.findAllComponents({ name: 'ElSwitch' })).toHaveLength(7)
     expect(isOn('weekly_summary')).toBe(false)
     ;(switchOf('weekly_summary') as HTMLElement).click()
-    await flushPromises()
+    await formSettled()
     expect(callsOf(fake, 'user.update_notification_preferences')[0].input.body).toEqual({
       weekly_summary: true,
     })
@@ -71,7 +71,7 @@ describe('notification preferences', () => {
     mountWithApp(NotificationsSection)
     await flushPromises()
     ;(switchOf('scan_failed') as HTMLElement).click()
-    await flushPromises()
+    await formSettled()
     expect(isOn('scan_failed')).toBe(true)
     expect(byTestId('user-notifications-error')[0].textContent).toContain(
       'Scan failed was not changed: The service cannot be reached.',

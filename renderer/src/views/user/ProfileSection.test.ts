@@ -11,11 +11,11 @@ import ProfileSection from './ProfileSection.vue'
 import {
   byTestId,
   callsOf,
-  click,
   errorUnder,
   inputOf,
   invalid,
   serveUserApi,
+  submitWith,
   typeInto,
   userResource,
   type ApiPayload,
@@ -50,7 +50,7 @@ describe('saving the profile', () => {
     await mountProfile()
     expect(inputOf('user-profile-first-name').value).toBe('Ada')
     await typeInto('user-profile-first-name', 'Augusta')
-    await click('user-profile-save')
+    await submitWith('user-profile-save')
 
     expect(callsOf(fake, 'user.update')[0].input.body).toMatchObject({ first_name: 'Augusta' })
     expect(await errorUnder('user-profile-first-name')).toBe('First name is already taken')
@@ -65,7 +65,7 @@ describe('saving the profile', () => {
     serveUserApi(fake)
     await mountProfile()
     await typeInto('user-profile-first-name', '   ')
-    await click('user-profile-save')
+    await submitWith('user-profile-save')
     expect(callsOf(fake, 'user.update')).toHaveLength(0)
     expect(await errorUnder('user-profile-first-name')).toBe('First name is required')
   })
@@ -78,7 +78,7 @@ describe('saving the profile', () => {
     })
     await mountProfile()
     await typeInto('user-profile-last-name', 'King')
-    await click('user-profile-save')
+    await submitWith('user-profile-save')
     expect(callsOf(fake, 'user.update')[0].input.body).toEqual({
       first_name: 'Ada',
       last_name: 'King',
@@ -94,7 +94,7 @@ describe('saving the profile', () => {
       'user.update': () => invalid({}, 'You are offline; nothing was sent.'),
     })
     await mountProfile()
-    await click('user-profile-save')
+    await submitWith('user-profile-save')
     expect(byTestId('user-profile-error')[0].textContent).toContain('You are offline')
   })
 })
@@ -106,7 +106,7 @@ describe('changing the password', () => {
     await typeInto('user-password-current', 'old-password')
     await typeInto('user-password-new', 'short')
     await typeInto('user-password-confirm', 'different')
-    await click('user-password-submit')
+    await submitWith('user-password-submit')
     expect(callsOf(fake, 'user.change_password')).toHaveLength(0)
     expect(await errorUnder('user-password-new')).toBe(
       'New password must be at least 10 characters',
@@ -124,7 +124,7 @@ describe('changing the password', () => {
     await typeInto('user-password-current', 'wrong-password')
     await typeInto('user-password-new', 'a-new-password-1')
     await typeInto('user-password-confirm', 'a-new-password-1')
-    await click('user-password-submit')
+    await submitWith('user-password-submit')
     expect(callsOf(fake, 'user.change_password')[0].input.body).toEqual({
       current_password: 'wrong-password',
       password: 'a-new-password-1',
@@ -139,7 +139,7 @@ describe('changing the password', () => {
     await typeInto('user-password-current', 'sandbox-password')
     await typeInto('user-password-new', 'a-new-password-1')
     await typeInto('user-password-confirm', 'a-new-password-1')
-    await click('user-password-submit')
+    await submitWith('user-password-submit')
     expect(byTestId('user-password-done')).toHaveLength(1)
     for (const id of ['user-password-current', 'user-password-new', 'user-password-confirm'])
       expect(inputOf(id).value).toBe('')
