@@ -8,7 +8,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AccountSettingsDialog from './AccountSettingsDialog.vue'
-import { byTestId, click, typeInto } from './testing'
+import { click, theTestId, typeInto } from '@/test/dom'
 
 let fake: FakeScandesk
 let wrapper: ReturnType<typeof mountWithApp> | null = null
@@ -51,7 +51,7 @@ afterEach(() => {
 describe('account settings', () => {
   it('sends only what changed and takes main’s view of the account', async () => {
     await start()
-    expect(byTestId('account-settings-dialog').textContent).toContain('Settings of Production')
+    expect(theTestId('account-settings-dialog').textContent).toContain('Settings of Production')
     fake.handle('accounts.update', (p: { label?: string }) => ({ ...current, label: p.label! }))
     await typeInto('settings-label', 'Production EU')
     await typeInto('settings-api-key', 'new-key-123')
@@ -102,14 +102,14 @@ describe('account settings', () => {
     }
     fake.handle('accounts.test', () => answer)
     await click('account-test')
-    const text = byTestId('account-test-result').textContent?.replace(/\s+/g, ' ') ?? ''
+    const text = theTestId('account-test-result').textContent?.replace(/\s+/g, ' ') ?? ''
     expect(text).toContain('Service reachable: yes')
     expect(text).toContain('API key accepted: yes')
     expect(text).toContain('Session: expired')
     expect(text).toContain('Answer time: 42 ms')
     expect(text).toContain('Release the service shows: 5.4.2')
     expect(text).toContain('The service answers; sign in again.')
-    expect(byTestId('account-test-result').querySelectorAll('.is-bad')).toHaveLength(2)
+    expect(theTestId('account-test-result').querySelectorAll('.is-bad')).toHaveLength(2)
   })
 
   it('switches a signed-in password account to an access token', async () => {
@@ -124,7 +124,7 @@ describe('account settings', () => {
       { accountId: 'acct-aaaa', action: 'generate' },
     ])
     expect(useAccountsStore().accounts[0].authMethod).toBe('access_token')
-    expect(byTestId('access-token-state').textContent).toContain('The token is valid.')
+    expect(theTestId('access-token-state').textContent).toContain('The token is valid.')
     expect(document.querySelector('[data-testid="access-token-revoke"]')).not.toBeNull()
   })
 

@@ -8,7 +8,7 @@ import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AccountSwitcher from './AccountSwitcher.vue'
-import { byTestId, click } from './testing'
+import { click, theTestId } from '@/test/dom'
 
 let fake: FakeScandesk
 let list: AccountView[]
@@ -57,7 +57,7 @@ afterEach(() => {
 })
 
 const callsTo = (channel: string) => fake.calls.filter((c) => c.channel === channel)
-const label = () => byTestId('account-switcher-label').textContent?.trim()
+const label = () => theTestId('account-switcher-label').textContent?.trim()
 const press = (key: string, extra: KeyboardEventInit = {}) =>
   window.dispatchEvent(new KeyboardEvent('keydown', { key, ctrlKey: true, ...extra }))
 
@@ -85,7 +85,7 @@ describe('switching accounts', () => {
   })
 
   it('opens the list with a click on the switcher and closes it after a switch', async () => {
-    const panel = () => byTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
+    const panel = () => theTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
     await click('account-switcher')
     await new Promise((r) => setTimeout(r, 50))
     expect(panel()?.style.display).not.toBe('none')
@@ -96,7 +96,7 @@ describe('switching accounts', () => {
 
   it('tells assistive technology that the switcher opens a menu, and whether it is open', async () => {
     const button = () =>
-      byTestId('account-switcher').closest('button') ?? byTestId('account-switcher')
+      theTestId('account-switcher').closest('button') ?? theTestId('account-switcher')
     expect(button().getAttribute('aria-haspopup')).toBe('menu')
     expect(button().getAttribute('aria-expanded')).toBe('false')
     await click('account-switcher')
@@ -105,7 +105,7 @@ describe('switching accounts', () => {
   })
 
   it('opens the list with Ctrl+Shift+A', async () => {
-    const panel = () => byTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
+    const panel = () => theTestId('account-switcher-panel').closest<HTMLElement>('.el-popper')
     expect(panel()?.style.display ?? 'none').toBe('none')
     press('A', { shiftKey: true })
     await flushPromises()

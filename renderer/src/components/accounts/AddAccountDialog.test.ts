@@ -6,7 +6,8 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AddAccountDialog from './AddAccountDialog.vue'
-import { byTestId, challengeView, click, shown } from './testing'
+import { click, shown, theTestId } from '@/test/dom'
+import { challengeView } from './testing'
 
 let fake: FakeScandesk
 
@@ -250,7 +251,7 @@ describe('a user with two-factor sign-in', () => {
     expect(shown('second-factor-step')).toBe(false)
     expect(input('field-password').value).toBe('')
     expect(input('field-label').value).toBe('Production')
-    expect(byTestId('add-account-error').textContent).toContain('took too long')
+    expect(theTestId('add-account-error').textContent).toContain('took too long')
   })
 })
 
@@ -268,9 +269,9 @@ describe('detecting the release', () => {
       baseUrl: 'https://scanner.example.com',
       apiKey: 'key-123',
     })
-    expect(byTestId('detect-evidence').textContent).toContain('saq.list: missing (404)')
-    expect(byTestId('detect-result').textContent).toContain('5.3.0')
-    expect(byTestId('field-release').textContent).toContain('5.3.0')
+    expect(theTestId('detect-evidence').textContent).toContain('saq.list: missing (404)')
+    expect(theTestId('detect-result').textContent).toContain('5.3.0')
+    expect(theTestId('field-release').textContent).toContain('5.3.0')
   })
 
   it('does not probe without a valid URL', async () => {
@@ -285,7 +286,7 @@ describe('detecting the release', () => {
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n'
 
 async function pick(name: string, text: string): Promise<void> {
-  const el = byTestId<HTMLInputElement>('field-ca-bundle')
+  const el = theTestId<HTMLInputElement>('field-ca-bundle')
   Object.defineProperty(el, 'files', {
     configurable: true,
     value: [new File([text], name, { type: 'application/x-pem-file' })],
@@ -293,7 +294,7 @@ async function pick(name: string, text: string): Promise<void> {
   el.dispatchEvent(new Event('change'))
   // FileReader answers on its own schedule; the field says when it has finished.
   await flushPromises()
-  await vi.waitFor(() => expect(byTestId('ca-bundle').getAttribute('aria-busy')).toBe('false'))
+  await vi.waitFor(() => expect(theTestId('ca-bundle').getAttribute('aria-busy')).toBe('false'))
   await flushPromises()
 }
 
@@ -303,7 +304,7 @@ describe('a custom CA bundle', () => {
     await open()
     await fillValid()
     await pick('corp-ca.pem', PEM)
-    expect(byTestId('ca-bundle-name').textContent).toContain('corp-ca.pem')
+    expect(theTestId('ca-bundle-name').textContent).toContain('corp-ca.pem')
     submit()
     await flushPromises()
     expect(sent()?.caBundle).toBe(PEM)

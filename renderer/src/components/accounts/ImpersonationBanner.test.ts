@@ -9,7 +9,7 @@ import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ImpersonateDialog from './ImpersonateDialog.vue'
 import ImpersonationBanner from './ImpersonationBanner.vue'
-import { click, typeInto } from './testing'
+import { click, typeInto } from '@/test/dom'
 
 let fake: FakeScandesk
 let wrapper: { unmount(): void } | null = null

@@ -8,7 +8,8 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import OpenLinkDialog from './OpenLinkDialog.vue'
-import { byTestId, challengeView, click, shown, typeInto } from './testing'
+import { click, shown, theTestId, typeInto } from '@/test/dom'
+import { challengeView } from './testing'
 
 let fake: FakeScandesk
 const LINK_ID = 'link-000000000000000001'
@@ -66,7 +67,7 @@ describe('opening a pasted link', () => {
         }),
     )
     await openAndPaste('scandesk://sso?host=evil.example.net&token=abcdefgh12345678')
-    expect(byTestId('link-error').textContent).toContain(
+    expect(theTestId('link-error').textContent).toContain(
       'No account in ScanDesk uses evil.example.net; add that account first.',
     )
     expect(shown('link-complete')).toBe(false)
@@ -77,9 +78,9 @@ describe('opening a pasted link', () => {
     useSignInStore().openLinkDialog()
     await flushPromises()
     await typeInto('link-input', 'https://scanner.example.com/sso?token=abcdefgh12345678')
-    expect(byTestId('link-error').textContent).toContain('Only scandesk:// links')
+    expect(theTestId('link-error').textContent).toContain('Only scandesk:// links')
     await typeInto('link-input', 'scandesk://sso?host=scanner.example.com&token=short')
-    expect(byTestId('link-error').textContent).toContain('token is missing or malformed')
+    expect(theTestId('link-error').textContent).toContain('token is missing or malformed')
     await click('link-submit')
     expect(opens()).toHaveLength(0)
   })
@@ -94,11 +95,11 @@ describe('opening a pasted link', () => {
     expect(opens()[0].payload).toEqual({
       link: 'scandesk://sso?host=scanner.example.com&token=abcdefgh12345678',
     })
-    expect(byTestId('link-what').textContent).toContain('signs you in to')
-    expect(byTestId('link-account').textContent).toContain('Production')
+    expect(theTestId('link-what').textContent).toContain('signs you in to')
+    expect(theTestId('link-account').textContent).toContain('Production')
     await click('link-complete')
     expect(completes()[0].payload).toEqual({ linkId: LINK_ID, accountId: 'acct-aaaa' })
-    expect(byTestId('link-result').textContent).toContain('Signed in to Production.')
+    expect(theTestId('link-result').textContent).toContain('Signed in to Production.')
     expect(useAccountsStore().accounts.find((a) => a.id === 'acct-aaaa')?.signedIn).toBe(true)
   })
 
@@ -117,7 +118,7 @@ describe('opening a pasted link', () => {
     expect(shown('second-factor-step')).toBe(true)
     await typeInto('second-factor-code', '123456')
     await click('second-factor-submit')
-    expect(byTestId('link-result').textContent).toContain('Signed in to Production.')
+    expect(theTestId('link-result').textContent).toContain('Signed in to Production.')
   })
 })
 
@@ -134,10 +135,10 @@ describe('links that set a password', () => {
       message: 'The invitation is accepted; sign in with your new password.',
     }))
     expect(shown('open-link-dialog')).toBe(true)
-    expect(byTestId('link-what').textContent).toContain('accepts an invitation to')
+    expect(theTestId('link-what').textContent).toContain('accepts an invitation to')
     // The active account is among them, so it is chosen first.
-    expect(byTestId('link-account').textContent).toContain('Production (audit)')
-    byTestId('link-account').querySelector<HTMLElement>('.el-select__wrapper')!.click()
+    expect(theTestId('link-account').textContent).toContain('Production (audit)')
+    theTestId('link-account').querySelector<HTMLElement>('.el-select__wrapper')!.click()
     await flushPromises()
     const options = [...document.querySelectorAll<HTMLElement>('.el-select-dropdown__item')]
     expect(options.map((o) => o.textContent?.trim())).toEqual(['Production', 'Production (audit)'])
@@ -147,7 +148,7 @@ describe('links that set a password', () => {
     await typeInto('link-password', 'a-new-password-1')
     await typeInto('link-password-confirm', 'a-new-password-1')
     await click('link-complete')
-    expect(byTestId('link-name-error').textContent).toContain(
+    expect(theTestId('link-name-error').textContent).toContain(
       'first and last name of the invited user',
     )
     expect(completes()).toHaveLength(0)
@@ -157,13 +158,13 @@ describe('links that set a password', () => {
     await typeInto('link-password', 'a-new-password-1')
     await typeInto('link-password-confirm', 'a-different-one-2')
     await click('link-complete')
-    expect(byTestId('link-password-error').textContent).toContain('not the same')
+    expect(theTestId('link-password-error').textContent).toContain('not the same')
     expect(completes()).toHaveLength(0)
 
     await typeInto('link-password', 'short')
     await typeInto('link-password-confirm', 'short')
     await click('link-complete')
-    expect(byTestId('link-password-error').textContent).toContain('at least 10 characters')
+    expect(theTestId('link-password-error').textContent).toContain('at least 10 characters')
     expect(completes()).toHaveLength(0)
 
     await typeInto('link-password', 'a-new-password-1')
@@ -176,7 +177,7 @@ describe('links that set a password', () => {
       firstName: 'Ivy',
       lastName: 'Invited',
     })
-    expect(byTestId('link-result').textContent).toContain('invitation is accepted')
+    expect(theTestId('link-result').textContent).toContain('invitation is accepted')
     expect(document.querySelector('[data-testid="link-password"]')).toBeNull()
   })
 

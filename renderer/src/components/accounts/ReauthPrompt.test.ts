@@ -7,7 +7,8 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ReauthPrompt from './ReauthPrompt.vue'
-import { byTestId, challengeView, click, inputOf, shown, typeInto } from './testing'
+import { click, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { challengeView } from './testing'
 
 let fake: FakeScandesk
 
@@ -32,7 +33,7 @@ afterEach(() => {
 })
 
 const prompts = () => document.querySelectorAll('[data-testid="reauth-message"]').length
-const message = () => byTestId('reauth-message').textContent?.replace(/\s+/g, ' ').trim()
+const message = () => theTestId('reauth-message').textContent?.replace(/\s+/g, ' ').trim()
 
 describe('the re-authentication prompt', () => {
   it('shows one prompt for two events of the same account, with the newest waiting count', async () => {
@@ -117,7 +118,7 @@ describe('the re-authentication prompt', () => {
     await click('reauth-submit')
     await new Promise((r) => setTimeout(r, 150))
     expect(prompts()).toBe(1)
-    expect(byTestId('reauth-prompt').textContent).toContain('password is wrong')
+    expect(theTestId('reauth-prompt').textContent).toContain('password is wrong')
   })
 
   it('goes away when the account stops waiting (signed in from another window)', async () => {

@@ -8,7 +8,7 @@ import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import RemoveAccountDialog from './RemoveAccountDialog.vue'
-import { byTestId, click, typeInto } from './testing'
+import { click, theTestId, typeInto } from '@/test/dom'
 
 let fake: FakeScandesk
 let wrapper: ReturnType<typeof mountWithApp> | null = null
@@ -60,7 +60,7 @@ async function open() {
   await flushPromises()
 }
 
-const submit = () => byTestId<HTMLButtonElement>('remove-account-submit')
+const submit = () => theTestId<HTMLButtonElement>('remove-account-submit')
 
 describe('removing an account', () => {
   it('says exactly what goes and what stays, from main’s plan', async () => {
@@ -68,7 +68,7 @@ describe('removing an account', () => {
     expect(fake.calls.find((c) => c.channel === 'accounts.removalPlan')?.payload).toEqual({
       accountId: 'acct-aaaa',
     })
-    expect(byTestId('remove-account-plan').textContent?.trim()).toBe(
+    expect(theTestId('remove-account-plan').textContent?.trim()).toBe(
       '3 keychain entries, 2 export jobs, 5 records of downloaded files, 1 cached answer; ' +
         '5 downloaded files stay on disk.',
     )

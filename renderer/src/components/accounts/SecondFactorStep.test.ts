@@ -6,7 +6,8 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import SecondFactorStep from './SecondFactorStep.vue'
-import { byTestId, challengeView, click, inputOf, shown, typeInto } from './testing'
+import { click, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { challengeView } from './testing'
 
 let fake: FakeScandesk
 
@@ -54,7 +55,7 @@ describe('the second-factor step', () => {
     await mountStep()
     await typeInto('second-factor-code', '12ab')
     await click('second-factor-submit')
-    expect(byTestId('second-factor-error').textContent).toMatch(/6 digits/)
+    expect(theTestId('second-factor-error').textContent).toMatch(/6 digits/)
     expect(codes()).toHaveLength(0)
   })
 
@@ -71,7 +72,7 @@ describe('the second-factor step', () => {
     const wrapper = await mountStep()
     await typeInto('second-factor-code', '111111')
     await click('second-factor-submit')
-    expect(byTestId('second-factor-error').textContent).toContain('not correct')
+    expect(theTestId('second-factor-error').textContent).toContain('not correct')
     expect(inputOf('second-factor-code').value).toBe('')
     expect(shown('second-factor-step')).toBe(true)
     expect(wrapper.emitted('signedIn')).toBeUndefined()
@@ -141,20 +142,20 @@ describe('SMS codes', () => {
     })
     await mountStep({ defaultMethod: 'sms' })
     await click('sms-send')
-    expect(byTestId('sms-phone').textContent).toContain('+44 •••• ••8750')
-    expect(byTestId('sms-countdown').textContent).toContain('30 s')
-    expect(byTestId<HTMLButtonElement>('sms-resend').disabled).toBe(true)
+    expect(theTestId('sms-phone').textContent).toContain('+44 •••• ••8750')
+    expect(theTestId('sms-countdown').textContent).toContain('30 s')
+    expect(theTestId<HTMLButtonElement>('sms-resend').disabled).toBe(true)
 
     vi.advanceTimersByTime(12_000)
     await flushPromises()
-    expect(byTestId('sms-countdown').textContent).toContain('18 s')
+    expect(theTestId('sms-countdown').textContent).toContain('18 s')
     await click('sms-resend')
     expect(sent).toBe(1) // still cooling down
 
     vi.advanceTimersByTime(18_000)
     await flushPromises()
     expect(shown('sms-countdown')).toBe(false)
-    expect(byTestId<HTMLButtonElement>('sms-resend').disabled).toBe(false)
+    expect(theTestId<HTMLButtonElement>('sms-resend').disabled).toBe(false)
     await click('sms-resend')
     expect(sent).toBe(2)
   })
@@ -173,7 +174,7 @@ describe('SMS codes', () => {
     )
     await mountStep({ defaultMethod: 'sms' })
     await click('sms-send')
-    expect(byTestId('sms-note').textContent).toContain('Too many codes')
-    expect(byTestId('sms-countdown').textContent).toContain('1:30')
+    expect(theTestId('sms-note').textContent).toContain('Too many codes')
+    expect(theTestId('sms-countdown').textContent).toContain('1:30')
   })
 })

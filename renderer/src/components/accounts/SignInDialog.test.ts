@@ -7,7 +7,8 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import SignInDialog from './SignInDialog.vue'
-import { byTestId, challengeView, click, inputOf, shown, typeInto } from './testing'
+import { click, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { challengeView } from './testing'
 
 let fake: FakeScandesk
 const signedOut = account('acct-aaaa', {
@@ -95,7 +96,7 @@ describe('signing in to an account', () => {
     await typeInto('sign-in-password', 'x'.repeat(10_000))
     await click('sign-in-submit')
     await new Promise((r) => setTimeout(r, 150)) // the form item shows its error after a debounce
-    expect(byTestId('sign-in-dialog').textContent).toContain('The password is too long.')
+    expect(theTestId('sign-in-dialog').textContent).toContain('The password is too long.')
     expect(signIns()).toHaveLength(0)
   })
 
@@ -110,7 +111,7 @@ describe('signing in to an account', () => {
       channel: 'accounts.requestPasswordReset',
       payload: { accountId: 'acct-aaaa' },
     })
-    expect(byTestId('sign-in-reset-message').textContent).toContain('on its way')
+    expect(theTestId('sign-in-reset-message').textContent).toContain('on its way')
   })
 
   it('opens the link dialog from “Sign in with a link…”', async () => {

@@ -1,5 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
+import { byTestId } from '@/test/dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import type { ExportJob } from '@contract/files'
@@ -32,10 +33,6 @@ afterEach(() => {
   delete window.scandesk
   document.body.innerHTML = ''
 })
-
-const byTestId = (id: string) => [
-  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-]
 
 async function openTray() {
   const wrapper = mountWithApp(ExportsTrayButton, { global: { plugins: [router()] } })

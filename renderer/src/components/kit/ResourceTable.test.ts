@@ -1,4 +1,5 @@
 import { flushPromises } from '@vue/test-utils'
+import { byTestId } from '@/test/dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { resourceByKey } from '@/resources'
@@ -44,10 +45,6 @@ function mountTable(key: string) {
   mountWithApp(ConfirmHost, { global: { plugins: [router] } })
   return mountWithApp(ResourceTable, { props: { resource }, global: { plugins: [router] } })
 }
-
-const byTestId = (id: string) => [
-  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-]
 
 describe('a resource table', () => {
   it('shows the page the service answered with its total', async () => {

@@ -1,5 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
+import { byTestId } from '@/test/dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
@@ -35,9 +36,6 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
-const byTestId = (id: string) => [
-  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-]
 // The screen's own operations (the shell also reads the user's permissions).
 const ops = () =>
   fake.calls

@@ -1,5 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
+import { byTestId } from '@/test/dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
@@ -21,7 +22,6 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
-const byTestId = (id: string) => document.querySelectorAll(`[data-testid="${id}"]`)
 const apiCalls = () => fake.calls.filter((c) => c.channel === 'api.call')
 
 describe('the upcoming scans panel', () => {

@@ -1,5 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
+import { byTestId } from '@/test/dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
@@ -40,9 +41,6 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
-const byTestId = (id: string) => [
-  ...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-]
 const apiCalls = (op: string) =>
   fake.calls.filter((c) => c.channel === 'api.call' && (c.payload as ApiPayload).op === op)
 const lastQuery = () => (apiCalls('reports.list').at(-1)!.payload as ApiPayload).input.query

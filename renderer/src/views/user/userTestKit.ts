@@ -1,5 +1,4 @@
 // Helpers for the My account unit tests: a fake service behind api.call, answered per op id.
-import { flushPromises } from '@vue/test-utils'
 import type { CurrentUser } from '@/stores/currentUser'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 
@@ -83,57 +82,14 @@ export function callsOf(fake: FakeScandesk, op: string): ApiPayload[] {
     .map((c) => c.payload as ApiPayload)
 }
 
-/** Elements with a data-testid anywhere in the document (dialogs are appended to body). */
-export function byTestId(id: string): HTMLElement[] {
-  return [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)]
-}
-
-/** The native input of an Element Plus input carrying `id` as data-testid. */
-export function inputOf(id: string): HTMLInputElement {
-  const el = document.querySelector<HTMLInputElement>(
-    `[data-testid="${id}"] input, input[data-testid="${id}"]`,
-  )
-  if (!el) throw new Error(`no input ${id}`)
-  return el
-}
-
-/** Types into an input and lets Vue update. */
-export async function typeInto(id: string, value: string): Promise<void> {
-  const el = inputOf(id)
-  el.value = value
-  el.dispatchEvent(new Event('input'))
-  await flushPromises()
-}
-
-/** Clicks the element with `id` and lets every answer land. */
-export async function click(id: string): Promise<void> {
-  const el = byTestId(id)[0]
-  if (!el) throw new Error(`no element ${id}`)
-  el.click()
-  await flushPromises()
-}
-
-/** Element Plus shows a form item's error after a short debounce (100 ms): wait past it. */
-export async function settle(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 130))
-  await flushPromises()
-}
-
-/** The form-item error text shown under the input with `id` (once the debounce has passed). */
-export async function errorUnder(id: string): Promise<string> {
-  await settle()
-  const item = inputOf(id).closest('.el-form-item')
-  return item?.querySelector('.el-form-item__error')?.textContent?.trim() ?? ''
-}
-
-/** Waits past the form kit's check of the values (vee-validate runs it after 5 ms) and the call. */
-export async function formSettled(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 20))
-  await flushPromises()
-}
-
-/** Clicks a form's submit control and waits until its call, if any, was answered. */
-export async function submitWith(id: string): Promise<void> {
-  await click(id)
-  await formSettled()
-}
+// The DOM helpers the sections' tests use come from the renderer's one DOM test kit.
+export {
+  byTestId,
+  click,
+  errorUnder,
+  formSettled,
+  inputOf,
+  settle,
+  submitWith,
+  typeInto,
+} from '@/test/dom'
