@@ -2,6 +2,7 @@
 // added after the demo data, so every demo row keeps its id and values.
 import type { Row, SandboxContext } from '../../types'
 import { FINDINGS, OPERATING_SYSTEMS, pciCompliant, severityOf } from './findings'
+import { TARGET_NAMES } from './seed-setup'
 import { SEVERITIES, zeroCounts, type SeverityCounts } from './results'
 
 /** Totals of the large scale (demo rows included). */
@@ -9,20 +10,6 @@ export const LARGE_SCALE = { targets: 20_000, scans: 5_000, vulnerabilities: 100
 
 const DAY = 86_400_000
 const TARGETS_PER_SCAN = 4
-const TARGET_NAMES = [
-  'Web front end',
-  'Payment API',
-  'Mail relay',
-  'VPN gateway',
-  'Customer portal',
-  'Office LAN segment',
-  'Database subnet',
-  'Build server',
-  'Checkout service',
-  'Partner SFTP',
-  'Monitoring',
-  'Staging cluster',
-]
 const SCAN_NAMES = ['Perimeter sweep', 'Internal baseline', 'PCI check', 'Web check', 'Audit']
 const TAGS = ['production', 'pci', 'internal', 'dmz', 'staging']
 const SCANNERS: Record<string, string> = {

@@ -13,7 +13,8 @@ const ORG_DOMAINS: Record<string, string> = {
   'org-003': 'initech.example',
 }
 const HOST_WORDS = ['www', 'api', 'pay', 'mail', 'vpn', 'shop', 'portal', 'cdn', 'sso', 'git']
-const TARGET_NAMES = [
+/** Names of seeded targets (numbered per round); the large seed reuses them. */
+export const TARGET_NAMES = [
   'Web front end',
   'Payment API',
   'Mail relay',
