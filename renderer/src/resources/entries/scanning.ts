@@ -73,7 +73,12 @@ export const scanningResources = [
     panels: [{ label: 'Statistics', op: 'scans.statistics' }],
     related: [
       { label: 'Hosts', resource: 'hosts', op: 'scans.hosts' },
-      { label: 'Vulnerabilities', resource: 'vulnerabilities', op: 'scans.vulnerabilities' },
+      {
+        label: 'Vulnerabilities',
+        resource: 'vulnerabilities',
+        op: 'scans.vulnerabilities',
+        show: { op: 'scans.vulnerability_details', param: 'vulnerability_id' },
+      },
       { label: 'History', resource: 'scan_history', op: 'scans.history' },
       { label: 'Reports', resource: 'reports', filter: 'scan_id' },
     ],

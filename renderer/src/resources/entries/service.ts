@@ -132,7 +132,12 @@ export const serviceResources = [
       { op: 'organizations.change_user_organization', label: 'Move a user here…' },
     ],
     related: [
-      { label: 'Subscriptions', resource: 'subscriptions', op: 'organizations.list_subscriptions' },
+      {
+        label: 'Subscriptions',
+        resource: 'subscriptions',
+        op: 'organizations.list_subscriptions',
+        show: { op: 'organizations.show_subscription', param: 'subscription_id' },
+      },
       {
         label: 'Active subscriptions',
         resource: 'subscriptions',
