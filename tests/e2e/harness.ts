@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { findOtp } from '../support/otp'
 
 export const CHROMIUM = '/usr/bin/chromium'
 
@@ -151,14 +152,10 @@ export async function nextOtp(
   from: number,
   timeout = 30_000,
 ): Promise<string> {
-  const prefix = `[otp] ${email}: `
   const deadline = Date.now() + timeout
   for (;;) {
-    const line = lines
-      .slice(from)
-      .reverse()
-      .find((l) => l.startsWith(prefix))
-    if (line) return line.slice(prefix.length, prefix.length + 6)
+    const code = findOtp(lines, email, from)
+    if (code) return code
     if (Date.now() > deadline) throw new Error(`no one-time code logged for ${email}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -1,12 +1,13 @@
 // Every catalog operation of the latest release, sent to the real sandbox (all domains) with its
 // catalog example: it must succeed with the documented status and a body its schema accepts,
 // refuse an unknown query parameter (422) and refuse a request without x-api-key (401).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { operations } from '../../electron/contract/catalog/index'
 import type { OperationDef } from '../../electron/contract/catalog/types'
 import { RELEASES } from '../../electron/contract/releases'
 import { createRouter } from '../../sandbox/engine/router'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
+import type { RunningSandbox } from '../../sandbox/server'
+import { useSandboxAndCore } from './fixture'
 
 const latest = operations.filter((op) => op.releases.includes('latest'))
 
@@ -46,12 +47,7 @@ async function send(
 }
 
 describe('catalog coverage against the sandbox', () => {
-  let sb: RunningSandbox
-
-  beforeAll(async () => {
-    sb = await startSandbox({ port: 0, testMode: true, log: () => {} })
-  })
-  afterAll(() => sb.close())
+  const s = useSandboxAndCore({ each: 'none' })
 
   it('routes every operation of every release to itself (and nothing outside a release)', () => {
     for (const release of RELEASES) {
@@ -69,21 +65,21 @@ describe('catalog coverage against the sandbox', () => {
   })
 
   it.each(latest.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
-    sb.reset()
-    const token = op.auth === 'user' ? sb.sessionFor('admin@sandbox.test') : undefined
+    s.sandbox.reset()
+    const token = op.auth === 'user' ? s.sandbox.sessionFor('admin@sandbox.test') : undefined
 
     // The refusals come first: they are answered before any handler runs, so the state the
     // example meets is still the fresh seed (one reset per operation keeps the suite fast).
-    const bogus = await send(sb, op, { token, extraQuery: { bogus: '1' } })
+    const bogus = await send(s.sandbox, op, { token, extraQuery: { bogus: '1' } })
     const bogusBody = await bogus.text()
     expect(bogus.status, `${op.id} with bogus=1: ${bogusBody.slice(0, 300)}`).toBe(422)
     expect(JSON.parse(bogusBody).fields?.bogus, op.id).toBeDefined()
 
-    const noKey = await send(sb, op, { apiKey: false, token })
+    const noKey = await send(s.sandbox, op, { apiKey: false, token })
     await noKey.arrayBuffer()
     expect(noKey.status, `${op.id} without x-api-key`).toBe(401)
 
-    const res = await send(sb, op, { token })
+    const res = await send(s.sandbox, op, { token })
     const text = op.responseKind === 'json' ? await res.text() : ''
     if (op.responseKind === 'file') await res.arrayBuffer()
     expect(res.status, `${op.id} answered ${res.status}: ${text.slice(0, 500)}`).toBe(

@@ -1,39 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AccountView } from '../../electron/contract/accounts'
 import type { ApiCallOutput } from '../../electron/contract/channels'
-import {
-  addAnalyst,
-  startRecordedSandbox,
-  startTestCore,
-  type RecordedSandbox,
-  type TestCore,
-} from './core-helpers'
+import { addAnalyst, startTestCore } from './core-helpers'
+import { useSandboxAndCore } from './fixture'
+import { until } from './sessions-helpers'
 
-let sandbox: RecordedSandbox
-let t: TestCore
-let account: AccountView
-
-beforeAll(async () => {
-  sandbox = await startRecordedSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(async () => {
-  sandbox.reset()
-  t = await startTestCore()
-  account = await addAnalyst(t, sandbox)
-})
-afterEach(() => t.close())
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const s = useSandboxAndCore({ each: 'analyst' })
 
 function call(op: string, input?: unknown, requestId?: string) {
-  return { accountId: account.id, op, input, ...(requestId ? { requestId } : {}) }
+  return { accountId: s.account.id, op, input, ...(requestId ? { requestId } : {}) }
 }
 
 describe('refusing bad calls before any request', () => {
@@ -58,19 +33,19 @@ describe('refusing bad calls before any request', () => {
       'VALIDATION',
     ],
   ])('refuses %s', async (_name, payload, code) => {
-    const before = sandbox.requests.length
-    const error = await t.err('api.call', payload())
+    const before = s.sandbox.requests.length
+    const error = await s.t.err('api.call', payload())
     expect(error.code).toBe(code)
     if (code === 'VALIDATION')
       expect(Object.keys(error.fieldErrors ?? {}).length).toBeGreaterThan(0)
-    expect(sandbox.requests.length).toBe(before)
+    expect(s.sandbox.requests.length).toBe(before)
   })
 
   it('refuses an operation outside the account’s release, naming the release', async () => {
     const other = await startTestCore()
     try {
-      const v = await addAnalyst(other, sandbox, { release: '5.3.0' })
-      const before = sandbox.requests.length
+      const v = await addAnalyst(other, s.sandbox, { release: '5.3.0' })
+      const before = s.sandbox.requests.length
       const error = await other.err('api.call', {
         accountId: v.id,
         op: 'targets.calculate_hosts',
@@ -78,7 +53,7 @@ describe('refusing bad calls before any request', () => {
       })
       expect(error.code).toBe('NOT_IN_RELEASE')
       expect(error.message).toContain('5.3.0')
-      expect(sandbox.requests.length).toBe(before)
+      expect(s.sandbox.requests.length).toBe(before)
     } finally {
       await other.close()
     }
@@ -87,21 +62,21 @@ describe('refusing bad calls before any request', () => {
 
 describe('answers from the service', () => {
   it('returns checked data, and the service’s field errors for a refused write', async () => {
-    const shown = await t.ok<ApiCallOutput>(
+    const shown = await s.t.ok<ApiCallOutput>(
       'api.call',
       call('targets.show', { path: { id: 'tgt-001' } }),
     )
     expect((shown.data as { data: { id: string } }).data.id).toBe('tgt-001')
-    const missing = await t.err('api.call', call('targets.show', { path: { id: 'tgt-999' } }))
+    const missing = await s.t.err('api.call', call('targets.show', { path: { id: 'tgt-999' } }))
     expect(missing).toMatchObject({ code: 'NOT_FOUND', status: 404 })
   })
 
   it('honours Retry-After from the sandbox and then succeeds', async () => {
-    sandbox.setFaults({ rateLimitEvery: 2 })
-    await t.ok('api.call', call('targets.list'))
-    const from = sandbox.lines.length
-    await t.ok('api.call', call('targets.list'))
-    const lines = sandbox.lines.slice(from).filter((l) => l.line.startsWith('GET /v2/targets'))
+    s.sandbox.setFaults({ rateLimitEvery: 2 })
+    await s.t.ok('api.call', call('targets.list'))
+    const from = s.sandbox.lines.length
+    await s.t.ok('api.call', call('targets.list'))
+    const lines = s.sandbox.lines.slice(from).filter((l) => l.line.startsWith('GET /v2/targets'))
     expect(lines.map((l) => l.line.split(' (')[0])).toEqual([
       'GET /v2/targets → 429',
       'GET /v2/targets → 200',
@@ -110,42 +85,48 @@ describe('answers from the service', () => {
   })
 
   it('cancels a running call by its request id', async () => {
-    sandbox.setFaults({ latencyMs: 3_000 })
-    const running = t.call('api.call', call('targets.list', undefined, 'req-cancel-0001'))
+    s.sandbox.setFaults({ latencyMs: 3_000 })
+    const running = s.t.call('api.call', call('targets.list', undefined, 'req-cancel-0001'))
     await new Promise((r) => setTimeout(r, 100))
-    expect(await t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({ cancelled: true })
+    expect(await s.t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({
+      cancelled: true,
+    })
     const result = await running
     expect(result.ok ? null : result.error.code).toBe('CANCELLED')
-    expect(await t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({ cancelled: false })
+    expect(await s.t.ok('api.cancel', { requestId: 'req-cancel-0001' })).toEqual({
+      cancelled: false,
+    })
   })
 
   it('pauses the account when the service stops accepting its session, until it is cancelled', async () => {
-    sandbox.setFaults({ unauthorizedAfter: 1 })
-    await t.ok('api.call', call('targets.list'))
-    const waiting = t.call('api.call', call('targets.list'))
-    await until(() => t.events.some((e) => e.name === 'accounts.reauthRequired'))
-    const last = t.events.filter((e) => e.name === 'accounts.changed').at(-1)
+    s.sandbox.setFaults({ unauthorizedAfter: 1 })
+    await s.t.ok('api.call', call('targets.list'))
+    const waiting = s.t.call('api.call', call('targets.list'))
+    await until(() => s.t.events.some((e) => e.name === 'accounts.reauthRequired'))
+    const last = s.t.events.filter((e) => e.name === 'accounts.changed').at(-1)
     expect((last?.payload as { accounts: AccountView[] }).accounts[0]).toMatchObject({
       signedIn: false,
       awaitingReauth: true,
     })
-    sandbox.setFaults({ unauthorizedAfter: 0 })
-    expect(await t.ok('accounts.cancelReauth', { accountId: account.id })).toEqual({ cancelled: 1 })
+    s.sandbox.setFaults({ unauthorizedAfter: 0 })
+    expect(await s.t.ok('accounts.cancelReauth', { accountId: s.account.id })).toEqual({
+      cancelled: 1,
+    })
     const result = await waiting
     expect(result.ok ? null : result.error).toEqual({
       code: 'NOT_SIGNED_IN',
       message: 'Signed out: sign in to Sandbox analyst again.',
     })
-    expect((await t.err('api.call', call('targets.list'))).code).toBe('NOT_SIGNED_IN')
+    expect((await s.t.err('api.call', call('targets.list'))).code).toBe('NOT_SIGNED_IN')
   })
 
   it('refuses every operation that returns or consumes credentials', async () => {
-    const before = sandbox.requests.length
+    const before = s.sandbox.requests.length
     for (const op of ['auth.sign_in', 'auth.impersonate', 'user.generate_access_token']) {
-      const error = await t.err('api.call', call(op, op === 'auth.sign_in' ? { body: {} } : {}))
+      const error = await s.t.err('api.call', call(op, op === 'auth.sign_in' ? { body: {} } : {}))
       expect(error).toMatchObject({ code: 'FORBIDDEN' })
       expect(error.message).toMatch(/only through ScanDesk’s own sign-in screens/)
     }
-    expect(sandbox.requests.length).toBe(before)
+    expect(s.sandbox.requests.length).toBe(before)
   })
 })

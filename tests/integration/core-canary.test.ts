@@ -1,35 +1,25 @@
 // Secrets carry a unique marker; after a session of ordinary and failing work, the marker (and
 // the session token the service issued) must appear nowhere the renderer, a log or the disk sees.
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SignInOutcome } from '../../electron/contract/sessions'
-import {
-  analystAccount,
-  bytesOf,
-  signedIn,
-  startRecordedSandbox,
-  startTestCore,
-  type RecordedSandbox,
-} from './core-helpers'
-import { challengeOf, otpFor, until } from './sessions-helpers'
+import { otpFor } from '../support/otp'
+import { analystAccount, bytesOf, signedIn, startTestCore } from './core-helpers'
+import { useSandboxAndCore } from './fixture'
+import { challengeOf, until } from './sessions-helpers'
 
 const MARK = `CANARY${randomUUID().replace(/-/g, '')}`
-let sandbox: RecordedSandbox
-
-beforeAll(async () => {
-  sandbox = await startRecordedSandbox({ apiKey: `key-${MARK}` })
-})
-afterAll(() => sandbox.close())
+const s = useSandboxAndCore({ sandbox: { apiKey: `key-${MARK}` }, each: 'none' })
 
 describe('secrets stay secret', () => {
   it('never shows the API key, password or session token in results, events, logs or the store', async () => {
     const t = await startTestCore()
     const wrongPassword = `pw-${MARK}`
     // failing and succeeding work of every kind
-    await t.call('accounts.add', analystAccount(sandbox, { password: wrongPassword }))
-    await t.call('accounts.add', analystAccount(sandbox, { apiKey: `bad-${MARK}` }))
-    await t.call('accounts.add', { ...analystAccount(sandbox), apiKey: `${MARK}\u0000` })
-    const view = signedIn(await t.ok<SignInOutcome>('accounts.add', analystAccount(sandbox)))
+    await t.call('accounts.add', analystAccount(s.sandbox, { password: wrongPassword }))
+    await t.call('accounts.add', analystAccount(s.sandbox, { apiKey: `bad-${MARK}` }))
+    await t.call('accounts.add', { ...analystAccount(s.sandbox), apiKey: `${MARK}\u0000` })
+    const view = signedIn(await t.ok<SignInOutcome>('accounts.add', analystAccount(s.sandbox)))
     const token = await t.vault!.get(view.id, 'session_token')
     expect(token).toBeTruthy()
     const call = (op: string, input?: unknown) =>
@@ -46,11 +36,11 @@ describe('secrets stay secret', () => {
     await t.call('accounts.list')
     await t.call('app.info')
     // the session is refused: the call waits for one prompt and resumes after sign-in
-    sandbox.setFaults({ unauthorizedAfter: 1 })
+    s.sandbox.setFaults({ unauthorizedAfter: 1 })
     await call('targets.list')
     const waiting = call('targets.list')
     await until(() => t.events.some((e) => e.name === 'accounts.reauthRequired'))
-    sandbox.setFaults({ unauthorizedAfter: 0 })
+    s.sandbox.setFaults({ unauthorizedAfter: 0 })
     await t.call('accounts.signIn', { accountId: view.id, password: wrongPassword })
     await t.call('accounts.signIn', { accountId: view.id, password: 'sandbox-password' })
     expect((await waiting).ok).toBe(true)
@@ -62,7 +52,7 @@ describe('secrets stay secret', () => {
       body: { current_password: 'sandbox-password', password: newPassword },
     })
     await t.call('accounts.signIn', { accountId: view.id, password: newPassword, remember: true })
-    sandbox.advanceClock(9 * 60 * 60_000)
+    s.sandbox.advanceClock(9 * 60 * 60_000)
     expect((await call('targets.list')).ok).toBe(true)
     const token4 = await t.vault!.get(view.id, 'session_token')
     await t.call('accounts.setRemember', { accountId: view.id, remember: false })
@@ -74,13 +64,13 @@ describe('secrets stay secret', () => {
     expect(accessToken).toBeTruthy()
     await call('targets.list')
     await t.call('accounts.add', {
-      ...analystAccount(sandbox),
+      ...analystAccount(s.sandbox),
       authMethod: 'access_token',
       password: undefined,
       accessToken,
     })
     await t.call('accounts.add', {
-      ...analystAccount(sandbox),
+      ...analystAccount(s.sandbox),
       authMethod: 'access_token',
       password: undefined,
       accessToken: `tok-${MARK}`,
@@ -90,10 +80,10 @@ describe('secrets stay secret', () => {
     await call('targets.list')
 
     // a second factor: wrong code, SMS refused, right code
-    const from = sandbox.lines.length
+    const from = s.sandbox.lines.length
     const outcome = await t.ok<SignInOutcome>(
       'accounts.add',
-      analystAccount(sandbox, { username: 'admin@sandbox.test', label: 'Admin' }),
+      analystAccount(s.sandbox, { username: 'admin@sandbox.test', label: 'Admin' }),
     )
     const challengeId = challengeOf(outcome).challengeId
     await t.call('accounts.secondFactor', { challengeId, method: 'app', code: '000000' })
@@ -101,7 +91,7 @@ describe('secrets stay secret', () => {
     const second = await t.call<SignInOutcome>('accounts.secondFactor', {
       challengeId,
       method: 'app',
-      code: otpFor(sandbox, 'admin@sandbox.test', from),
+      code: otpFor(s.sandbox.logged, 'admin@sandbox.test', from),
     })
     expect(second.ok && second.data.status).toBe('signedIn')
     await t.call('api.call', { accountId: view.id, op: 'auth.sign_in', input: { body: {} } })
@@ -123,6 +113,6 @@ describe('secrets stay secret', () => {
       expect(diskAfter.includes(Buffer.from(secret))).toBe(false)
     }
     // the test would notice: the marker did reach the service
-    expect(sandbox.requests.length).toBeGreaterThan(5)
+    expect(s.sandbox.requests.length).toBeGreaterThan(5)
   })
 })

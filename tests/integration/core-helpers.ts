@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { AccountView } from '../../electron/contract/accounts'
+import type { ApiCallOutput } from '../../electron/contract/channels'
 import { EVENT_NAMES, type EventName } from '../../electron/contract/channel-names'
 import type { AppError, Result } from '../../electron/contract/errors'
 import type { SignInOutcome } from '../../electron/contract/sessions'
@@ -16,6 +17,8 @@ export interface RecordedSandbox extends RunningSandbox {
   requests: string[]
   /** Every line the sandbox logged, with the time it arrived. */
   lines: { at: number; line: string }[]
+  /** The same lines as text (for the readers of tests/support/otp.ts). */
+  logged: string[]
 }
 
 /** Starts the real sandbox on a free loopback port with request logging into memory. */
@@ -30,6 +33,7 @@ export async function startRecordedSandbox(options: SandboxOptions = {}): Promis
   })
   return Object.defineProperties(sandbox, {
     lines: { value: lines },
+    logged: { get: () => lines.map((l) => l.line) },
     requests: {
       get: () => lines.map((l) => l.line).filter((l) => /^(GET|POST|PUT|PATCH|DELETE) /.test(l)),
     },
@@ -126,6 +130,12 @@ export async function addAnalyst(
 export function signedIn(outcome: SignInOutcome): AccountView {
   if (outcome.status !== 'signedIn') throw new Error('expected to be signed in, got a challenge')
   return outcome.account
+}
+
+/** The e-mail of the user the account's session belongs to, as the service says. */
+export async function whoAmI(t: TestCore, accountId: string): Promise<string> {
+  const out = await t.ok<ApiCallOutput>('api.call', { accountId, op: 'user.show' })
+  return (out.data as { data: { attributes: { email: string } } }).data.attributes.email
 }
 
 /** Every file under `dir` concatenated (to search the store's bytes for secrets). */

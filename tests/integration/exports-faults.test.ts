@@ -2,25 +2,14 @@
 // cancelling, a 401 mid-download with automatic resumption after sign-in, and a restart.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AccountList } from '../../electron/contract/channels'
 import type { ExportJob } from '../../electron/contract/files'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
-import { filesIn, ledgerOf, startExportCore, waitForJob, type ExportSetup } from './exports-helpers'
+import { filesIn, ledgerOf, waitForJob } from './exports-helpers'
+import { useSandboxAndCore } from './fixture'
 import { until } from './sessions-helpers'
 
-let sandbox: RunningSandbox
-let s: ExportSetup
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, testMode: true, log: () => {} })
-})
-afterAll(() => sandbox.close())
-beforeEach(async () => {
-  sandbox.reset()
-  s = await startExportCore(sandbox)
-})
-afterEach(() => s.t.close())
+const s = useSandboxAndCore({ each: 'exports' })
 
 const FINAL = ['verified', 'failed', 'mismatch', 'cancelled'] as const
 
@@ -49,7 +38,7 @@ describe('a connection dropped in the middle of the body', () => {
   it('fails the job with a readable error, keeps no file and records what happened', async () => {
     const job = await generate('rpt-001', 'pdf')
     await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ dropMidBody: true })
+    s.sandbox.setFaults({ dropMidBody: true })
     await s.t.ok('exports.download', { jobId: job.id })
     const done = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
     expect(done.state).toBe('failed')
@@ -62,7 +51,7 @@ describe('a connection dropped in the middle of the body', () => {
     expect(path.dirname(entry.path)).toBe(s.folder)
     expect(s.host.notes.map((n) => n.title)).toContain('Download failed')
 
-    sandbox.setFaults({ dropMidBody: false })
+    s.sandbox.setFaults({ dropMidBody: false })
     await s.t.ok('exports.retry', { jobId: job.id })
     expect((await waitForJob(s.t, s.account.id, job.id, [...FINAL])).state).toBe('verified')
   })
@@ -74,7 +63,7 @@ describe('cancelling', () => {
     await waitForJob(s.t, s.account.id, job.id, ['generating'])
     const cancelled = await s.t.ok<ExportJob>('exports.cancel', { jobId: job.id })
     expect(cancelled.state).toBe('cancelled')
-    sandbox.advanceClock(10_000)
+    s.sandbox.advanceClock(10_000)
     await new Promise((r) => setTimeout(r, 200))
     expect((await waitForJob(s.t, s.account.id, job.id, ['cancelled'])).state).toBe('cancelled')
     const retried = await s.t.ok<ExportJob>('exports.retry', { jobId: job.id })
@@ -85,7 +74,7 @@ describe('cancelling', () => {
   it('aborts a running download and leaves no file behind', async () => {
     const job = await generate('rpt-002', 'pdf')
     await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ slowDripMs: 400 })
+    s.sandbox.setFaults({ slowDripMs: 400 })
     await s.t.ok('exports.download', { jobId: job.id })
     const moving = await firstProgress(job.id)
     expect(moving.progress!.total).toBeGreaterThan(moving.progress!.bytes)
@@ -109,23 +98,29 @@ describe('cancelling', () => {
 describe('the session refused in the middle of a download', () => {
   const reauthEvents = () => s.t.events.filter((e) => e.name === 'accounts.reauthRequired')
 
-  it('shows no file while it waits, then restarts from the start after sign-in', async () => {
-    const job = await generate('rpt-004', 'pdf')
+  /** Downloads a ready PDF report into a session the service refuses; returns when it waits. */
+  async function downloadRefused(resourceId: string): Promise<ExportJob> {
+    const job = await generate(resourceId, 'pdf')
     await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ unauthorizedAfter: 1 })
+    s.sandbox.setFaults({ unauthorizedAfter: 1 })
     // Spend the one allowed request, so the download itself is refused.
     await s.t.ok('api.call', {
       accountId: s.account.id,
       op: 'reports.show',
-      input: { path: { id: 'rpt-004' } },
+      input: { path: { id: resourceId } },
     })
     await s.t.ok('exports.download', { jobId: job.id })
     await until(() => reauthEvents().length > 0)
+    return job
+  }
+
+  it('shows no file while it waits, then restarts from the start after sign-in', async () => {
+    const job = await downloadRefused('rpt-004')
     const list = await s.t.ok<AccountList>('accounts.list')
     expect(list.accounts[0]).toMatchObject({ signedIn: false, awaitingReauth: true })
     // Nothing the user could open: at most the hidden temporary file the retry will reuse.
     expect(filesIn(s.folder).filter((f) => !/^\..*\.partial$/.test(f))).toEqual([])
-    sandbox.setFaults({ unauthorizedAfter: 0 })
+    s.sandbox.setFaults({ unauthorizedAfter: 0 })
     await s.t.ok('accounts.signIn', { accountId: s.account.id, password: 'sandbox-password' })
     const done = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
     expect(done.state).toBe('verified')
@@ -134,16 +129,7 @@ describe('the session refused in the middle of a download', () => {
   })
 
   it('fails with NOT_SIGNED_IN, keeps nothing and says so when the sign-in is cancelled', async () => {
-    const job = await generate('rpt-003', 'pdf')
-    await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ unauthorizedAfter: 1 })
-    await s.t.ok('api.call', {
-      accountId: s.account.id,
-      op: 'reports.show',
-      input: { path: { id: 'rpt-003' } },
-    })
-    await s.t.ok('exports.download', { jobId: job.id })
-    await until(() => reauthEvents().length > 0)
+    const job = await downloadRefused('rpt-003')
     await s.t.ok('accounts.cancelReauth', { accountId: s.account.id })
     const failed = await waitForJob(s.t, s.account.id, job.id, [...FINAL])
     expect(failed.state).toBe('failed')
@@ -159,21 +145,21 @@ describe('restarting ScanDesk', () => {
     const job = await generate('rpt-011', 'pdf')
     await waitForJob(s.t, s.account.id, job.id, ['generating'])
     await s.t.close()
-    s = await startExportCore(sandbox, s)
-    sandbox.advanceClock(5_000)
+    await s.reopen()
+    s.sandbox.advanceClock(5_000)
     expect((await waitForJob(s.t, s.account.id, job.id, ['ready'])).state).toBe('ready')
   })
 
   it('fails a download that was interrupted, says why, and retries it in one click', async () => {
     const job = await generate('rpt-005', 'pdf')
     await waitForJob(s.t, s.account.id, job.id, ['ready'])
-    sandbox.setFaults({ slowDripMs: 400 })
+    s.sandbox.setFaults({ slowDripMs: 400 })
     await s.t.ok('exports.download', { jobId: job.id })
     await firstProgress(job.id)
     await s.t.close()
     expect(fs.readdirSync(s.folder)).toEqual([])
-    sandbox.setFaults({ slowDripMs: 0 })
-    s = await startExportCore(sandbox, s)
+    s.sandbox.setFaults({ slowDripMs: 0 })
+    await s.reopen()
     const failed = await waitForJob(s.t, s.account.id, job.id, ['failed'])
     expect(failed.error?.message).toMatch(/^Interrupted: ScanDesk was closed during the download/)
     const [entry] = await ledgerOf(s.t, s.account.id)

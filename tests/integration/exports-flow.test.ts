@@ -3,30 +3,12 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { ExportJob } from '../../electron/contract/files'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
-import {
-  filesIn,
-  ledgerOf,
-  startExportCore,
-  tempFolder,
-  waitForJob,
-  type ExportSetup,
-} from './exports-helpers'
+import { filesIn, ledgerOf, startExportCore, tempFolder, waitForJob } from './exports-helpers'
+import { useSandboxAndCore } from './fixture'
 
-let sandbox: RunningSandbox
-let s: ExportSetup
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, testMode: true, log: () => {} })
-})
-afterAll(() => sandbox.close())
-beforeEach(async () => {
-  sandbox.reset()
-  s = await startExportCore(sandbox)
-})
-afterEach(() => s.t.close())
+const s = useSandboxAndCore({ each: 'exports' })
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 
@@ -59,7 +41,7 @@ describe('exporting a report that was never generated', () => {
     expect(job.resourceName).toMatch(/report$/)
     const generating = await waitForJob(s.t, s.account.id, job.id, ['generating'])
     expect(generating.state).toBe('generating')
-    sandbox.advanceClock(5_000)
+    s.sandbox.advanceClock(5_000)
     await waitForJob(s.t, s.account.id, job.id, ['ready'])
 
     const started = await s.t.ok<ExportJob>('exports.download', { jobId: job.id })
@@ -134,7 +116,7 @@ describe('exporting a report that was never generated', () => {
 describe('a download whose bytes do not match', () => {
   it('moves a corrupted file to Quarantine and says so in the job and the ledger', async () => {
     const job = await generateReady('rpt-001', 'csv')
-    sandbox.setFaults({ corruptDownloads: true })
+    s.sandbox.setFaults({ corruptDownloads: true })
     await s.t.ok('exports.download', { jobId: job.id })
     const done = await waitForJob(s.t, s.account.id, job.id, ['verified', 'failed', 'mismatch'])
     expect(done.state).toBe('mismatch')
@@ -147,7 +129,7 @@ describe('a download whose bytes do not match', () => {
     expect(entry).toMatchObject({ verdict: 'mismatch', path: done.path, sha256: done.sha256 })
     expect(entry.detail).toMatch(/moved to/)
 
-    sandbox.setFaults({ corruptDownloads: false })
+    s.sandbox.setFaults({ corruptDownloads: false })
     await s.t.ok('exports.retry', { jobId: job.id })
     const retried = await waitForJob(s.t, s.account.id, job.id, ['verified', 'failed', 'mismatch'])
     expect(retried.state).toBe('verified')
@@ -157,7 +139,7 @@ describe('a download whose bytes do not match', () => {
   it('deletes the file instead when the settings say so', async () => {
     await s.t.ok('settings.set', { mismatchAction: 'delete' })
     const job = await generateReady('rpt-002', 'csv')
-    sandbox.setFaults({ corruptDownloads: true })
+    s.sandbox.setFaults({ corruptDownloads: true })
     await s.t.ok('exports.download', { jobId: job.id })
     const done = await waitForJob(s.t, s.account.id, job.id, ['verified', 'failed', 'mismatch'])
     expect(done.state).toBe('mismatch')
@@ -171,7 +153,7 @@ describe('a download whose bytes do not match', () => {
 
   it('quarantines a corrupted PDF: its header is intact, only the service’s hash exposes it', async () => {
     const job = await generateReady('rpt-003', 'pdf')
-    sandbox.setFaults({ corruptDownloads: true })
+    s.sandbox.setFaults({ corruptDownloads: true })
     await s.t.ok('exports.download', { jobId: job.id })
     const done = await waitForJob(s.t, s.account.id, job.id, ['verified', 'failed', 'mismatch'])
     expect(done.state).toBe('mismatch')
@@ -184,12 +166,10 @@ describe('a download whose bytes do not match', () => {
 })
 
 describe('choosing where files go', () => {
-  let bare: ExportSetup
   beforeEach(async () => {
     await s.t.close()
-    sandbox.reset()
-    bare = await startExportCore(sandbox, undefined, { noFolder: true })
-    s = bare
+    s.sandbox.reset()
+    Object.assign(s, await startExportCore(s.sandbox, undefined, { noFolder: true }))
   })
 
   async function readyJob(): Promise<ExportJob> {

@@ -2,28 +2,15 @@
 // inside the account's folders, and "Verify a file…".
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { ExportJob, FileCheck, LedgerEntry } from '../../electron/contract/files'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
-import {
-  ledgerOf,
-  startExportCore,
-  tempFolder,
-  waitForJob,
-  type ExportSetup,
-} from './exports-helpers'
+import { ledgerOf, tempFolder, waitForJob } from './exports-helpers'
+import { useSandboxAndCore } from './fixture'
 
-let sandbox: RunningSandbox
-let s: ExportSetup
+const s = useSandboxAndCore({ each: 'exports' })
 let entry: LedgerEntry
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, testMode: true, log: () => {} })
-})
-afterAll(() => sandbox.close())
 beforeEach(async () => {
-  sandbox.reset()
-  s = await startExportCore(sandbox)
   const job = await s.t.ok<ExportJob>('exports.generate', {
     accountId: s.account.id,
     kind: 'report',
@@ -36,7 +23,6 @@ beforeEach(async () => {
   ;[entry] = await ledgerOf(s.t, s.account.id)
   expect(entry.id).toBe(done.ledgerId)
 })
-afterEach(() => s.t.close())
 
 function flipByte(file: string, at: number): void {
   const bytes = fs.readFileSync(file)
@@ -67,14 +53,14 @@ describe('re-verifying offline against the recorded hash', () => {
 
   it('works with the service unreachable, after a restart', async () => {
     await s.t.close()
-    sandbox.setFaults({ dropMidBody: true })
+    s.sandbox.setFaults({ dropMidBody: true })
     try {
-      s = await startExportCore(sandbox, s)
+      await s.reopen()
       const [listed] = await ledgerOf(s.t, s.account.id)
       expect(listed).toMatchObject({ id: entry.id, verdict: 'verified', sha256: entry.sha256 })
       expect((await reverify('offline')).verdict).toBe('verified')
     } finally {
-      sandbox.setFaults({ dropMidBody: false })
+      s.sandbox.setFaults({ dropMidBody: false })
     }
   })
 })

@@ -7,8 +7,8 @@ import type { TransferProgress } from '../../electron/contract/files'
 import { downloadToFolder, type DownloadRequest } from '../../electron/core/files/download'
 import { documentFileName } from '../../electron/core/files/names'
 import { createAccountClient, type AccountClient } from '../../electron/core/http/client'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
 import { entries, failure, tempFolder } from './files-helpers'
+import { useSandboxAndCore } from './fixture'
 
 interface FileState {
   status: string
@@ -20,16 +20,15 @@ interface ReportRow {
   attributes: { name: string; files?: Record<string, FileState> }
 }
 
-let sb: RunningSandbox
+const s = useSandboxAndCore({ each: 'none' })
 let client: AccountClient
 let report: ReportRow
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, testMode: true, log: () => {} })
-  const token = sb.sessionFor('analyst@sandbox.test')
+  const token = s.sandbox.sessionFor('analyst@sandbox.test')
   client = createAccountClient({
-    baseUrl: sb.baseUrl,
-    apiKey: sb.apiKey,
+    baseUrl: s.sandbox.baseUrl,
+    apiKey: s.sandbox.apiKey,
     getAuth: () => ({ scheme: 'Bearer', token }),
     release: 'latest',
   })
@@ -46,12 +45,9 @@ beforeAll(async () => {
   }
   report = shown.data
 })
-afterAll(async () => {
-  client.close()
-  await sb.close()
-})
+afterAll(() => client.close())
 afterEach(() =>
-  sb.setFaults({
+  s.sandbox.setFaults({
     corruptDownloads: false,
     dropMidBody: false,
     slowDripMs: 0,
@@ -116,7 +112,7 @@ describe('downloading a report from the sandbox', () => {
 
 describe('faults of the sandbox', () => {
   it('corrupted CSV bytes still download, but their hash differs from the service’s', async () => {
-    sb.setFaults({ corruptDownloads: true })
+    s.sandbox.setFaults({ corruptDownloads: true })
     const folder = tempFolder()
     const result = await downloadToFolder(request(folder, { format: 'csv' }))
     expect(result.size).toBe(report.attributes.files?.csv?.size)
@@ -124,7 +120,7 @@ describe('faults of the sandbox', () => {
   })
 
   it('a corrupted PDF keeps its %PDF- header, downloads whole, and its hash differs', async () => {
-    sb.setFaults({ corruptDownloads: true })
+    s.sandbox.setFaults({ corruptDownloads: true })
     const folder = tempFolder()
     const result = await downloadToFolder(request(folder))
     expect(result.size).toBe(report.attributes.files?.pdf?.size)
@@ -133,7 +129,7 @@ describe('faults of the sandbox', () => {
   })
 
   it('a connection dropped half-way is INTEGRITY_FAILED and leaves nothing', async () => {
-    sb.setFaults({ dropMidBody: true })
+    s.sandbox.setFaults({ dropMidBody: true })
     const folder = tempFolder()
     const error = await failure(downloadToFolder(request(folder)))
     expect(error.code).toBe('INTEGRITY_FAILED')
@@ -142,7 +138,7 @@ describe('faults of the sandbox', () => {
   })
 
   it('a service that drips slower than the idle timeout is TIMEOUT and leaves nothing', async () => {
-    sb.setFaults({ slowDripMs: 400 })
+    s.sandbox.setFaults({ slowDripMs: 400 })
     const folder = tempFolder()
     const error = await failure(downloadToFolder(request(folder, { idleMs: 150 })))
     expect(error.code).toBe('TIMEOUT')
@@ -150,20 +146,20 @@ describe('faults of the sandbox', () => {
   })
 
   it('a 401 (the session ended) is UNAUTHORIZED; after re-auth a retry from the start succeeds', async () => {
-    sb.setFaults({ unauthorizedAfter: 1 })
+    s.sandbox.setFaults({ unauthorizedAfter: 1 })
     await client.call('reports.show', { path: { id: report.id } })
     const folder = tempFolder()
     const error = await failure(downloadToFolder(request(folder)))
     expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401 })
     expect(entries(folder)).toEqual([])
-    sb.setFaults({ unauthorizedAfter: 0 })
+    s.sandbox.setFaults({ unauthorizedAfter: 0 })
     const result = await downloadToFolder(request(folder))
     expect(result.sha256).toBe(report.attributes.files?.pdf?.sha256)
     expect(entries(folder)).toEqual([path.basename(result.path)])
   })
 
   it('cancelling mid-way is CANCELLED and removes the partial file', async () => {
-    sb.setFaults({ slowDripMs: 30 })
+    s.sandbox.setFaults({ slowDripMs: 30 })
     const folder = tempFolder()
     const controller = new AbortController()
     let seen = 0

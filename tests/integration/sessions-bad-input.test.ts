@@ -1,37 +1,21 @@
 // Bad input to the sign-in channels: malformed base URLs, 10,000-character fields, wrong and
 // reused one-time codes, forged links. Each gets a clear message and changes nothing: no
 // account row, no vault entry, and (where main can tell before asking) no request to the service.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AccountList } from '../../electron/contract/channels'
 import type { SignInOutcome } from '../../electron/contract/sessions'
-import {
-  analystAccount,
-  bytesOf,
-  startRecordedSandbox,
-  startTestCore,
-  type RecordedSandbox,
-  type TestCore,
-} from './core-helpers'
-import { challengeOf, otpFor } from './sessions-helpers'
+import { otpFor } from '../support/otp'
+import { analystAccount, bytesOf } from './core-helpers'
+import { useSandboxAndCore } from './fixture'
+import { challengeOf } from './sessions-helpers'
 
-let sandbox: RecordedSandbox
-let t: TestCore
-
-beforeAll(async () => {
-  sandbox = await startRecordedSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(async () => {
-  sandbox.reset()
-  t = await startTestCore()
-})
-afterEach(() => t.close())
+const s = useSandboxAndCore()
 
 /** Nothing was stored: no account, no secret in the vault. */
 async function expectNothingStored(): Promise<void> {
-  const list = await t.ok<AccountList>('accounts.list')
+  const list = await s.t.ok<AccountList>('accounts.list')
   expect(list.accounts).toEqual([])
-  expect(t.vault?.size ?? 0).toBe(0)
+  expect(s.t.vault?.size ?? 0).toBe(0)
 }
 
 const LONG = 'x'.repeat(10_000)
@@ -69,19 +53,19 @@ describe('adding an account with bad input', () => {
   ])(
     'refuses %s with a message on that field and stores nothing',
     async (_name, over, field, message) => {
-      const before = sandbox.requests.length
-      const error = await t.err('accounts.add', analystAccount(sandbox, over))
+      const before = s.sandbox.requests.length
+      const error = await s.t.err('accounts.add', analystAccount(s.sandbox, over))
       expect(error.code).toBe('VALIDATION')
       expect(error.fieldErrors?.[field]?.join(' ')).toMatch(message)
-      expect(sandbox.requests.length).toBe(before)
+      expect(s.sandbox.requests.length).toBe(before)
       await expectNothingStored()
     },
   )
 
   it('accepts plain http to another host only with the explicit opt-in (then fails to connect)', async () => {
-    const error = await t.err(
+    const error = await s.t.err(
       'accounts.add',
-      analystAccount(sandbox, { baseUrl: 'http://scanner.invalid', allowInsecureHttp: true }),
+      analystAccount(s.sandbox, { baseUrl: 'http://scanner.invalid', allowInsecureHttp: true }),
     )
     expect(error.code).not.toBe('VALIDATION')
     await expectNothingStored()
@@ -90,9 +74,9 @@ describe('adding an account with bad input', () => {
 
 describe('second-factor codes', () => {
   async function challenge() {
-    const outcome = await t.ok<SignInOutcome>(
+    const outcome = await s.t.ok<SignInOutcome>(
       'accounts.add',
-      analystAccount(sandbox, { username: 'admin@sandbox.test', label: 'Admin' }),
+      analystAccount(s.sandbox, { username: 'admin@sandbox.test', label: 'Admin' }),
     )
     return challengeOf(outcome)
   }
@@ -100,7 +84,7 @@ describe('second-factor codes', () => {
   it('refuses malformed codes before asking the service', async () => {
     const c = await challenge()
     for (const code of ['12345', '1234567', 'abcdef', LONG, '12 34 56']) {
-      const error = await t.err('accounts.secondFactor', {
+      const error = await s.t.err('accounts.secondFactor', {
         challengeId: c.challengeId,
         method: 'app',
         code,
@@ -112,9 +96,9 @@ describe('second-factor codes', () => {
 
   it('refuses a wrong code and a reused code, and stores nothing until a fresh one works', async () => {
     const c = await challenge()
-    const code = otpFor(sandbox, 'admin@sandbox.test')
+    const code = otpFor(s.sandbox.logged, 'admin@sandbox.test')
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0')
-    const refused = await t.err('accounts.secondFactor', {
+    const refused = await s.t.err('accounts.secondFactor', {
       challengeId: c.challengeId,
       method: 'app',
       code: wrong,
@@ -122,42 +106,42 @@ describe('second-factor codes', () => {
     expect(refused.code).toBe('UNAUTHORIZED')
     expect(refused.message).toMatch(/not correct/)
     await expectNothingStored()
-    const done = await t.ok<SignInOutcome>('accounts.secondFactor', {
+    const done = await s.t.ok<SignInOutcome>('accounts.secondFactor', {
       challengeId: c.challengeId,
       method: 'app',
       code,
     })
     expect(done.status).toBe('signedIn')
     // The same code again, on a new challenge, is refused by the service as used.
-    await t.ok('accounts.signOut', {
+    await s.t.ok('accounts.signOut', {
       accountId: done.status === 'signedIn' ? done.account.id : '',
     })
     const account = done.status === 'signedIn' ? done.account : null
     const again = challengeOf(
-      await t.ok<SignInOutcome>('accounts.signIn', {
+      await s.t.ok<SignInOutcome>('accounts.signIn', {
         accountId: account!.id,
         password: 'sandbox-password',
       }),
     )
-    const reused = await t.err('accounts.secondFactor', {
+    const reused = await s.t.err('accounts.secondFactor', {
       challengeId: again.challengeId,
       method: 'app',
       code,
     })
     expect(reused.code).toBe('UNAUTHORIZED')
-    const list = await t.ok<AccountList>('accounts.list')
+    const list = await s.t.ok<AccountList>('accounts.list')
     expect(list.accounts[0].signedIn).toBe(false)
   })
 
   it('refuses an unknown challenge id without touching the service', async () => {
-    const before = sandbox.requests.length
-    const error = await t.err('accounts.secondFactor', {
+    const before = s.sandbox.requests.length
+    const error = await s.t.err('accounts.secondFactor', {
       challengeId: 'A'.repeat(24),
       method: 'app',
       code: '123456',
     })
     expect(error.code).toBe('CHALLENGE_EXPIRED')
-    expect(sandbox.requests.length).toBe(before)
+    expect(s.sandbox.requests.length).toBe(before)
   })
 })
 
@@ -169,11 +153,11 @@ describe('forged and oversized links', () => {
     ['an unknown kind', 'scandesk://admin?host=127.0.0.1&token=abcdefgh12'],
     ['a token with odd characters', 'scandesk://sso?host=127.0.0.1&token=%3Cscript%3E12345'],
   ])('refuses %s and keeps nothing', async (_name, link) => {
-    const before = sandbox.requests.length
-    const error = await t.err('links.open', { link })
+    const before = s.sandbox.requests.length
+    const error = await s.t.err('links.open', { link })
     expect(['VALIDATION']).toContain(error.code)
     expect(error.message.length).toBeGreaterThan(10)
-    expect(sandbox.requests.length).toBe(before)
-    expect(bytesOf(t.dataDir).includes(Buffer.from('abcdefgh12'))).toBe(false)
+    expect(s.sandbox.requests.length).toBe(before)
+    expect(bytesOf(s.t.dataDir).includes(Buffer.from('abcdefgh12'))).toBe(false)
   })
 })

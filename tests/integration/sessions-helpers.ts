@@ -1,9 +1,9 @@
 // Pieces of the sign-in integration tests: a recording proxy in front of a sandbox (to see the
-// credentials each request carried), one-time codes read from the sandbox log, and waiting.
+// credentials each request carried), second-factor challenges, and waiting. One-time codes and
+// other values from the sandbox log are read with tests/support/otp.ts.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ChallengeView, SignInOutcome } from '../../electron/contract/sessions'
-import type { RecordedSandbox } from './core-helpers'
 
 /** One request as it passed the proxy: the credentials it carried. */
 export interface SeenCredentials {
@@ -62,26 +62,6 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         server.closeAllConnections()
       }),
   }
-}
-
-/** The newest one-time code the sandbox logged for `email` after log line `from`. */
-export function otpFor(sandbox: RecordedSandbox, email: string, from = 0): string {
-  const pattern = new RegExp(`^\\[otp\\] ${email.replace(/[.@]/g, '\\$&')}: (\\d{6})`)
-  const codes = sandbox.lines
-    .slice(from)
-    .map((l) => pattern.exec(l.line)?.[1])
-    .filter((c): c is string => c !== undefined)
-  const code = codes.at(-1)
-  if (!code) throw new Error(`no one-time code for ${email} in the sandbox log`)
-  return code
-}
-
-/** The recovery codes the sandbox logged for `email` (the newest list). */
-export function recoveryCodesFor(sandbox: RecordedSandbox, email: string): string[] {
-  const prefix = `[recovery-codes] ${email}: `
-  const line = sandbox.lines.map((l) => l.line).findLast((l) => l.startsWith(prefix))
-  if (!line) throw new Error(`no recovery codes for ${email} in the sandbox log`)
-  return line.slice(prefix.length).split(' ')
 }
 
 /** The challenge of an outcome (throws when the sign-in needed no second factor). */

@@ -1,7 +1,7 @@
 // Every way of signing in, through the real core and the real sandbox over HTTP: second factor
 // (app code, SMS, recovery code), access tokens, remembered passwords, session expiry, and two
 // accounts on two sandboxes side by side.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AccountList, ApiCallOutput } from '../../electron/contract/channels'
 import type {
   AccessTokenState,
@@ -14,44 +14,27 @@ import {
   WRONG_CODE,
 } from '../../electron/core/accounts/sign-in'
 import { FIXTURES } from '../../sandbox/domains/identity/seed'
-import {
-  addAnalyst,
-  analystAccount,
-  signedIn,
-  startRecordedSandbox,
-  startTestCore,
-  type RecordedSandbox,
-  type TestCore,
-} from './core-helpers'
-import { challengeOf, otpFor, recoveryCodesFor, startRecordingProxy } from './sessions-helpers'
+import { lastLogged, otpFor } from '../support/otp'
+import { addAnalyst, analystAccount, signedIn, startTestCore } from './core-helpers'
+import { useSandboxAndCore } from './fixture'
+import { challengeOf, startRecordingProxy } from './sessions-helpers'
 
-let sandbox: RecordedSandbox
-let t: TestCore
-
-beforeAll(async () => {
-  sandbox = await startRecordedSandbox()
-})
-afterAll(() => sandbox.close())
-beforeEach(async () => {
-  sandbox.reset()
-  t = await startTestCore()
-})
-afterEach(() => t.close())
+const s = useSandboxAndCore()
 
 const ADMIN = 'admin@sandbox.test'
 const SMS = 'sms@sandbox.test'
-const list = () => t.ok<AccountList>('accounts.list')
+const list = () => s.t.ok<AccountList>('accounts.list')
 const apiCall = (accountId: string, op = 'targets.list') =>
-  t.call<ApiCallOutput>('api.call', { accountId, op })
+  s.t.call<ApiCallOutput>('api.call', { accountId, op })
 
 async function startAdd(username: string, over = {}): Promise<ChallengeView> {
   return challengeOf(
-    await t.ok<SignInOutcome>('accounts.add', analystAccount(sandbox, { username, ...over })),
+    await s.t.ok<SignInOutcome>('accounts.add', analystAccount(s.sandbox, { username, ...over })),
   )
 }
 
 function finish(challenge: ChallengeView, method: string, code: string) {
-  return t.call<SignInOutcome>('accounts.secondFactor', {
+  return s.t.call<SignInOutcome>('accounts.secondFactor', {
     challengeId: challenge.challengeId,
     method,
     code,
@@ -60,23 +43,23 @@ function finish(challenge: ChallengeView, method: string, code: string) {
 
 describe('adding an account whose user has two-factor sign-in', () => {
   it('stores nothing until the app code is right, and refuses a wrong one first', async () => {
-    const from = sandbox.lines.length
+    const from = s.sandbox.lines.length
     const challenge = await startAdd(ADMIN)
     expect(challenge).toMatchObject({ accountId: null, username: ADMIN, defaultMethod: 'app' })
     expect(challenge.methods).toEqual(expect.arrayContaining(['app', 'recovery']))
-    expect(t.vault?.size).toBe(0)
+    expect(s.t.vault?.size).toBe(0)
     expect((await list()).accounts).toEqual([])
-    const code = otpFor(sandbox, ADMIN, from)
+    const code = otpFor(s.sandbox.logged, ADMIN, from)
     const wrong = await finish(challenge, 'app', code === '000000' ? '111111' : '000000')
     expect(wrong.ok ? null : wrong.error).toMatchObject({
       code: 'UNAUTHORIZED',
       message: WRONG_CODE,
     })
-    expect(t.vault?.size).toBe(0)
+    expect(s.t.vault?.size).toBe(0)
     const done = await finish(challenge, 'app', code)
     const view = signedIn(done.ok ? done.data : ({} as SignInOutcome))
     expect(view).toMatchObject({ username: ADMIN, signedIn: true, awaitingReauth: false })
-    expect(await t.vault!.get(view.id, 'api_key')).toBe(sandbox.apiKey)
+    expect(await s.t.vault!.get(view.id, 'api_key')).toBe(s.sandbox.apiKey)
     expect((await apiCall(view.id)).ok).toBe(true)
     // the challenge is used up, in ScanDesk as at the service
     const reused = await finish(challenge, 'app', code)
@@ -86,26 +69,26 @@ describe('adding an account whose user has two-factor sign-in', () => {
   it('refuses a code of an earlier challenge', async () => {
     const view = signedIn(
       await (async () => {
-        const from = sandbox.lines.length
+        const from = s.sandbox.lines.length
         const c = await startAdd(ADMIN)
-        return t.ok<SignInOutcome>('accounts.secondFactor', {
+        return s.t.ok<SignInOutcome>('accounts.secondFactor', {
           challengeId: c.challengeId,
           method: 'app',
-          code: otpFor(sandbox, ADMIN, from),
+          code: otpFor(s.sandbox.logged, ADMIN, from),
         })
       })(),
     )
-    const oldCode = otpFor(sandbox, ADMIN)
-    await t.ok('accounts.signOut', { accountId: view.id })
-    const from = sandbox.lines.length
+    const oldCode = otpFor(s.sandbox.logged, ADMIN)
+    await s.t.ok('accounts.signOut', { accountId: view.id })
+    const from = s.sandbox.lines.length
     const again = challengeOf(
-      await t.ok<SignInOutcome>('accounts.signIn', {
+      await s.t.ok<SignInOutcome>('accounts.signIn', {
         accountId: view.id,
         password: 'sandbox-password',
       }),
     )
     expect(again.accountId).toBe(view.id)
-    const fresh = otpFor(sandbox, ADMIN, from)
+    const fresh = otpFor(s.sandbox.logged, ADMIN, from)
     if (fresh !== oldCode) {
       const stale = await finish(again, 'app', oldCode)
       expect(stale.ok ? null : stale.error.message).toBe(WRONG_CODE)
@@ -115,39 +98,39 @@ describe('adding an account whose user has two-factor sign-in', () => {
   })
 
   it('restarts cleanly after the challenge expired, with nothing stored', async () => {
-    const from = sandbox.lines.length
+    const from = s.sandbox.lines.length
     const challenge = await startAdd(ADMIN)
-    sandbox.advanceClock(6 * 60_000)
-    const late = await finish(challenge, 'app', otpFor(sandbox, ADMIN, from))
+    s.sandbox.advanceClock(6 * 60_000)
+    const late = await finish(challenge, 'app', otpFor(s.sandbox.logged, ADMIN, from))
     expect(late.ok ? null : late.error).toMatchObject({
       code: 'CHALLENGE_EXPIRED',
       message: CHALLENGE_OVER,
     })
-    expect(t.vault?.size).toBe(0)
+    expect(s.t.vault?.size).toBe(0)
     expect((await list()).accounts).toEqual([])
-    const again = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })
+    const again = await s.t.err('accounts.sendSms', { challengeId: challenge.challengeId })
     expect(again.code).toBe('CHALLENGE_EXPIRED')
   })
 
   it('sends an SMS code with a cooldown, masks the phone, and verifies the newest code', async () => {
-    const from = sandbox.lines.length
+    const from = s.sandbox.lines.length
     const challenge = await startAdd(SMS)
     expect(challenge).toMatchObject({ defaultMethod: 'sms', methods: ['sms'], phoneHint: null })
     // The service texted the first code with the challenge: resending waits out its cooldown.
     expect(Date.parse(challenge.smsResendAt ?? '')).toBeGreaterThan(Date.now())
-    const first = otpFor(sandbox, SMS, from)
+    const first = otpFor(s.sandbox.logged, SMS, from)
     // the sign-in already sent one: resending at once is refused with the wait
-    const early = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })
+    const early = await s.t.err('accounts.sendSms', { challengeId: challenge.challengeId })
     expect(early).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
     expect(early.retryAfterMs).toBeGreaterThan(0)
-    sandbox.advanceClock(31_000)
-    const sent = await t.ok<ChallengeView>('accounts.sendSms', {
+    s.sandbox.advanceClock(31_000)
+    const sent = await s.t.ok<ChallengeView>('accounts.sendSms', {
       challengeId: challenge.challengeId,
     })
     expect(sent.phoneHint).toBe('+44 •••• ••8750')
     expect(Date.parse(sent.smsResendAt ?? '')).toBeGreaterThan(Date.now() + 20_000)
-    const second = otpFor(sandbox, SMS)
-    const limited = await t.err('accounts.sendSms', { challengeId: challenge.challengeId })
+    const second = otpFor(s.sandbox.logged, SMS)
+    const limited = await s.t.err('accounts.sendSms', { challengeId: challenge.challengeId })
     expect(limited.code).toBe('RATE_LIMITED')
     if (second !== first) {
       const stale = await finish(challenge, 'sms', first)
@@ -155,23 +138,23 @@ describe('adding an account whose user has two-factor sign-in', () => {
     }
     const done = await finish(challenge, 'sms', second)
     expect(done.ok && done.data.status).toBe('signedIn')
-    expect(JSON.stringify(t.results)).not.toContain('+442071838750')
+    expect(JSON.stringify(s.t.results)).not.toContain('+442071838750')
   })
 
   it('accepts a recovery code once only', async () => {
-    const codes = recoveryCodesFor(sandbox, ADMIN)
+    const codes = lastLogged(s.sandbox.logged, 'recovery-codes', ADMIN).split(' ')
     expect(codes[0]).toBe(FIXTURES.adminRecoveryCode)
     const challenge = await startAdd(ADMIN)
     const view = signedIn(
-      await t.ok<SignInOutcome>('accounts.secondFactor', {
+      await s.t.ok<SignInOutcome>('accounts.secondFactor', {
         challengeId: challenge.challengeId,
         method: 'recovery',
         code: codes[0],
       }),
     )
-    await t.ok('accounts.signOut', { accountId: view.id })
+    await s.t.ok('accounts.signOut', { accountId: view.id })
     const again = challengeOf(
-      await t.ok<SignInOutcome>('accounts.signIn', {
+      await s.t.ok<SignInOutcome>('accounts.signIn', {
         accountId: view.id,
         password: 'sandbox-password',
       }),
@@ -184,26 +167,26 @@ describe('adding an account whose user has two-factor sign-in', () => {
   it('forgets a cancelled challenge', async () => {
     const challenge = await startAdd(ADMIN)
     const id = { challengeId: challenge.challengeId }
-    expect(await t.ok('accounts.cancelChallenge', id)).toEqual({ cancelled: true })
-    expect(await t.ok('accounts.cancelChallenge', id)).toEqual({ cancelled: false })
+    expect(await s.t.ok('accounts.cancelChallenge', id)).toEqual({ cancelled: true })
+    expect(await s.t.ok('accounts.cancelChallenge', id)).toEqual({ cancelled: false })
     expect((await finish(challenge, 'app', '123456')).ok).toBe(false)
   })
 })
 
 describe('access tokens', () => {
   it('generates one, sends it as Basic, adds an account with it, and revokes it', async () => {
-    const proxy = await startRecordingProxy(sandbox.baseUrl)
+    const proxy = await startRecordingProxy(s.sandbox.baseUrl)
     const other = await startTestCore()
     try {
-      const view = await addAnalyst(t, { baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey })
-      const generated = await t.ok<AccessTokenState>('accounts.accessToken', {
+      const view = await addAnalyst(s.t, { baseUrl: proxy.baseUrl, apiKey: s.sandbox.apiKey })
+      const generated = await s.t.ok<AccessTokenState>('accounts.accessToken', {
         accountId: view.id,
         action: 'generate',
       })
       expect(generated).toMatchObject({ accountId: view.id, inUse: true, valid: true })
-      const token = await t.vault!.get(view.id, 'access_token')
+      const token = await s.t.vault!.get(view.id, 'access_token')
       expect(token).toBeTruthy()
-      expect(await t.vault!.get(view.id, 'session_token')).toBeNull()
+      expect(await s.t.vault!.get(view.id, 'session_token')).toBeNull()
       expect((await list()).accounts[0]).toMatchObject({
         authMethod: 'access_token',
         signedIn: true,
@@ -215,7 +198,7 @@ describe('access tokens', () => {
       // another ScanDesk adds an account with that token; the user name comes from the service
       const added = signedIn(
         await other.ok<SignInOutcome>('accounts.add', {
-          ...analystAccount({ baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey }),
+          ...analystAccount({ baseUrl: proxy.baseUrl, apiKey: s.sandbox.apiKey }),
           authMethod: 'access_token',
           username: '',
           password: undefined,
@@ -230,13 +213,13 @@ describe('access tokens', () => {
       })
 
       // revoking switches the first account back to password sign-in, signed out
-      const revoked = await t.ok<AccessTokenState>('accounts.accessToken', {
+      const revoked = await s.t.ok<AccessTokenState>('accounts.accessToken', {
         accountId: view.id,
         action: 'revoke',
       })
       expect(revoked).toMatchObject({ inUse: false, valid: false })
       expect((await list()).accounts[0]).toMatchObject({ authMethod: 'password', signedIn: false })
-      expect(await t.vault!.get(view.id, 'access_token')).toBeNull()
+      expect(await s.t.vault!.get(view.id, 'access_token')).toBeNull()
       expect(await other.ok<AccessTokenState>('accounts.accessToken', check)).toMatchObject({
         valid: false,
       })
@@ -251,13 +234,13 @@ describe('access tokens', () => {
   })
 
   it('stores nothing when the access token is wrong', async () => {
-    const error = await t.err('accounts.add', {
-      ...analystAccount(sandbox),
+    const error = await s.t.err('accounts.add', {
+      ...analystAccount(s.sandbox),
       authMethod: 'access_token',
       password: undefined,
       accessToken: 'not-a-real-token',
     })
     expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: WRONG_ACCESS_TOKEN })
-    expect(t.vault?.size).toBe(0)
+    expect(s.t.vault?.size).toBe(0)
   })
 })
