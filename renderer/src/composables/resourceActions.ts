@@ -42,6 +42,13 @@ export function useResourceActions(resource: ResourceDef) {
     return findOperation(op)?.method === 'GET' || area === null || permissions.canWrite(area)
   }
 
+  /** The row actions offered for a row with these attributes (release, permission, row state). */
+  function rowActionsFor(attributes: Record<string, unknown> | null): RowActionDef[] {
+    return (resource.rowActions ?? []).filter(
+      (a) => allowed(a.op) && (!a.when || !attributes || a.when(attributes)),
+    )
+  }
+
   const titleOf = (row: ResourceRow) =>
     String(row.attributes[resource.titleField] ?? row.id) || row.id
 
@@ -136,6 +143,7 @@ export function useResourceActions(resource: ResourceDef) {
     formOpen,
     openForm,
     setFormOpen,
+    rowActionsFor,
     rowAction,
     toolbarAction,
     remove,
