@@ -33,18 +33,17 @@ export function toBody(
 
 /**
  * vee-validate's typed-schema contract over a zod 4 schema (its own @vee-validate/zod supports
- * zod 3 only): values are turned into the body, checked by the catalog's schema, and each issue
- * is reported under its top-level field.
+ * zod 3 only): values are turned into the input (a body, a channel's input), checked by the
+ * contract's schema, and each issue is reported under its top-level field.
  */
 export function zodTypedSchema(
   schema: z.ZodType,
-  fields: readonly FieldSpec[],
-  initial: () => Record<string, unknown> = () => ({}),
+  toInput: (values: Record<string, unknown>) => unknown,
 ): TypedSchema<Record<string, unknown>, Record<string, unknown>> {
   return {
     __type: 'VVTypedSchema',
     async parse(values) {
-      const result = schema.safeParse(toBody(values, fields, initial()))
+      const result = schema.safeParse(toInput(values))
       if (result.success) return { value: result.data as Record<string, unknown>, errors: [] }
       const byField = new Map<string, string[]>()
       for (const issue of result.error.issues) {

@@ -6,7 +6,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AddAccountDialog from './AddAccountDialog.vue'
-import { click, shown, theTestId } from '@/test/dom'
+import { click, formSettled, shown, theTestId } from '@/test/dom'
 import { challengeView } from './testing'
 
 let fake: FakeScandesk
@@ -57,8 +57,10 @@ async function fillValid(): Promise<void> {
   await type('field-password', 'not-the-password')
 }
 
-function submit(): void {
+/** Submits and waits past the form's check (vee-validate runs it after 5 ms) and the call. */
+async function submit(): Promise<void> {
   document.querySelector<HTMLButtonElement>('[data-testid="add-account-submit"]')!.click()
+  await formSettled()
 }
 
 describe('the add-account dialog', () => {
@@ -79,8 +81,7 @@ describe('the add-account dialog', () => {
 
   it('shows every problem on submit and sends nothing', async () => {
     await open()
-    submit()
-    await flushPromises()
+    await submit()
     expect(await errorOf('label')).toMatch(/required/)
     expect(await errorOf('apiKey')).toMatch(/required/)
     expect(fake.calls.some((c) => c.channel === 'accounts.add')).toBe(false)
@@ -93,8 +94,7 @@ describe('the add-account dialog', () => {
     )
     await open()
     await fillValid()
-    submit()
-    await flushPromises()
+    await submit()
     const error = document.querySelector('[data-testid="add-account-error"]')
     expect(error?.textContent).toContain('The user name or password is wrong.')
     expect(input('field-label').value).toBe('Production')
@@ -120,8 +120,7 @@ describe('the add-account dialog', () => {
     )
     await open()
     await fillValid()
-    submit()
-    await flushPromises()
+    await submit()
     expect(await errorOf('label')).toBe('Label is already used by another account')
     expect(input('field-label').value).toBe('Production')
   })
@@ -132,8 +131,7 @@ describe('the add-account dialog', () => {
     fake.handle('accounts.setActive', () => ({ accounts: [added], activeId: 'acct-new1' }))
     const wrapper = await open()
     await fillValid()
-    submit()
-    await flushPromises()
+    await submit()
     expect(wrapper.emitted('added')?.[0]).toEqual([added])
     expect(wrapper.emitted('update:modelValue')?.at(-1)).toEqual([false])
   })
@@ -157,8 +155,7 @@ describe('signing in with an access token', () => {
     await click('auth-method-access-token')
     expect(shown('field-password')).toBe(false)
     await type('field-access-token', 'tok-abc-123')
-    submit()
-    await flushPromises()
+    await submit()
     const payload = sent()
     expect(payload).toMatchObject({ authMethod: 'access_token', accessToken: 'tok-abc-123' })
     expect(payload).not.toHaveProperty('password')
@@ -170,8 +167,7 @@ describe('signing in with an access token', () => {
   it('requires the token', async () => {
     await open()
     await click('auth-method-access-token')
-    submit()
-    await flushPromises()
+    await submit()
     expect(await errorOf('accessToken')).toBe('Access token is required')
     expect(sent()).toBeUndefined()
   })
@@ -182,12 +178,10 @@ describe('remembering the password', () => {
     fake.handle('accounts.add', () => new Fail({ code: 'UNAUTHORIZED', message: 'no' }))
     await open()
     await fillValid()
-    submit()
-    await flushPromises()
+    await submit()
     expect(sent()).toMatchObject({ authMethod: 'password', rememberPassword: false })
     await click('field-remember-password')
-    submit()
-    await flushPromises()
+    await submit()
     expect(fake.calls.filter((c) => c.channel === 'accounts.add').at(-1)?.payload).toMatchObject({
       rememberPassword: true,
     })
@@ -200,8 +194,7 @@ describe('oversized input', () => {
     await fillValid()
     await type('field-label', 'L'.repeat(10_000))
     await type('field-username', 'u'.repeat(10_000))
-    submit()
-    await flushPromises()
+    await submit()
     expect(await errorOf('label')).toBe('Label is too long (80 characters at most)')
     expect(await errorOf('username')).toBe('User name is too long')
     expect(sent()).toBeUndefined()
@@ -219,8 +212,7 @@ describe('a user with two-factor sign-in', () => {
     fake.handle('accounts.setActive', () => ({ accounts: [added], activeId: 'acct-2fa1' }))
     const wrapper = await open()
     await fillValid()
-    submit()
-    await flushPromises()
+    await submit()
     expect(shown('second-factor-step')).toBe(true)
     expect(shown('field-label')).toBe(false)
     await type('second-factor-code', '654321')
@@ -244,8 +236,7 @@ describe('a user with two-factor sign-in', () => {
     )
     await open()
     await fillValid()
-    submit()
-    await flushPromises()
+    await submit()
     await type('second-factor-code', '654321')
     await click('second-factor-submit')
     expect(shown('second-factor-step')).toBe(false)
@@ -265,6 +256,7 @@ describe('detecting the release', () => {
     await type('field-base-url', 'https://scanner.example.com')
     await type('field-api-key', 'key-123')
     await click('detect-release')
+    await formSettled()
     expect(fake.calls.find((c) => c.channel === 'accounts.detectRelease')?.payload).toEqual({
       baseUrl: 'https://scanner.example.com',
       apiKey: 'key-123',
@@ -278,6 +270,7 @@ describe('detecting the release', () => {
     await open()
     await type('field-base-url', 'ftp://scanner.example.com')
     await click('detect-release')
+    await formSettled()
     expect(fake.calls.some((c) => c.channel === 'accounts.detectRelease')).toBe(false)
     expect(await errorOf('baseUrl')).toMatch(/https:\/\//)
   })
@@ -305,12 +298,10 @@ describe('a custom CA bundle', () => {
     await fillValid()
     await pick('corp-ca.pem', PEM)
     expect(theTestId('ca-bundle-name').textContent).toContain('corp-ca.pem')
-    submit()
-    await flushPromises()
+    await submit()
     expect(sent()?.caBundle).toBe(PEM)
     await click('ca-bundle-clear')
-    submit()
-    await flushPromises()
+    await submit()
     expect(
       fake.calls.filter((c) => c.channel === 'accounts.add').at(-1)?.payload,
     ).not.toHaveProperty('caBundle')
@@ -321,8 +312,7 @@ describe('a custom CA bundle', () => {
     await fillValid()
     await pick('notes.crt', 'just some text')
     expect(await errorOf('caBundle')).toMatch(/PEM certificate/)
-    submit()
-    await flushPromises()
+    await submit()
     expect(sent()).toBeUndefined()
   })
 })
