@@ -80,6 +80,29 @@ const rendererImports = {
   ],
 }
 
+// The contract is imported as @contract/… everywhere outside itself (every tsconfig, vitest,
+// electron-vite and tsx resolve the alias), never by a relative path into electron/contract.
+// A separate rule id from no-restricted-imports on purpose: the blocks below replace that rule's
+// options per folder, and none of them can drop this one by doing so.
+const contractByAlias = {
+  // files of the contract import each other relatively; the renderer's own rule already forbids
+  // any electron/ path there
+  ignores: ['electron/contract/**', 'renderer/src/**'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^(\\.{1,2}/(.*/)?|(.*/)?electron/)contract(/|$)',
+            message: 'Import the contract as @contract/… (not by a path into electron/contract).',
+          },
+        ],
+      },
+    ],
+  },
+}
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'docs/**', 'coverage/**'],
@@ -280,5 +303,6 @@ export default tseslint.config(
       ],
     },
   },
+  contractByAlias,
   prettier,
 )

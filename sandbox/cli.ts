@@ -1,7 +1,7 @@
 // `npm run sandbox -- [flags]`: runs the sandbox on 127.0.0.1 until SIGINT/SIGTERM.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { isRelease, RELEASES } from '../electron/contract/releases'
+import { isRelease, RELEASES } from '@contract/releases'
 import type { Faults } from './engine/faults'
 import { startSandbox, type SandboxOptions } from './server'
 

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream'
 import type { z } from 'zod'
-import type { Op, OperationId } from '../electron/contract/catalog'
-import type { OperationDef } from '../electron/contract/catalog/types'
-import type { FieldErrors } from '../electron/contract/errors'
-import type { Release } from '../electron/contract/releases'
+import type { Op, OperationId } from '@contract/catalog'
+import type { OperationDef } from '@contract/catalog/types'
+import type { FieldErrors } from '@contract/errors'
+import type { Release } from '@contract/releases'
 
 /**
  * One stored record. `id`, `type` and `attributes` are what the API shows ({id, type, attributes});

@@ -12,17 +12,25 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: root })
 })
 
-/**
- * What ESLint reports about imports for `code` as if it were the file at `filePath`: the rule ids
- * of boundaries and no-restricted-imports, and any message without a rule (a resolver or parse
- * error), which would mean the check did not run.
- */
-async function reported(filePath: string, code: string): Promise<string[]> {
+const IMPORT_RULES = ['no-restricted-imports', '@typescript-eslint/no-restricted-imports']
+/** The rule that keeps the contract behind its alias outside electron/contract. */
+const CONTRACT_BY_ALIAS = '@typescript-eslint/no-restricted-imports'
+
+/** What ESLint reports for `code` as if it were the file at `filePath`, as rule id and message. */
+async function messages(filePath: string, code: string) {
   const [result] = await eslint.lintText(`${code}\n`, { filePath })
   return result.messages
+}
+
+/**
+ * What ESLint reports about imports for `code` as if it were the file at `filePath`: the rule ids
+ * of boundaries and both no-restricted-imports, and any message without a rule (a resolver or
+ * parse error), which would mean the check did not run.
+ */
+async function reported(filePath: string, code: string): Promise<string[]> {
+  return (await messages(filePath, code))
     .filter(
-      (m) =>
-        !m.ruleId || m.ruleId.startsWith('boundaries/') || m.ruleId === 'no-restricted-imports',
+      (m) => !m.ruleId || m.ruleId.startsWith('boundaries/') || IMPORT_RULES.includes(m.ruleId),
     )
     .map((m) => m.ruleId ?? `error: ${m.message}`)
 }
@@ -128,6 +136,16 @@ const permitted: [string, string, string][] = [
     "import { RELEASES } from './releases'",
   ],
   [
+    'the contract’s catalog imports the rest of the contract by path',
+    'electron/contract/catalog/x.ts',
+    "import { fail } from '../errors'\nimport type { OperationDef } from './types'",
+  ],
+  [
+    'tests import the contract by alias',
+    'tests/integration/x.test.ts',
+    "import type { AccountView } from '@contract/accounts'",
+  ],
+  [
     'the renderer imports the contract by alias',
     'renderer/src/x.ts',
     "import { fail } from '@contract/errors'",
@@ -157,6 +175,32 @@ const permitted: [string, string, string][] = [
   ['bench imports the sandbox', 'bench/x.ts', "import { startSandbox } from '../sandbox/server'"],
 ]
 
+/** Who imports the contract by a path into electron/contract instead of @contract/…, and how. */
+const contractByPath: [string, string, string][] = [
+  ['the sandbox', 'sandbox/engine/x.ts', "import { fail } from '../../electron/contract/errors'"],
+  [
+    'a sandbox type',
+    'sandbox/x.ts',
+    "import type { OperationDef } from '../electron/contract/catalog/types'",
+  ],
+  [
+    'a test',
+    'tests/integration/x.test.ts',
+    "import type { AccountView } from '../../electron/contract/accounts'",
+  ],
+  [
+    'a test re-export',
+    'tests/support/x.ts',
+    "export type { Release } from '../../electron/contract/releases'",
+  ],
+  ['a script', 'scripts/x.ts', "import { RELEASES } from '../electron/contract/releases'"],
+  ['the bench', 'bench/x.ts', "import { operations } from '../electron/contract/catalog/index'"],
+  ['the core', 'electron/core/accounts/x.ts', "import { fail } from '../../contract/errors'"],
+  ['the preload', 'electron/preload/x.ts', "import type { AppInfo } from '../contract/channels'"],
+  ['main', 'electron/main/x.ts', "import { EVENT_NAMES } from '../contract/channel-names'"],
+  ['a root config file', 'x.config.mts', "import { RELEASES } from './electron/contract/releases'"],
+]
+
 describe('folder boundaries in lint', () => {
   it.each(crossings)('reports it when %s', async (_name, filePath, code) => {
     expect(await reported(filePath, code)).toContain('boundaries/dependencies')
@@ -166,6 +210,15 @@ describe('folder boundaries in lint', () => {
     const code = "import { fail } from '../../electron/contract/errors'"
     expect(await reported('renderer/src/x.ts', code)).toEqual(['no-restricted-imports'])
   })
+
+  it.each(contractByPath)(
+    'reports it when %s imports the contract by path instead of @contract',
+    async (_name, filePath, code) => {
+      const found = (await messages(filePath, code)).filter((m) => m.ruleId === CONTRACT_BY_ALIAS)
+      expect(found).toHaveLength(1)
+      expect(found[0].message).toContain('Import the contract as @contract/…')
+    },
+  )
 
   it.each(permitted)('allows it when %s', async (_name, filePath, code) => {
     expect(await reported(filePath, code)).toEqual([])

@@ -1,4 +1,4 @@
-import type { Release } from '../../electron/contract/releases'
+import type { Release } from '@contract/releases'
 import { SandboxHttpError, type Rng, type SandboxContext } from '../types'
 import type { EngineDb } from './db'
 import type { EngineSessions } from './sessions'

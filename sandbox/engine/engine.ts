@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { OperationDef } from '../../electron/contract/catalog/types'
-import type { Release } from '../../electron/contract/releases'
+import type { OperationDef } from '@contract/catalog/types'
+import type { Release } from '@contract/releases'
 import {
   SandboxHttpError,
   type AnyHandler,

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { FieldErrors } from '../../electron/contract/errors'
+import type { FieldErrors } from '@contract/errors'
 
 /** Titles of the error statuses the sandbox sends (404 and 422 use the interface's names). */
 export const ERROR_TITLES: Record<number, string> = {

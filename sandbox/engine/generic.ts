@@ -1,4 +1,4 @@
-import type { SandboxSpec } from '../../electron/contract/catalog/types'
+import type { SandboxSpec } from '@contract/catalog/types'
 import {
   SandboxHttpError,
   type CollectionSpec,

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { defineOperation } from '../../electron/contract/catalog/types'
-import { ALL_RELEASES, LATEST_ONLY } from '../../electron/contract/releases'
-import { anyObject, byId } from '../../electron/contract/schemas/common'
+import { defineOperation } from '@contract/catalog/types'
+import { ALL_RELEASES, LATEST_ONLY } from '@contract/releases'
+import { anyObject, byId } from '@contract/schemas/common'
 import { createRouter } from './router'
 
 const op = (id: string, method: 'GET' | 'PUT' | 'DELETE', path: string, latest = false) =>

@@ -1,5 +1,5 @@
-import type { HttpMethod, OperationDef } from '../../electron/contract/catalog/types'
-import type { Release } from '../../electron/contract/releases'
+import type { HttpMethod, OperationDef } from '@contract/catalog/types'
+import type { Release } from '@contract/releases'
 
 interface Node {
   literals: Map<string, Node>

@@ -2,10 +2,10 @@
 // operations (a file download), so engine tests do not depend on the domains being written.
 import { Readable } from 'node:stream'
 import { z } from 'zod'
-import { operations } from '../../electron/contract/catalog/index'
-import { byId, okResponse, anyObject } from '../../electron/contract/schemas/common'
-import { defineOperation, type OperationDef } from '../../electron/contract/catalog/types'
-import { ALL_RELEASES } from '../../electron/contract/releases'
+import { operations } from '@contract/catalog/index'
+import { byId, okResponse, anyObject } from '@contract/schemas/common'
+import { defineOperation, type OperationDef } from '@contract/catalog/types'
+import { ALL_RELEASES } from '@contract/releases'
 import type { AnyHandler, SandboxDomain } from '../types'
 import { startSandboxWith, type RunningSandbox, type SandboxOptions } from '../server'
 

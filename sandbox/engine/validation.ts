@@ -1,5 +1,5 @@
-import type { OperationDef } from '../../electron/contract/catalog/types'
-import type { FieldErrors } from '../../electron/contract/errors'
+import type { OperationDef } from '@contract/catalog/types'
+import type { FieldErrors } from '@contract/errors'
 import { SandboxHttpError } from '../types'
 import { fieldErrorsOf } from './errors'
 

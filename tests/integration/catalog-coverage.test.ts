@@ -2,9 +2,9 @@
 // catalog example: it must succeed with the documented status and a body its schema accepts,
 // refuse an unknown query parameter (422) and refuse a request without x-api-key (401).
 import { describe, expect, it } from 'vitest'
-import { operations } from '../../electron/contract/catalog/index'
-import type { OperationDef } from '../../electron/contract/catalog/types'
-import { RELEASES } from '../../electron/contract/releases'
+import { operations } from '@contract/catalog/index'
+import type { OperationDef } from '@contract/catalog/types'
+import { RELEASES } from '@contract/releases'
 import { createRouter } from '../../sandbox/engine/router'
 import type { RunningSandbox } from '../../sandbox/server'
 import { useSandboxAndCore } from './fixture'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
-import type { ApiCallOutput } from '../../electron/contract/channels'
+import type { AccountView } from '@contract/accounts'
+import type { ApiCallOutput } from '@contract/channels'
 import { addAnalyst, startTestCore } from './core-helpers'
 import { useSandboxAndCore } from './fixture'
 import { until } from './sessions-helpers'

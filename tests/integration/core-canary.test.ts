@@ -2,7 +2,7 @@
 // the session token the service issued) must appear nowhere the renderer, a log or the disk sees.
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { SignInOutcome } from '../../electron/contract/sessions'
+import type { SignInOutcome } from '@contract/sessions'
 import { otpFor } from '../support/otp'
 import { analystAccount, bytesOf, signedIn, startTestCore } from './core-helpers'
 import { useSandboxAndCore } from './fixture'

@@ -2,8 +2,8 @@
 // server behind a real core: retries, malformed answers, huge answers, a vanished service.
 import type http from 'node:http'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
-import type { Connectivity } from '../../electron/contract/channels'
+import type { AccountView } from '@contract/accounts'
+import type { Connectivity } from '@contract/channels'
 import {
   json,
   startTestServer,

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { ExportJob } from '../../electron/contract/files'
+import type { ExportJob } from '@contract/files'
 import { filesIn, ledgerOf, startExportCore, tempFolder, waitForJob } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 

@@ -3,8 +3,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { AccountView } from '../../electron/contract/accounts'
-import type { ExportJob, ExportState, LedgerEntry } from '../../electron/contract/files'
+import type { AccountView } from '@contract/accounts'
+import type { ExportJob, ExportState, LedgerEntry } from '@contract/files'
 import type { HostServices } from '../../electron/core/host'
 import { addAnalyst, startTestCore, type TestCore } from './core-helpers'
 

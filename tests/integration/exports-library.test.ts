@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { ExportJob, FileCheck, LedgerEntry } from '../../electron/contract/files'
+import type { ExportJob, FileCheck, LedgerEntry } from '@contract/files'
 import { ledgerOf, tempFolder, waitForJob } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 

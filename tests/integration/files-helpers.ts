@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect } from 'vitest'
-import { AppFailure, type AppError } from '../../electron/contract/errors'
+import { AppFailure, type AppError } from '@contract/errors'
 
 /** A fresh empty folder under the OS temp folder. */
 export function tempFolder(prefix = 'scandesk-files-'): string {

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { TransferProgress } from '../../electron/contract/files'
+import type { TransferProgress } from '@contract/files'
 import { downloadToFolder, type DownloadRequest } from '../../electron/core/files/download'
 import { documentFileName } from '../../electron/core/files/names'
 import { createAccountClient, type AccountClient } from '../../electron/core/http/client'

@@ -2,7 +2,7 @@
 // reset before each test, and a fresh core on a temporary data folder for each test: plain, with
 // the analyst signed in, or ready for exports (recording host, analyst and download folder).
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
+import type { AccountView } from '@contract/accounts'
 import type { CoreOptions } from '../../electron/core/index'
 import type { SandboxOptions } from '../../sandbox/server'
 import {

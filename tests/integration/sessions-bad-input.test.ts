@@ -2,8 +2,8 @@
 // reused one-time codes, forged links. Each gets a clear message and changes nothing: no
 // account row, no vault entry, and (where main can tell before asking) no request to the service.
 import { describe, expect, it } from 'vitest'
-import type { AccountList } from '../../electron/contract/channels'
-import type { SignInOutcome } from '../../electron/contract/sessions'
+import type { AccountList } from '@contract/channels'
+import type { SignInOutcome } from '@contract/sessions'
 import { otpFor } from '../support/otp'
 import { analystAccount, bytesOf } from './core-helpers'
 import { useSandboxAndCore } from './fixture'

@@ -3,7 +3,7 @@
 // other values from the sandbox log are read with tests/support/otp.ts.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ChallengeView, SignInOutcome } from '../../electron/contract/sessions'
+import type { ChallengeView, SignInOutcome } from '@contract/sessions'
 
 /** One request as it passed the proxy: the credentials it carried. */
 export interface SeenCredentials {

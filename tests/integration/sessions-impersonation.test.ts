@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
-import type { AccountList } from '../../electron/contract/channels'
-import type { SignInOutcome } from '../../electron/contract/sessions'
+import type { AccountView } from '@contract/accounts'
+import type { AccountList } from '@contract/channels'
+import type { SignInOutcome } from '@contract/sessions'
 import { analystAccount, whoAmI } from './core-helpers'
 import { useSandboxAndCore } from './fixture'
 

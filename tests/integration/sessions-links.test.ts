@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { ApiCallOutput } from '../../electron/contract/channels'
-import type { LinkOutcome, LinkView, SignInOutcome } from '../../electron/contract/sessions'
+import type { ApiCallOutput } from '@contract/channels'
+import type { LinkOutcome, LinkView, SignInOutcome } from '@contract/sessions'
 import { LINK_USED } from '../../electron/core/accounts/links'
 import { WRONG_PASSWORD } from '../../electron/core/accounts/sign-in'
 import { FIXTURES } from '../../sandbox/domains/identity/seed'

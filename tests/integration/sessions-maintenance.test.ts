@@ -1,14 +1,10 @@
 import fs from 'node:fs'
 import tls from 'node:tls'
 import { describe, expect, it } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
-import type { AccountList } from '../../electron/contract/channels'
-import type { ExportJob } from '../../electron/contract/files'
-import type {
-  ConnectionTest,
-  ReleaseDetection,
-  RemovalPlan,
-} from '../../electron/contract/sessions'
+import type { AccountView } from '@contract/accounts'
+import type { AccountList } from '@contract/channels'
+import type { ExportJob } from '@contract/files'
+import type { ConnectionTest, ReleaseDetection, RemovalPlan } from '@contract/sessions'
 import { WRONG_API_KEY } from '../../electron/core/accounts/sign-in'
 import { addAnalyst, startRecordedSandbox } from './core-helpers'
 import { FAST_POLL, tempFolder, waitForJob } from './exports-helpers'

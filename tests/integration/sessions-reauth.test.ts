@@ -3,10 +3,10 @@
 // (api calls and export downloads alike) until the user signs in or cancels; two accounts on two
 // sandboxes never mix keys or tokens.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { AccountView } from '../../electron/contract/accounts'
-import type { AccountList, ApiCallOutput } from '../../electron/contract/channels'
-import type { ExportJob } from '../../electron/contract/files'
-import type { ReauthRequest, SignInOutcome } from '../../electron/contract/sessions'
+import type { AccountView } from '@contract/accounts'
+import type { AccountList, ApiCallOutput } from '@contract/channels'
+import type { ExportJob } from '@contract/files'
+import type { ReauthRequest, SignInOutcome } from '@contract/sessions'
 import { otpFor } from '../support/otp'
 import { addAnalyst, analystAccount, signedIn } from './core-helpers'
 import { startExportCore, waitForJob } from './exports-helpers'

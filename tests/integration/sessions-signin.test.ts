@@ -2,12 +2,8 @@
 // (app code, SMS, recovery code), access tokens, remembered passwords, session expiry, and two
 // accounts on two sandboxes side by side.
 import { describe, expect, it } from 'vitest'
-import type { AccountList, ApiCallOutput } from '../../electron/contract/channels'
-import type {
-  AccessTokenState,
-  ChallengeView,
-  SignInOutcome,
-} from '../../electron/contract/sessions'
+import type { AccountList, ApiCallOutput } from '@contract/channels'
+import type { AccessTokenState, ChallengeView, SignInOutcome } from '@contract/sessions'
 import {
   CHALLENGE_OVER,
   WRONG_ACCESS_TOKEN,

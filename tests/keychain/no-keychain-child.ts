@@ -1,9 +1,9 @@
 // Run by keychain-vault.test.ts in a child process whose D-Bus address points nowhere: uses the
 // core exactly as the app does and prints what it saw as one JSON line.
-import type { AccountView } from '../../electron/contract/accounts'
-import type { SignInOutcome } from '../../electron/contract/sessions'
-import type { AppInfo } from '../../electron/contract/channels'
-import type { Result } from '../../electron/contract/errors'
+import type { AccountView } from '@contract/accounts'
+import type { SignInOutcome } from '@contract/sessions'
+import type { AppInfo } from '@contract/channels'
+import type { Result } from '@contract/errors'
 import { createKeychainVault } from '../../electron/core/accounts/keychain-vault'
 import { ResilientVault } from '../../electron/core/accounts/resilient-vault'
 import { createCore } from '../../electron/core/index'

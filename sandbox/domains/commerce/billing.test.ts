@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { planAttributes } from '../../../electron/contract/catalog/billing'
-import { single } from '../../../electron/contract/schemas/common'
+import { planAttributes } from '@contract/catalog/billing'
+import { single } from '@contract/schemas/common'
 import type { RunningSandbox } from '../../server'
 import { call, startCommerceSandbox } from './testing'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { OperationDef } from '../../../electron/contract/catalog/types'
-import { operationsOf } from '../../../electron/contract/catalog/index'
+import type { OperationDef } from '@contract/catalog/types'
+import { operationsOf } from '@contract/catalog/index'
 import type { RunningSandbox } from '../../server'
 import { call, startCommerceSandbox } from './testing'
 

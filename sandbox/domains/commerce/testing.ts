@@ -1,6 +1,6 @@
 // Test-only: a sandbox with the whole catalog but only the identity and commerce domains, so
 // the commerce tests do not depend on the other domains.
-import { operations } from '../../../electron/contract/catalog/index'
+import { operations } from '@contract/catalog/index'
 import { startSandboxWith, type RunningSandbox } from '../../server'
 import { identityDomain } from '../identity/index'
 import { commerceDomain } from './index'

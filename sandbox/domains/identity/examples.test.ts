@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsOf, type OperationDef } from '../../../electron/contract/catalog/index'
+import { operationsOf, type OperationDef } from '@contract/catalog/index'
 import { call, startLogged, type LoggedSandbox } from './testing'
 
 function urlOf(op: OperationDef, extra: Record<string, string> = {}): string {

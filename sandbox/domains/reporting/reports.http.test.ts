@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { operationsOf } from '../../../electron/contract/catalog/index'
+import { operationsOf } from '@contract/catalog/index'
 import type { RunningSandbox } from '../../server'
 import { call, download, startReportingSandbox } from './test-harness'
 

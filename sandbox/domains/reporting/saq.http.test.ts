@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { answersFile } from '../../../electron/contract/catalog/saq'
+import { answersFile } from '@contract/catalog/saq'
 import type { RunningSandbox } from '../../server'
 import { call, download, startReportingSandbox } from './test-harness'
 

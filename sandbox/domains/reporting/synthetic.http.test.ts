@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operations } from '../../../electron/contract/catalog/index'
+import { operations } from '@contract/catalog/index'
 import { testDomain } from '../../engine/testing'
 import { startSandboxWith, type RunningSandbox } from '../../server'
 import type { SandboxDomain } from '../../types'

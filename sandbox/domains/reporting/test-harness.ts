@@ -1,6 +1,6 @@
 // Test-only: a sandbox with the whole catalog, the engine's small test domain (users of two
 // organizations) and this reporting domain, reached over real HTTP on 127.0.0.1.
-import { operations } from '../../../electron/contract/catalog/index'
+import { operations } from '@contract/catalog/index'
 import { call, testDomain } from '../../engine/testing'
 import { startSandboxWith, type RunningSandbox } from '../../server'
 import { reportingDomain } from './index'

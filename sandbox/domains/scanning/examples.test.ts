@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operations } from '../../../electron/contract/catalog/index'
-import type { OperationDef } from '../../../electron/contract/catalog/types'
+import { operations } from '@contract/catalog/index'
+import type { OperationDef } from '@contract/catalog/types'
 import type { RunningSandbox } from '../../server'
 import { call, startScanningSandbox } from './test-harness'
 

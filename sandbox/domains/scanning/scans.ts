@@ -1,5 +1,5 @@
 // The scan state machine and the tick that moves running scans forward with the sandbox clock.
-import { STARTABLE_SCAN_STATES, type ScanStatus } from '../../../electron/contract/catalog/scans'
+import { STARTABLE_SCAN_STATES, type ScanStatus } from '@contract/catalog/scans'
 import type { Row, SandboxContext } from '../../types'
 import { finishRun, recordRun } from './results'
 import { nextRunAfter, parseStart, type Frequency, type Rule } from './schedules'

@@ -1,6 +1,6 @@
 // Test-only: starts the real engine with the scanning domain and a minimal identity stand-in
 // (three users, three organizations), so these tests do not depend on the identity domain.
-import { operations } from '../../../electron/contract/catalog/index'
+import { operations } from '@contract/catalog/index'
 import { startSandboxWith, type RunningSandbox } from '../../server'
 import type { SandboxDomain } from '../../types'
 import { scanningDomain } from './index'
