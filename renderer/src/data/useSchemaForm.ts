@@ -22,6 +22,8 @@ export interface SchemaFormOptions<Out> {
   root?: Ref<HTMLElement | null | undefined>
   /** How messages name fields ("Current password is incorrect"); labelOf(wire name) otherwise. */
   labels?: Record<string, string>
+  /** Words a field's message itself (instead of "<label> <message>"). */
+  phrase?: (name: string, message: string) => string
   /**
    * Checks no schema covers, run once the schema passed (e.g. "passwords differ"): a message per
    * field in error, {} when all is well. `values` include fields the schema does not see.
@@ -53,14 +55,17 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
   const pinned = ref<Record<string, string>>({})
   const running = ref(0)
   const label = (name: string) => options.labels?.[name] ?? labelOf(name)
+  const phrase =
+    options.phrase ??
+    ((name: string, message: string) =>
+      /^[a-z]/.test(message) ? `${label(name)} ${message}` : message)
   const order = () => options.order?.() ?? Object.keys(options.initial())
 
   const errors = computed<Partial<Record<string, string>>>(() => {
     const out: Partial<Record<string, string>> = {}
     const all = { ...form.errors.value, ...extraErrors.value, ...pinned.value }
     for (const [name, message] of Object.entries(all))
-      if (message && (attempted.value || touched.has(name)))
-        out[name] = /^[a-z]/.test(message) ? `${label(name)} ${message}` : message
+      if (message && (attempted.value || touched.has(name))) out[name] = phrase(name, message)
     return out
   })
   const saving = computed(() => running.value > 0)

@@ -8,7 +8,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AccountSettingsDialog from './AccountSettingsDialog.vue'
-import { click, theTestId, typeInto } from '@/test/dom'
+import { click, submitWith, theTestId, typeInto } from '@/test/dom'
 
 let fake: FakeScandesk
 let wrapper: ReturnType<typeof mountWithApp> | null = null
@@ -55,7 +55,7 @@ describe('account settings', () => {
     fake.handle('accounts.update', (p: { label?: string }) => ({ ...current, label: p.label! }))
     await typeInto('settings-label', 'Production EU')
     await typeInto('settings-api-key', 'new-key-123')
-    await click('settings-save')
+    await submitWith('settings-save')
     expect(payloadsOf('accounts.update')).toEqual([
       { accountId: 'acct-aaaa', label: 'Production EU', apiKey: 'new-key-123' },
     ])
@@ -66,7 +66,7 @@ describe('account settings', () => {
     await start({ hasCaBundle: true })
     fake.handle('accounts.update', () => ({ ...current, hasCaBundle: false }))
     await click('ca-bundle-remove-existing')
-    await click('settings-save')
+    await submitWith('settings-save')
     expect(payloadsOf('accounts.update')).toEqual([{ accountId: 'acct-aaaa', caBundle: null }])
   })
 
@@ -82,7 +82,7 @@ describe('account settings', () => {
         }),
     )
     await typeInto('settings-label', 'Staging')
-    await click('settings-save')
+    await submitWith('settings-save')
     await new Promise((r) => setTimeout(r, 150))
     await flushPromises()
     expect(document.body.textContent).toContain('is already used by another account')

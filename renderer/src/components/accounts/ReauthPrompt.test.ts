@@ -7,7 +7,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ReauthPrompt from './ReauthPrompt.vue'
-import { click, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { click, inputOf, shown, submitWith, theTestId, typeInto } from '@/test/dom'
 import { challengeView } from './testing'
 
 let fake: FakeScandesk
@@ -64,7 +64,7 @@ describe('the re-authentication prompt', () => {
     expect(message()).toContain('Production')
 
     await typeInto('reauth-password', 'sandbox-password')
-    await click('reauth-submit')
+    await submitWith('reauth-submit')
     expect(fake.calls.find((c) => c.channel === 'accounts.signIn')?.payload).toEqual({
       accountId: 'acct-aaaa',
       password: 'sandbox-password',
@@ -100,7 +100,7 @@ describe('the re-authentication prompt', () => {
     fake.emit('accounts.reauthRequired', reauth('acct-aaaa', 'Production', 1))
     await flushPromises()
     await typeInto('reauth-password', 'sandbox-password')
-    await click('reauth-submit')
+    await submitWith('reauth-submit')
     expect(shown('second-factor-step')).toBe(true)
     await typeInto('second-factor-code', '123456')
     await click('second-factor-submit')
@@ -115,7 +115,7 @@ describe('the re-authentication prompt', () => {
     fake.emit('accounts.reauthRequired', reauth('acct-aaaa', 'Production', 1))
     await flushPromises()
     await typeInto('reauth-password', 'nope-nope')
-    await click('reauth-submit')
+    await submitWith('reauth-submit')
     await new Promise((r) => setTimeout(r, 150))
     expect(prompts()).toBe(1)
     expect(theTestId('reauth-prompt').textContent).toContain('password is wrong')

@@ -7,7 +7,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import SignInDialog from './SignInDialog.vue'
-import { click, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { click, inputOf, shown, submitWith, theTestId, typeInto } from '@/test/dom'
 import { challengeView } from './testing'
 
 let fake: FakeScandesk
@@ -51,7 +51,7 @@ describe('signing in to an account', () => {
     const wrapper = await openDialog()
     await typeInto('sign-in-password', 'sandbox-password')
     await click('sign-in-remember')
-    await click('sign-in-submit')
+    await submitWith('sign-in-submit')
     expect(signIns()[0].payload).toEqual({
       accountId: 'acct-aaaa',
       password: 'sandbox-password',
@@ -73,7 +73,7 @@ describe('signing in to an account', () => {
     )
     await openDialog()
     await typeInto('sign-in-password', 'sandbox-password')
-    await click('sign-in-submit')
+    await submitWith('sign-in-submit')
     expect(shown('second-factor-step')).toBe(true)
     expect(shown('sign-in-password')).toBe(false)
 
@@ -87,14 +87,14 @@ describe('signing in to an account', () => {
     )
     // Signing in again works from the fresh password step.
     await typeInto('sign-in-password', 'sandbox-password')
-    await click('sign-in-submit')
+    await submitWith('sign-in-submit')
     expect(signIns()).toHaveLength(2)
   })
 
   it('refuses a 10,000-character password without sending it', async () => {
     await openDialog()
     await typeInto('sign-in-password', 'x'.repeat(10_000))
-    await click('sign-in-submit')
+    await submitWith('sign-in-submit')
     await new Promise((r) => setTimeout(r, 150)) // the form item shows its error after a debounce
     expect(theTestId('sign-in-dialog').textContent).toContain('The password is too long.')
     expect(signIns()).toHaveLength(0)
