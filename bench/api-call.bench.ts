@@ -5,13 +5,22 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import axios from 'axios'
+import type { z } from 'zod'
+import type { signInResponse } from '@contract/catalog/auth'
+import type { upcomingScansResponse } from '@contract/catalog/scans'
 import { MemoryVault } from '../electron/core/accounts/memory-vault'
 import { createCore } from '../electron/core/index'
 import { startSandbox } from '../sandbox/server'
+import { callChannel } from './core-call'
 import { median, ratioLine, timeEach } from './stats'
 
 const ROUNDS = 11
 const PER_ROUND = 200
+
+/** The service's sign-in answer (a token, or a second-factor challenge). */
+type SignInResponse = z.infer<typeof signInResponse>
+/** The service's answer of scans.upcoming. */
+type UpcomingScans = z.infer<typeof upcomingScansResponse>
 
 /** Runs the api.call benchmark and returns its printed lines. */
 export async function benchApiCall(): Promise<string[]> {
@@ -24,45 +33,43 @@ export async function benchApiCall(): Promise<string[]> {
     vault: new MemoryVault(),
   })
   try {
-    const added = JSON.parse(
-      await core.dispatch(
-        'accounts.add',
-        {
-          label: 'Bench',
-          baseUrl: sandbox.baseUrl,
-          apiKey: sandbox.apiKey,
-          username: 'analyst@sandbox.test',
-          password: 'sandbox-password',
-          release: 'latest',
-          color: '#336699',
-        },
-        { origin: 'browser' },
-      ),
-    )
-    if (!added.ok) throw new Error(`could not add the bench account: ${added.error.message}`)
-    const accountId: string = added.data.id
+    const added = await callChannel(core, 'accounts.add', {
+      label: 'Bench',
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      username: 'analyst@sandbox.test',
+      password: 'sandbox-password',
+      release: 'latest',
+      color: '#336699',
+    })
+    // accounts.add answers a SignInOutcome; the seeded analyst has no second factor.
+    if (added.status !== 'signedIn')
+      throw new Error('could not add the bench account: the sandbox asked for a second factor')
+    const accountId = added.account.id
 
-    const signIn = await axios.post(
+    const signIn = await axios.post<SignInResponse>(
       `${sandbox.baseUrl}/auth/sign_in`,
       { username: 'analyst@sandbox.test', password: 'sandbox-password' },
       { headers: { 'x-api-key': sandbox.apiKey } },
     )
+    if (!('token' in signIn.data))
+      throw new Error('bare sign-in: the sandbox asked for a second factor')
     const bare = axios.create({
       baseURL: sandbox.baseUrl,
       headers: { 'x-api-key': sandbox.apiKey, authorization: `Bearer ${signIn.data.token}` },
     })
 
     const viaCore = async () => {
-      const text = await core.dispatch(
-        'api.call',
-        { accountId, op: 'scans.upcoming', input: { query: { limit: 10 } } },
-        { origin: 'browser' },
-      )
-      const result = JSON.parse(text)
-      if (!result.ok) throw new Error(result.error.message)
+      await callChannel(core, 'api.call', {
+        accountId,
+        op: 'scans.upcoming',
+        input: { query: { limit: 10 } },
+      })
     }
     const viaAxios = async () => {
-      const res = await bare.get('/v2/scans/upcoming_scans', { params: { limit: 10 } })
+      const res = await bare.get<UpcomingScans>('/v2/scans/upcoming_scans', {
+        params: { limit: 10 },
+      })
       if (!Array.isArray(res.data.data)) throw new Error('unexpected answer')
     }
 
