@@ -8,7 +8,7 @@ import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandes
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import OpenLinkDialog from './OpenLinkDialog.vue'
-import { click, shown, theTestId, typeInto } from '@/test/dom'
+import { click, errorUnder, shown, submitWith, theTestId, typeInto } from '@/test/dom'
 import { challengeView } from './testing'
 
 let fake: FakeScandesk
@@ -97,7 +97,7 @@ describe('opening a pasted link', () => {
     })
     expect(theTestId('link-what').textContent).toContain('signs you in to')
     expect(theTestId('link-account').textContent).toContain('Production')
-    await click('link-complete')
+    await submitWith('link-complete')
     expect(completes()[0].payload).toEqual({ linkId: LINK_ID, accountId: 'acct-aaaa' })
     expect(theTestId('link-result').textContent).toContain('Signed in to Production.')
     expect(useAccountsStore().accounts.find((a) => a.id === 'acct-aaaa')?.signedIn).toBe(true)
@@ -114,7 +114,7 @@ describe('opening a pasted link', () => {
       account: account('acct-aaaa', { label: 'Production' }),
     }))
     await openAndPaste('scandesk://sso?host=scanner.example.com&token=abcdefgh12345678')
-    await click('link-complete')
+    await submitWith('link-complete')
     expect(shown('second-factor-step')).toBe(true)
     await typeInto('second-factor-code', '123456')
     await click('second-factor-submit')
@@ -147,29 +147,28 @@ describe('links that set a password', () => {
 
     await typeInto('link-password', 'a-new-password-1')
     await typeInto('link-password-confirm', 'a-new-password-1')
-    await click('link-complete')
-    expect(theTestId('link-name-error').textContent).toContain(
-      'first and last name of the invited user',
-    )
+    await submitWith('link-complete')
+    expect(await errorUnder('link-first-name')).toBe('First name is required')
+    expect(await errorUnder('link-last-name')).toBe('Last name is required')
     expect(completes()).toHaveLength(0)
     await typeInto('link-first-name', 'Ivy')
     await typeInto('link-last-name', 'Invited')
 
     await typeInto('link-password', 'a-new-password-1')
     await typeInto('link-password-confirm', 'a-different-one-2')
-    await click('link-complete')
-    expect(theTestId('link-password-error').textContent).toContain('not the same')
+    await submitWith('link-complete')
+    expect(await errorUnder('link-password-confirm')).toContain('not the same')
     expect(completes()).toHaveLength(0)
 
     await typeInto('link-password', 'short')
     await typeInto('link-password-confirm', 'short')
-    await click('link-complete')
-    expect(theTestId('link-password-error').textContent).toContain('at least 10 characters')
+    await submitWith('link-complete')
+    expect(await errorUnder('link-password')).toContain('at least 10 characters')
     expect(completes()).toHaveLength(0)
 
     await typeInto('link-password', 'a-new-password-1')
     await typeInto('link-password-confirm', 'a-new-password-1')
-    await click('link-complete')
+    await submitWith('link-complete')
     expect(completes()[0].payload).toEqual({
       linkId: LINK_ID,
       accountId: 'acct-aaaa',
