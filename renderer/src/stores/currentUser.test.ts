@@ -1,6 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useOperation } from '@/data/useOperation'
+import { useOperationCall } from '@/data/useOperationCall'
+import { mountComposable } from '@/test/composables'
 import { deferred, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { callsOf, serveUserApi, userResource, type ApiPayload } from '@/views/user/userTestKit'
@@ -62,12 +65,10 @@ describe('switching the active account', () => {
     serveUserApi(fake)
     const store = useCurrentUserStore()
     await store.load()
-    const before = store.epoch
     activate('acct-bbbb')
     expect(store.user).toBeNull()
     expect(store.permissions).toBeNull()
     expect(store.can('scans.run')).toBe(false)
-    expect(store.epoch).toBe(before + 1)
   })
 
   it('drops an answer for the previous account and cancels its pending reads', async () => {
@@ -97,16 +98,89 @@ describe('switching the active account', () => {
     expect(store.user?.attributes.email).toBe('bob@example.com')
   })
 
-  it('resolves call() to null when the account changed before the answer came', async () => {
-    const late = deferred<unknown>()
-    serveUserApi(fake, { 'user.update': () => late.promise })
+  it('forgets a deletion at the service when another account becomes active', async () => {
+    serveUserApi(fake)
     const store = useCurrentUserStore()
-    const pending = store.call('user.update', { body: { first_name: 'Ada' } })
-    await flushPromises()
+    await store.load()
+    store.markDeleted()
+    expect(store.deletedAtService).toBe(true)
     activate('acct-bbbb')
-    late.resolve({ data: userResource() })
-    expect(await pending).toBeNull()
-    // A write is not cancelled: it may already have reached the service.
-    expect(fake.calls.some((c) => c.channel === 'api.cancel')).toBe(false)
+    expect(store.deletedAtService).toBe(false)
+  })
+})
+
+describe('the store on the data layer', () => {
+  it('shares its entries with views: setUser is what a view reading user.show sees', async () => {
+    serveUserApi(fake)
+    const store = useCurrentUserStore()
+    await store.load()
+    const { result } = mountComposable(() => useOperation('user.show'))
+    await flushPromises()
+    expect(callsOf(fake, 'user.show')).toHaveLength(1)
+    store.setUser(userResource({ last_name: 'King' }))
+    expect(result.data.value?.data.attributes.last_name).toBe('King')
+    expect(store.user?.attributes.last_name).toBe('King')
+  })
+
+  it('while followed, follows the account and is refreshed by a write to the user group', async () => {
+    let lastName = 'Lovelace'
+    serveUserApi(fake, {
+      'user.show': (p: ApiPayload) => ({
+        data: userResource(
+          { last_name: lastName },
+          p.accountId === 'acct-aaaa' ? 'usr-a' : 'usr-b',
+        ),
+      }),
+      'user.update': () => {
+        lastName = 'King'
+        return { data: userResource({ last_name: lastName }) }
+      },
+    })
+    const store = useCurrentUserStore()
+    const follower = mountComposable(() => store.follow())
+    const writer = mountComposable(() => useOperationCall())
+    await flushPromises()
+    expect(store.user?.id).toBe('usr-a')
+
+    await writer.result.run('user.update', { body: { last_name: 'King' } })
+    await flushPromises()
+    expect(callsOf(fake, 'user.show')).toHaveLength(2)
+    expect(store.user?.attributes.last_name).toBe('King')
+
+    activate('acct-bbbb')
+    await flushPromises()
+    expect(store.user?.id).toBe('usr-b')
+    expect(callsOf(fake, 'user.show')).toHaveLength(3)
+
+    // Nobody shows the user any more: a write marks it stale but asks nothing.
+    follower.unmount()
+    await writer.result.run('user.update', { body: { last_name: 'King' } })
+    await flushPromises()
+    expect(callsOf(fake, 'user.show')).toHaveLength(3)
+    await store.ensureLoaded()
+    expect(callsOf(fake, 'user.show')).toHaveLength(4)
+  })
+
+  it('asks nothing more once the user deleted their account, and cancels what is in flight', async () => {
+    const held = deferred<unknown>()
+    serveUserApi(fake, { 'user.permissions': () => held.promise })
+    const store = useCurrentUserStore()
+    mountComposable(() => store.follow())
+    await flushPromises()
+    const pending = callsOf(fake, 'user.permissions')[0]
+    store.markDeleted()
+    const cancelled = fake.calls.filter((c) => c.channel === 'api.cancel')
+    expect(cancelled.map((c) => (c.payload as { requestId: string }).requestId)).toEqual([
+      pending.requestId,
+    ])
+    await store.load()
+    expect(callsOf(fake, 'user.show')).toHaveLength(1)
+    expect(store.user?.attributes.email).toBe('ada@example.com')
+
+    // Another account's user is asked for at once; nothing more for the deleted one.
+    activate('acct-bbbb')
+    await flushPromises()
+    expect(callsOf(fake, 'user.show').map((c) => c.accountId)).toEqual(['acct-aaaa', 'acct-bbbb'])
+    expect(fake.calls.filter((c) => c.channel === 'api.cancel')).toHaveLength(1)
   })
 })

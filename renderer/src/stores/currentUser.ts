@@ -1,9 +1,8 @@
 import { defineStore } from 'pinia'
-import { ref, watch } from 'vue'
-import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
-import type { AppError, Result } from '@contract/errors'
-import { callApi, cancelRequest, newRequestId, type ApiAnswer } from '@/bridge/bridge'
+import { computed, ref, watch } from 'vue'
+import type { OutputOf } from '@contract/catalog'
 import { useAppStore } from './app'
+import { useStoreOperation } from './storeOperation'
 
 /** The current user as the service shows it (wire names; catalog/user.ts userAttributes). */
 export type CurrentUser = OutputOf<'user.show'>['data']
@@ -11,112 +10,58 @@ export type CurrentUser = OutputOf<'user.show'>['data']
 /** The current user's role and permission strings (`<area>.<verb>`). */
 export type UserPermissions = OutputOf<'user.permissions'>['data']
 
-/** A call that was not sent because no account is active. */
-const NO_ACCOUNT: AppError = { code: 'UNKNOWN_ACCOUNT', message: 'No account is active.' }
-
 /**
- * The signed-in user of the ACTIVE account: profile, permissions, and a `call` that drops answers
- * which arrive after the active account changed. Everything resets when the active account
- * changes; `epoch` counts the resets so views can rebuild their local state.
+ * The signed-in user of this window's account: profile and permissions, read through the data
+ * layer (user.show and user.permissions, shared with any view reading them). Everything shown is
+ * the current account's: after a switch nothing of the previous account stays, and a late answer
+ * lands in its own account's entry. A write to the `user` group refreshes them while a view
+ * `follow`s the store.
  */
 export const useCurrentUserStore = defineStore('currentUser', () => {
   const app = useAppStore()
-  const ownerId = ref<string | null>(app.accountId)
-  const epoch = ref(0)
-  const user = ref<CurrentUser | null>(null)
-  const permissions = ref<UserPermissions | null>(null)
-  const error = ref<AppError | null>(null)
-  const permissionsError = ref<AppError | null>(null)
-  const loading = ref(false)
+  /** The account whose user deleted their own account at the service (forgotten on a switch). */
+  const deletedIn = ref<string | null>(null)
   /** True once the user deleted their own account at the service (until the account changes). */
-  const deletedAtService = ref(false)
-  const pendingReads = new Set<string>()
-  let inflight: Promise<void> | null = null
-
-  function reset(accountId: string | null): void {
-    for (const requestId of pendingReads) cancelRequest(requestId)
-    pendingReads.clear()
-    ownerId.value = accountId
-    epoch.value++
-    user.value = null
-    permissions.value = null
-    error.value = null
-    permissionsError.value = null
-    loading.value = false
-    deletedAtService.value = false
-    inflight = null
-  }
+  const deletedAtService = computed(
+    () => deletedIn.value !== null && deletedIn.value === app.accountId,
+  )
+  // Once the user is gone at the service, nothing is asked for them any more. Derived from the
+  // account, so a switch enables the reads in the same step as it changes their keys.
+  const enabled = () => !deletedAtService.value
+  const shown = useStoreOperation('user.show', {}, { enabled })
+  const allowed = useStoreOperation('user.permissions', {}, { enabled })
 
   watch(
     () => app.accountId,
-    (id) => {
-      if (id !== ownerId.value) reset(id)
+    () => {
+      deletedIn.value = null
     },
     { flush: 'sync' },
   )
 
-  /**
-   * Calls a catalog operation for the active account. Resolves to null when the active account
-   * changed (or the store was reset) before the answer came: the caller drops it. `read: true`
-   * marks a request that is cancelled on such a change (only for reads: a write may have landed).
-   */
-  async function call<Id extends OperationId>(
-    op: Id,
-    input?: InputOf<Id>,
-    options: { read?: boolean } = {},
-  ): Promise<Result<ApiAnswer<Id>> | null> {
-    const accountId = app.accountId
-    if (!accountId) return { ok: false, error: NO_ACCOUNT }
-    const started = epoch.value
-    const requestId = options.read ? newRequestId() : undefined
-    if (requestId) pendingReads.add(requestId)
-    try {
-      const result = await callApi(accountId, op, input, requestId)
-      if (epoch.value !== started || app.accountId !== accountId) return null
-      return result
-    } finally {
-      if (requestId) pendingReads.delete(requestId)
-    }
+  const user = computed<CurrentUser | null>(() => shown.data.value?.data ?? null)
+  const permissions = computed<UserPermissions | null>(() => allowed.data.value?.data ?? null)
+  const loading = computed(() => shown.loading.value || allowed.loading.value)
+
+  /** Asks for the profile and permissions again; concurrent callers share one request. */
+  async function load(): Promise<void> {
+    await Promise.all([shown.load(), allowed.load()])
   }
 
-  /** Loads the profile and permissions; concurrent callers share one request. */
-  function load(): Promise<void> {
-    if (inflight) return inflight
-    if (!app.accountId) return Promise.resolve()
-    loading.value = true
-    const started = epoch.value
-    const promise = (async () => {
-      const [shown, allowed] = await Promise.all([
-        call('user.show', undefined, { read: true }),
-        call('user.permissions', undefined, { read: true }),
-      ])
-      if (epoch.value !== started) return
-      if (shown?.ok) {
-        user.value = shown.data.data.data
-        error.value = null
-      } else if (shown && shown.error.code !== 'CANCELLED') error.value = shown.error
-      if (allowed?.ok) {
-        permissions.value = allowed.data.data.data
-        permissionsError.value = null
-      } else if (allowed && allowed.error.code !== 'CANCELLED')
-        permissionsError.value = allowed.error
-    })().finally(() => {
-      if (epoch.value !== started) return
-      inflight = null
-      loading.value = false
-    })
-    inflight = promise
-    return promise
+  /** Asks for what is missing, stale or failed; later callers get what is loaded. */
+  async function ensureLoaded(): Promise<void> {
+    await Promise.all([shown.load(false), allowed.load(false)])
   }
 
-  /** Loads once; later callers get what is loaded. */
-  function ensureLoaded(): Promise<void> {
-    return user.value && permissions.value ? Promise.resolve() : load()
+  /** Keeps the profile and permissions current while the calling component lives. */
+  function follow(): void {
+    shown.follow()
+    allowed.follow()
   }
 
-  /** Takes a fresh copy of the user from an answer (update, 2FA disable, default method). */
+  /** Takes a fresh copy of the user from a write's answer (update, 2FA disable, default method). */
   function setUser(next: CurrentUser): void {
-    user.value = next
+    shown.set({ ...shown.data.value, data: next })
   }
 
   /** True when the current user holds `permission` (false until permissions are loaded). */
@@ -124,25 +69,21 @@ export const useCurrentUserStore = defineStore('currentUser', () => {
     return permissions.value?.permissions.includes(permission) ?? false
   }
 
-  /** Records that the user deleted their own account at the service. */
+  /** Records that the user deleted their own account at the service (reads in flight are cancelled). */
   function markDeleted(): void {
-    deletedAtService.value = true
-    for (const requestId of pendingReads) cancelRequest(requestId)
-    pendingReads.clear()
+    deletedIn.value = app.accountId
   }
 
   return {
-    ownerId,
-    epoch,
     user,
     permissions,
-    error,
-    permissionsError,
+    error: shown.error,
+    permissionsError: allowed.error,
     loading,
     deletedAtService,
-    call,
     load,
     ensureLoaded,
+    follow,
     setUser,
     can,
     markDeleted,

@@ -1,9 +1,8 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
+import type { OutputOf } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
-import { callApi, cancelRequest, newRequestId } from '@/bridge/bridge'
-import { useDelayedFlag } from '@/composables/delayedFlag'
-import { useAccountScope } from './scope'
+import { useStoreOperation } from './storeOperation'
 
 /** One row of the Upcoming scans panel (view model; the wire item is catalog/scans.ts). */
 export interface UpcomingScanRow {
@@ -26,95 +25,46 @@ export interface UpcomingScansState {
 /** Choices of the panel's limit select. */
 export const UPCOMING_LIMITS = [5, 10, 25, 50] as const
 
-const EMPTY: UpcomingScansState = Object.freeze({
-  rows: null,
-  error: null,
-  loading: false,
-  fetchedAt: null,
-  fromCache: false,
-}) as UpcomingScansState
-
-function toRows(answer: { data: readonly unknown[] }): UpcomingScanRow[] {
-  return answer.data.map((item) => {
-    const { id, attributes: a } = item as {
-      id: string
-      attributes: {
-        name: string
-        description: string
-        next_scheduled_at: string
-        in_timezone: string
-      }
-    }
-    return {
-      id,
-      name: a.name,
-      description: a.description,
-      nextScheduledAt: a.next_scheduled_at,
-      timezone: a.in_timezone,
-    }
-  })
+function toRows(answer: OutputOf<'scans.upcoming'>): UpcomingScanRow[] {
+  return answer.data.map(({ id, attributes: a }) => ({
+    id,
+    name: a.name,
+    description: a.description,
+    nextScheduledAt: a.next_scheduled_at,
+    timezone: a.in_timezone,
+  }))
 }
 
 /**
- * Upcoming scans of this window's account. Switching accounts resets the state at once (nothing
- * of the previous account stays) and cancels its request; an answer started for an account that
- * is no longer this window's, or superseded by a newer request, is dropped.
+ * Upcoming scans of this window's account, read through the data layer (scans.upcoming with the
+ * chosen limit). After a switch nothing of the previous account shows and its request is
+ * cancelled; a late answer lands in its own account's entry. While another limit loads, the
+ * account's previous rows stay.
  */
 export const useUpcomingScansStore = defineStore('upcomingScans', () => {
-  const state = ref<UpcomingScansState>({ ...EMPTY })
   const limit = ref<number>(10)
-  let inflight: { key: string; requestId: string; promise: Promise<void> } | null = null
-
-  const scope = useAccountScope(() => {
-    if (inflight) cancelRequest(inflight.requestId)
-    inflight = null
-    state.value = { ...EMPTY }
+  const read = useStoreOperation('scans.upcoming', () => ({ query: { limit: limit.value } }), {
+    keepPrevious: true,
   })
 
-  const current = computed<UpcomingScansState>(() => state.value)
-  const showLoading = useDelayedFlag(() => state.value.loading)
+  const current = computed<UpcomingScansState>(() => ({
+    rows: read.data.value ? toRows(read.data.value) : null,
+    error: read.error.value,
+    loading: read.loading.value,
+    fetchedAt: read.fetchedAt.value,
+    fromCache: read.fromCache.value,
+  }))
 
-  /** Loads the account's upcoming scans; callers asking for the same thing share one request. */
+  /** Asks for the account's upcoming scans again; concurrent callers share one request. */
   function load(): Promise<void> {
-    const ticket = scope.begin()
-    if (!ticket) return Promise.resolve()
-    const wanted = limit.value
-    const key = `${ticket.accountId}|${wanted}`
-    if (inflight?.key === key) return inflight.promise
-    if (inflight) cancelRequest(inflight.requestId)
-
-    const requestId = newRequestId()
-    state.value.loading = true
-    const promise = (async () => {
-      const result = await callApi(
-        ticket.accountId,
-        'scans.upcoming',
-        { query: { limit: wanted } },
-        requestId,
-      )
-      if (!scope.isCurrent(ticket)) return // the window moved to another account: drop it
-      if (inflight?.requestId !== requestId) return // a newer request owns the state
-      inflight = null
-      const s = state.value
-      s.loading = false
-      if (result.ok) {
-        s.rows = toRows(result.data.data)
-        s.error = null
-        s.fetchedAt = result.data.fetchedAt
-        s.fromCache = result.data.fromCache
-      } else if (result.error.code !== 'CANCELLED') {
-        s.error = result.error
-      }
-    })()
-    inflight = { key, requestId, promise }
-    return promise
+    return read.load()
   }
 
-  /** Changes how many scans to show and reloads. */
+  /** Changes how many scans to show and loads them (unless fresh). */
   function setLimit(next: number): Promise<void> {
     limit.value = next
-    return load()
+    return read.load(false)
   }
 
-  return { limit, current, showLoading, load, setLimit }
+  return { limit, current, showLoading: read.showLoading, load, setLimit, follow: read.follow }
 })

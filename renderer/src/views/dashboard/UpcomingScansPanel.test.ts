@@ -132,3 +132,47 @@ describe('the upcoming scans panel and sign-in', () => {
     expect(byTestId('upcoming-scan-row')).toHaveLength(2)
   })
 })
+
+describe('the upcoming scans panel on the data layer', () => {
+  it('keeps the rows shown while another limit loads', async () => {
+    const held = deferred<unknown>()
+    fake.handle('api.call', (p: { input: { query: { limit: number } } }) =>
+      p.input.query.limit === 5 ? held.promise : upcomingAnswer('A', 7),
+    )
+    const wrapper = mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    wrapper.findComponent({ name: 'ElSelect' }).vm.$emit('update:modelValue', 5)
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')).toHaveLength(7)
+    held.resolve(upcomingAnswer('A', 5))
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')).toHaveLength(5)
+  })
+
+  it('shows nothing of the previous account after a switch and asks for the new one', async () => {
+    const forB = deferred<unknown>()
+    fake.handle('accounts.setActive', (p: { accountId: string }) => ({
+      accounts: [account('acct-aaaa'), account('acct-bbbb')],
+      activeId: p.accountId,
+    }))
+    fake.handle('api.cancel', () => ({ cancelled: true }))
+    fake.handle('api.call', (p: { accountId: string }) =>
+      p.accountId === 'acct-aaaa' ? upcomingAnswer('A', 2) : forB.promise,
+    )
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa'), account('acct-bbbb')],
+      activeId: 'acct-aaaa',
+    })
+    mountWithApp(UpcomingScansPanel)
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')).toHaveLength(2)
+
+    await useAccountsStore().setActive('acct-bbbb')
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')).toHaveLength(0)
+    expect(apiCalls().at(-1)?.payload).toMatchObject({ accountId: 'acct-bbbb' })
+    forB.resolve(upcomingAnswer('B', 1))
+    await flushPromises()
+    expect(byTestId('upcoming-scan-row')[0].textContent).toContain('B scan 1')
+  })
+})
