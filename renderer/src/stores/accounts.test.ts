@@ -1,18 +1,10 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { describe, expect, it } from 'vitest'
+import { useFakeBridge } from '@/test/fakeApp'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useFakeBridge()
 
 describe('loading accounts', () => {
   it('shares one request between concurrent callers', async () => {
@@ -40,26 +32,36 @@ describe('loading accounts', () => {
   })
 })
 
+const prod = () => account('acct-new1', { label: 'Prod' })
+
+/** Main makes the added account acct-new1 (Prod) the only and active one. */
+function answerSetActiveWithProd(): void {
+  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
+    accounts: [prod()],
+    activeId: p.accountId,
+  }))
+}
+
+/** What the add-account form sends for a Prod account. */
+const addInput = (username: string, password: string) => ({
+  label: 'Prod',
+  baseUrl: 'https://scanner.example.com',
+  apiKey: 'k',
+  username,
+  password,
+  release: 'latest',
+  color: '#112233',
+})
+
 describe('adding an account', () => {
   it('makes the new account active', async () => {
     fake.handle('accounts.add', () => ({
       status: 'signedIn',
-      account: account('acct-new1', { label: 'Prod' }),
+      account: prod(),
     }))
-    fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-      accounts: [account('acct-new1', { label: 'Prod' })],
-      activeId: p.accountId,
-    }))
+    answerSetActiveWithProd()
     const store = useAccountsStore()
-    const result = await store.add({
-      label: 'Prod',
-      baseUrl: 'https://scanner.example.com',
-      apiKey: 'k',
-      username: 'u',
-      password: 'p',
-      release: 'latest',
-      color: '#112233',
-    })
+    const result = await store.add(addInput('u', 'p'))
     expect(result.ok).toBe(true)
     expect(store.activeId).toBe('acct-new1')
     expect(store.active?.label).toBe('Prod')
@@ -71,15 +73,7 @@ describe('adding an account', () => {
       () => new Fail({ code: 'UNAUTHORIZED', message: 'The password is wrong.' }),
     )
     const store = useAccountsStore()
-    const result = await store.add({
-      label: 'Prod',
-      baseUrl: 'https://scanner.example.com',
-      apiKey: 'k',
-      username: 'u',
-      password: 'bad',
-      release: 'latest',
-      color: '#112233',
-    })
+    const result = await store.add(addInput('u', 'bad'))
     expect(result).toEqual({
       ok: false,
       error: { code: 'UNAUTHORIZED', message: 'The password is wrong.' },
@@ -106,22 +100,11 @@ describe('a sign-in that needs a second factor', () => {
     fake.handle('accounts.add', () => ({ status: 'challenge', challenge }))
     fake.handle('accounts.secondFactor', () => ({
       status: 'signedIn',
-      account: account('acct-new1', { label: 'Prod' }),
+      account: prod(),
     }))
-    fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-      accounts: [account('acct-new1', { label: 'Prod' })],
-      activeId: p.accountId,
-    }))
+    answerSetActiveWithProd()
     const store = useAccountsStore()
-    const first = await store.add({
-      label: 'Prod',
-      baseUrl: 'https://scanner.example.com',
-      apiKey: 'k',
-      username: 'admin@example.com',
-      password: 'p',
-      release: 'latest',
-      color: '#112233',
-    })
+    const first = await store.add(addInput('admin@example.com', 'p'))
     expect(first.ok && first.data.status).toBe('challenge')
     expect(store.accounts).toEqual([])
     expect(fake.calls.some((c) => c.channel === 'accounts.setActive')).toBe(false)

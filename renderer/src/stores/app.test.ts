@@ -1,33 +1,20 @@
 import { createPinia, defineStore, setActivePinia } from 'pinia'
 import { watch } from 'vue'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useFakeBridge } from '@/test/fakeApp'
 import { account as baseAccount, upcomingAnswer } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { pinFromLocation, useAppStore } from './app'
 import { useUpcomingScansStore } from './upcomingScans'
 
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-})
+const fake = useFakeBridge()
 afterEach(() => {
-  delete window.scandesk
   window.history.replaceState(null, '', '/')
 })
 
 const account = (id: string, extra: Partial<AccountView> = {}) =>
-  baseAccount(id, {
-    label: `Label ${id}`,
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-    ...extra,
-  })
+  baseAccount(id, { label: `Label ${id}`, ...extra })
 const three = () => [account('acct-aaaa'), account('acct-bbbb'), account('acct-cccc')]
 const callsTo = (channel: string) => fake.calls.filter((c) => c.channel === channel)
 

@@ -1,34 +1,23 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ExportJob } from '@contract/files'
-import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account, exportJob } from '@/test/fixtures'
+import { twoAccounts, useFakeApp } from '@/test/fakeApp'
+import { deferred, Fail } from '@/test/fakeScandesk'
+import { exportJob } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { useAppStore } from './app'
 import { useExportsStore } from './exports'
 
-let fake: FakeScandesk
 const jobsByAccount: Record<string, ExportJob[]> = {}
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  jobsByAccount['acct-aaaa'] = [exportJob('acct-aaaa', { resourceName: 'A report' })]
-  jobsByAccount['acct-bbbb'] = []
-  fake.handle('exports.list', (p: { accountId: string }) => jobsByAccount[p.accountId] ?? [])
-  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-    accounts: [account('acct-aaaa'), account('acct-bbbb')],
-    activeId: p.accountId,
-  }))
-  useAccountsStore()
-  fake.emit('accounts.changed', {
-    accounts: [account('acct-aaaa'), account('acct-bbbb')],
-    activeId: 'acct-aaaa',
-  })
-})
-afterEach(() => {
-  delete window.scandesk
+const fake = useFakeApp({
+  accounts: twoAccounts,
+  switchable: true,
+  setup: (fake) => {
+    jobsByAccount['acct-aaaa'] = [exportJob('acct-aaaa', { resourceName: 'A report' })]
+    jobsByAccount['acct-bbbb'] = []
+    fake.handle('exports.list', (p: { accountId: string }) => jobsByAccount[p.accountId] ?? [])
+  },
 })
 
 const callsTo = (channel: string) => fake.calls.filter((c) => c.channel === channel)
@@ -103,14 +92,19 @@ describe('export jobs per account', () => {
   })
 })
 
+/** Main reports the browser build (no native folder dialog). */
+async function inBrowserMode(): Promise<void> {
+  fake.handle('app.info', () => ({
+    mode: 'browser',
+    version: '1.0.0',
+    keychain: { available: true, message: null },
+  }))
+  await useAppStore().load()
+}
+
 describe('downloading without a folder', () => {
   it('in browser mode asks for a folder, saves it, then downloads', async () => {
-    fake.handle('app.info', () => ({
-      mode: 'browser',
-      version: '1.0.0',
-      keychain: { available: true, message: null },
-    }))
-    await useAppStore().load()
+    await inBrowserMode()
     const store = useExportsStore()
     await flushPromises()
     const job = store.jobs[0]
@@ -148,12 +142,7 @@ describe('downloading without a folder', () => {
   })
 
   it('keeps the folder dialog open with the error when main refuses the folder', async () => {
-    fake.handle('app.info', () => ({
-      mode: 'browser',
-      version: '1.0.0',
-      keychain: { available: true, message: null },
-    }))
-    await useAppStore().load()
+    await inBrowserMode()
     const store = useExportsStore()
     await flushPromises()
     fake.handle('files.getFolder', () => ({ folder: null }))

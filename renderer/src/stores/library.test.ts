@@ -1,51 +1,46 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AccountView } from '@contract/accounts'
+import { describe, expect, it } from 'vitest'
 import type { LedgerEntry } from '@contract/files'
-import { deferred, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account as baseAccount, ledgerEntry } from '@/test/fixtures'
+import { useFakeApp } from '@/test/fakeApp'
+import { deferred } from '@/test/fakeScandesk'
+import { account, ledgerEntry } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { useLibraryStore } from './library'
 
-let fake: FakeScandesk
-const account = (id: string, extra: Partial<AccountView> = {}) =>
-  baseAccount(id, {
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-    ...extra,
-  })
 const three = () => [account('acct-aaaa'), account('acct-bbbb'), account('acct-cccc')]
 const entries = [
   ledgerEntry({ accountId: 'acct-aaaa', resourceName: 'A file' }),
   ledgerEntry({ accountId: 'acct-bbbb', resourceName: 'B file' }),
 ]
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  fake.handle('library.list', (p: { accountId?: string }) =>
-    entries.filter((e) => !p.accountId || e.accountId === p.accountId),
-  )
-  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-    accounts: three(),
-    activeId: p.accountId,
-  }))
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: three(), activeId: 'acct-aaaa' })
-})
-afterEach(() => {
-  delete window.scandesk
+const fake = useFakeApp({
+  accounts: three,
+  switchable: true,
+  setup: (fake) =>
+    fake.handle('library.list', (p: { accountId?: string }) =>
+      entries.filter((e) => !p.accountId || e.accountId === p.accountId),
+    ),
 })
 
 const names = () => useLibraryStore().entries.map((e) => e.resourceName)
 
 describe('the library across account switches', () => {
-  it('moves a filter on the previous account to the new one and reloads', async () => {
+  it.each([
+    {
+      title: 'moves a filter on the previous account to the new one and reloads',
+      start: (library: ReturnType<typeof useLibraryStore>) => {
+        library.accountFilter = 'acct-aaaa'
+      },
+    },
+    {
+      title: 'shows only the active account by default and follows it across switches',
+      start: (library: ReturnType<typeof useLibraryStore>) => {
+        expect(library.accountFilter).toBe('acct-aaaa')
+      },
+    },
+  ])('$title', async ({ start }) => {
     const library = useLibraryStore()
-    library.accountFilter = 'acct-aaaa'
+    start(library)
     await library.load()
     expect(names()).toEqual(['A file'])
     await useAccountsStore().setActive('acct-bbbb')
@@ -65,17 +60,6 @@ describe('the library across account switches', () => {
     await flushPromises()
     slow.resolve([entries[0]])
     await loading
-    expect(names()).toEqual(['B file'])
-  })
-
-  it('shows only the active account by default and follows it across switches', async () => {
-    const library = useLibraryStore()
-    expect(library.accountFilter).toBe('acct-aaaa')
-    await library.load()
-    expect(names()).toEqual(['A file'])
-    await useAccountsStore().setActive('acct-bbbb')
-    expect(library.accountFilter).toBe('acct-bbbb')
-    await flushPromises()
     expect(names()).toEqual(['B file'])
   })
 

@@ -1,21 +1,12 @@
 import { createPinia, defineStore, setActivePinia } from 'pinia'
 import { ref } from 'vue'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { deferred, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account as baseAccount } from '@/test/fixtures'
-import type { AccountView } from '@contract/accounts'
+import { describe, expect, it } from 'vitest'
+import { useFakeApp } from '@/test/fakeApp'
+import { deferred } from '@/test/fakeScandesk'
+import { account } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { operationInRelease, useAccountScope, useReleaseGuard } from './scope'
 
-let fake: FakeScandesk
-const account = (id: string, extra: Partial<AccountView> = {}) =>
-  baseAccount(id, {
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-    ...extra,
-  })
 const both = () => [account('acct-aaaa'), account('acct-bbbb', { release: '5.0.0-beta1' })]
 
 // A store of the kind the scope is for: one value per account, loaded by a slow request.
@@ -34,19 +25,7 @@ const useNotesStore = defineStore('notes', () => {
   return { notes, resets, load, scope }
 })
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-    accounts: both(),
-    activeId: p.accountId,
-  }))
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: both(), activeId: 'acct-aaaa' })
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useFakeApp({ accounts: both, switchable: true })
 
 describe('an account-bound store', () => {
   it('drops the answer of a request for A that arrives after the switch to B', async () => {

@@ -1,20 +1,12 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ChallengeView, ReauthRequest } from '@contract/sessions'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useFakeBridge } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { useSignInStore } from './signIn'
 
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useFakeBridge()
 
 const challenge: ChallengeView = {
   challengeId: 'chal-0000000000000001',

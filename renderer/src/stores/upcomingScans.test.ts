@@ -1,35 +1,16 @@
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account as baseAccount, upcomingAnswer } from '@/test/fixtures'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { twoAccounts, useFakeApp } from '@/test/fakeApp'
+import { deferred, Fail } from '@/test/fakeScandesk'
+import { upcomingAnswer } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { useUpcomingScansStore } from './upcomingScans'
 
-let fake: FakeScandesk
-const account = (id: string) =>
-  baseAccount(id, {
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-  })
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-    accounts: [account('acct-aaaa'), account('acct-bbbb')],
-    activeId: p.accountId,
-  }))
-  fake.handle('api.cancel', () => ({ cancelled: true }))
-  useAccountsStore()
-  fake.emit('accounts.changed', {
-    accounts: [account('acct-aaaa'), account('acct-bbbb')],
-    activeId: 'acct-aaaa',
-  })
+const fake = useFakeApp({
+  accounts: twoAccounts,
+  switchable: true,
+  setup: (fake) => fake.handle('api.cancel', () => ({ cancelled: true })),
 })
 afterEach(() => {
-  delete window.scandesk
   vi.useRealTimers()
 })
 
