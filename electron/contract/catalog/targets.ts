@@ -142,6 +142,7 @@ export const targetOperations = defineGroup([
     }),
     releases: LATEST_ONLY,
     idempotent: true,
+    computeOnly: true,
     summary: 'Calculate how many hosts an address or range covers',
     source: 'decided',
     sandbox: { kind: 'custom' },

@@ -93,6 +93,11 @@ export interface OperationDef<
   sandbox: SandboxSpec
   /** Marked by the interface as not implemented by the service (user.active_plans). */
   notImplemented?: boolean
+  /**
+   * A calculation sent by POST that changes nothing at the service (calculate hosts, schedule
+   * dates, phone lookup): callers refresh nothing after it.
+   */
+  computeOnly: boolean
   /** A valid request against the sandbox's seeded data (docs and the catalog coverage test). */
   example: OperationExample
 }
@@ -124,6 +129,7 @@ type Spec<Id extends string, P, Q, B, R> = {
   successStatus?: number
   sandbox: SandboxSpec
   notImplemented?: boolean
+  computeOnly?: boolean
   example?: OperationExample
 }
 
@@ -161,6 +167,7 @@ export function defineOperation<
       spec.successStatus ?? (method === 'POST' && spec.sandbox.kind === 'create' ? 201 : 200),
     sandbox: spec.sandbox,
     notImplemented: spec.notImplemented,
+    computeOnly: spec.computeOnly ?? false,
     example: spec.example ?? {},
   }
 }

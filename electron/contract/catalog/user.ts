@@ -153,6 +153,7 @@ export const userOperations = defineGroup([
       }),
     ),
     idempotent: true,
+    computeOnly: true,
     summary: 'Look up a phone number: normalised form, country, whether it can receive SMS',
     example: { body: { phone: '+1 415 555 0142' } },
   }),

@@ -45,9 +45,10 @@ export function useOperationCall(alsoChanges: readonly GroupId[] = []) {
     running.value++
     try {
       const result = await call(accountId)
-      // A read run on demand (a file check) changes nothing; a write refreshes what it changed.
+      // A read run on demand (a file check) or a calculation sent by POST (calculate hosts)
+      // changes nothing; a write refreshes what it changed.
       const def = findOperation(op)
-      if (result.ok && def && def.method !== 'GET')
+      if (result.ok && def && def.method !== 'GET' && !def.computeOnly)
         void invalidate(accountId, [def.group, ...alsoChanges])
       if (result.ok && app.accountId !== accountId) return { ok: false, error: { ...SWITCHED } }
       return result

@@ -90,6 +90,25 @@ describe('a form bound to a write operation', () => {
     expect(lists('scanners.list')).toHaveLength(1)
   })
 
+  it('refreshes nothing after a calculation the service answers by POST', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'targets.calculate_hosts'
+        ? {
+            data: { data: { address: '10.0.0.0/24', hosts_count: 256 } },
+            fetchedAt: '',
+            fromCache: false,
+          }
+        : listAnswer('A', 1),
+    )
+    mountComposable(() => useOperation('targets.list', {}))
+    await flushPromises()
+    const { result: form } = mountComposable(() => useOperationForm('targets.calculate_hosts'))
+    form.setValue('address', '10.0.0.0/24')
+    expect(await form.submit()).not.toBeNull()
+    await flushPromises()
+    expect(apiCalls(fake).filter((c) => c.op === 'targets.list')).toHaveLength(1)
+  })
+
   it('sends the path of the edited resource and only the fields it accepts', async () => {
     fake.handle('api.call', () => ({
       data: { data: { id: 'tgt-1' } },
