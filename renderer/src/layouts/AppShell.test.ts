@@ -1,30 +1,18 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defineComponent } from 'vue'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
-import type { AccountView } from '@contract/accounts'
 import { GROUP_NAV } from '@/navigation'
 import { syncWindowTitle, windowTitle } from '@/router'
 import { useAccountsStore } from '@/stores/accounts'
-import { useAppStore } from '@/stores/app'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account as baseAccount } from '@/test/fixtures'
+import { useFakeApp } from '@/test/fakeApp'
+import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AppShell from './AppShell.vue'
 
-let fake: FakeScandesk
 let wrapper: ReturnType<typeof mountWithApp> | null = null
 let router: Router
 
-const account = (id: string, extra: Partial<AccountView> = {}) =>
-  baseAccount(id, {
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-    ...extra,
-  })
 const list = () => [
   account('acct-aaaa', { label: 'Acme (latest)', color: '#ff0000' }),
   account('acct-bbbb', { label: 'Old Co', color: '#00aa00', release: '5.0.0-beta1' }),
@@ -32,16 +20,14 @@ const list = () => [
 
 const Page = defineComponent({ template: '<div data-testid="page" />' })
 
+const fake = useFakeApp({
+  accounts: list,
+  switchable: true,
+  store: 'app',
+  setup: (fake) => fake.handle('exports.list', () => []),
+})
+
 beforeEach(async () => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
-    accounts: list(),
-    activeId: p.accountId,
-  }))
-  fake.handle('exports.list', () => [])
-  useAppStore()
-  fake.emit('accounts.changed', { accounts: list(), activeId: 'acct-aaaa' })
   router = createRouter({
     history: createMemoryHistory(),
     routes: [
@@ -67,8 +53,6 @@ beforeEach(async () => {
 afterEach(() => {
   wrapper?.unmount()
   wrapper = null
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const strip = () => document.querySelector<HTMLElement>('.app-shell')!

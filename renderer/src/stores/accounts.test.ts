@@ -49,7 +49,7 @@ const addInput = (username: string, password: string) => ({
   apiKey: 'k',
   username,
   password,
-  release: 'latest',
+  release: 'latest' as const,
   color: '#112233',
 })
 

@@ -1,6 +1,6 @@
 import { createPinia, defineStore, setActivePinia } from 'pinia'
 import { watch } from 'vue'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import { useFakeBridge } from '@/test/fakeApp'
 import { account as baseAccount, upcomingAnswer } from '@/test/fixtures'

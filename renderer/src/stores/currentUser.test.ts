@@ -1,33 +1,14 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useOperation } from '@/data/useOperation'
 import { useOperationCall } from '@/data/useOperationCall'
 import { mountComposable } from '@/test/composables'
-import { deferred, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { twoAccounts, useFakeApp } from '@/test/fakeApp'
+import { deferred } from '@/test/fakeScandesk'
 import { callsOf, serveUserApi, userResource, type ApiPayload } from '@/views/user/userTestKit'
-import { useAccountsStore } from './accounts'
 import { useCurrentUserStore } from './currentUser'
 
-let fake: FakeScandesk
-
-function activate(activeId: string): void {
-  fake.emit('accounts.changed', {
-    accounts: [account('acct-aaaa'), account('acct-bbbb')],
-    activeId,
-  })
-}
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  activate('acct-aaaa')
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useFakeApp({ accounts: twoAccounts })
 
 describe('the current user', () => {
   it("loads the active account's profile and permissions and answers can()", async () => {
@@ -65,7 +46,7 @@ describe('switching the active account', () => {
     serveUserApi(fake)
     const store = useCurrentUserStore()
     await store.load()
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     expect(store.user).toBeNull()
     expect(store.permissions).toBeNull()
     expect(store.can('scans.run')).toBe(false)
@@ -84,7 +65,7 @@ describe('switching the active account', () => {
     await flushPromises()
     const pending = callsOf(fake, 'user.show')[0]
 
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     const cancelled = fake.calls.filter((c) => c.channel === 'api.cancel')
     expect(cancelled.map((c) => (c.payload as { requestId: string }).requestId)).toContain(
       pending.requestId,
@@ -104,7 +85,7 @@ describe('switching the active account', () => {
     await store.load()
     store.markDeleted()
     expect(store.deletedAtService).toBe(true)
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     expect(store.deletedAtService).toBe(false)
   })
 })
@@ -147,7 +128,7 @@ describe('the store on the data layer', () => {
     expect(callsOf(fake, 'user.show')).toHaveLength(2)
     expect(store.user?.attributes.last_name).toBe('King')
 
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     await flushPromises()
     expect(store.user?.id).toBe('usr-b')
     expect(callsOf(fake, 'user.show')).toHaveLength(3)
@@ -178,7 +159,7 @@ describe('the store on the data layer', () => {
     expect(store.user?.attributes.email).toBe('ada@example.com')
 
     // Another account's user is asked for at once; nothing more for the deleted one.
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     await flushPromises()
     expect(callsOf(fake, 'user.show').map((c) => c.accountId)).toEqual(['acct-aaaa', 'acct-bbbb'])
     expect(fake.calls.filter((c) => c.channel === 'api.cancel')).toHaveLength(1)

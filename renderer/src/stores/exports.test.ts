@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { ExportJob } from '@contract/files'
 import { twoAccounts, useFakeApp } from '@/test/fakeApp'
 import { deferred, Fail } from '@/test/fakeScandesk'
-import { exportJob } from '@/test/fixtures'
+import { browserAppInfo, exportJob } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { useAppStore } from './app'
 import { useExportsStore } from './exports'
@@ -94,11 +94,7 @@ describe('export jobs per account', () => {
 
 /** Main reports the browser build (no native folder dialog). */
 async function inBrowserMode(): Promise<void> {
-  fake.handle('app.info', () => ({
-    mode: 'browser',
-    version: '1.0.0',
-    keychain: { available: true, message: null },
-  }))
+  fake.handle('app.info', browserAppInfo)
   await useAppStore().load()
 }
 

@@ -1,4 +1,4 @@
-import { createPinia, defineStore, setActivePinia } from 'pinia'
+import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { describe, expect, it } from 'vitest'
 import { useFakeApp } from '@/test/fakeApp'

@@ -69,6 +69,14 @@ export function listAnswer(prefix: string, n: number, total = n, fromCache = fal
   }
 }
 
+/** A memory router whose every route renders nothing, for components that link or navigate. */
+export function catchAllRouter() {
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/:rest(.*)*', name: 'any', component: { render: () => null } }],
+  })
+}
+
 /**
  * Mounts a screen as the shell hosts it: a memory router (every route renders nothing) and the
  * window's confirmation dialog beside it.
@@ -77,11 +85,7 @@ export function mountScreen<C extends Component>(
   component: C,
   options: ComponentMountingOptions<C> = {} as ComponentMountingOptions<C>,
 ) {
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [{ path: '/:rest(.*)*', name: 'any', component: { render: () => null } }],
-  })
-  const plugins = [router, ...(options.global?.plugins ?? [])]
+  const plugins = [catchAllRouter(), ...(options.global?.plugins ?? [])]
   mountWithApp(ConfirmHost, { global: { plugins } })
   return mountWithApp(component, { ...options, global: { ...options.global, plugins } })
 }

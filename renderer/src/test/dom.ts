@@ -69,3 +69,10 @@ export async function submitWith(id: string): Promise<void> {
   await click(id)
   await formSettled()
 }
+
+/** The error text of the form item marked `data-field` (once the debounce has passed). */
+export async function errorOfField(field: string): Promise<string> {
+  await settle()
+  const el = document.querySelector(`[data-field="${field}"] .el-form-item__error`)
+  return el?.textContent?.trim() ?? ''
+}

@@ -1,6 +1,7 @@
 // Small builders of contract values for unit tests.
 import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
+import { Fail } from './fakeScandesk'
 
 /** An account as main would describe it. */
 export function account(id: string, extra: Partial<AccountView> = {}): AccountView {
@@ -112,4 +113,17 @@ export function reportsAnswer(n: number, total = n, page = 1) {
     fetchedAt: '2030-01-01T00:00:00Z',
     fromCache: false,
   }
+}
+
+/** app.info as main answers it in the browser build (no native dialogs), keychain available. */
+export function browserAppInfo() {
+  return { mode: 'browser', version: '1.0.0', keychain: { available: true, message: null } }
+}
+
+/** main's answer to a second factor sent after the sign-in's time ran out. */
+export function challengeExpired(): Fail {
+  return new Fail({
+    code: 'CHALLENGE_EXPIRED',
+    message: 'The sign-in took too long; sign in again.',
+  })
 }

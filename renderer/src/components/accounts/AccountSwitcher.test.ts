@@ -15,14 +15,7 @@ let list: AccountView[]
 let wrapper: ReturnType<typeof mountWithApp> | null = null
 
 const account = (id: string, extra: Partial<AccountView> = {}) =>
-  baseAccount(id, {
-    label: `Label ${id}`,
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-    ...extra,
-  })
+  baseAccount(id, { label: `Label ${id}`, ...extra })
 
 function start(pinTo?: string) {
   window.history.replaceState(null, '', pinTo ? `/?account=${pinTo}#/` : '/')

@@ -1,47 +1,15 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { useFakeBridge } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
+import { account, challengeExpired } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AddAccountDialog from './AddAccountDialog.vue'
-import { click, formSettled, shown, theTestId } from '@/test/dom'
+import { click, errorOfField, formSettled, inputOf, shown, theTestId, typeInto } from '@/test/dom'
 import { challengeView } from './testing'
 
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
-
-function input(testId: string): HTMLInputElement {
-  const el = document.querySelector<HTMLInputElement>(`input[data-testid="${testId}"]`)
-  if (!el) throw new Error(`no input ${testId}`)
-  return el
-}
-
-async function type(testId: string, value: string): Promise<void> {
-  const el = input(testId)
-  el.value = value
-  el.dispatchEvent(new Event('input'))
-  el.dispatchEvent(new FocusEvent('blur'))
-  await flushPromises()
-}
-
-// Element Plus shows a form item's message after a short debounce.
-async function errorOf(field: string): Promise<string> {
-  await new Promise((resolve) => setTimeout(resolve, 150))
-  await flushPromises()
-  const el = document.querySelector(`[data-field="${field}"] .el-form-item__error`)
-  return el?.textContent?.trim() ?? ''
-}
+const fake = useFakeBridge(() => useAccountsStore())
 
 async function open() {
   const wrapper = mountWithApp(AddAccountDialog, { props: { modelValue: true } })
@@ -50,11 +18,11 @@ async function open() {
 }
 
 async function fillValid(): Promise<void> {
-  await type('field-label', 'Production')
-  await type('field-base-url', 'https://scanner.example.com')
-  await type('field-api-key', 'key-123')
-  await type('field-username', 'analyst@example.com')
-  await type('field-password', 'not-the-password')
+  await typeInto('field-label', 'Production')
+  await typeInto('field-base-url', 'https://scanner.example.com')
+  await typeInto('field-api-key', 'key-123')
+  await typeInto('field-username', 'analyst@example.com')
+  await typeInto('field-password', 'not-the-password')
 }
 
 /** Submits and waits past the form's check (vee-validate runs it after 5 ms) and the call. */
@@ -66,24 +34,24 @@ async function submit(): Promise<void> {
 describe('the add-account dialog', () => {
   it('refuses an ftp:// URL as soon as the field is left', async () => {
     await open()
-    await type('field-base-url', 'ftp://scanner.example.com')
-    expect(await errorOf('baseUrl')).toMatch(/https:\/\/ or http:\/\//)
-    expect(await errorOf('label')).toBe('') // untouched fields stay quiet
+    await typeInto('field-base-url', 'ftp://scanner.example.com')
+    expect(await errorOfField('baseUrl')).toMatch(/https:\/\/ or http:\/\//)
+    expect(await errorOfField('label')).toBe('') // untouched fields stay quiet
   })
 
   it('refuses a URL that carries a user name and password', async () => {
     await open()
-    await type('field-base-url', 'https://admin:secret@scanner.example.com')
-    expect(await errorOf('baseUrl')).toMatch(/user name or password/)
-    await type('field-base-url', 'https://scanner.example.com')
-    expect(await errorOf('baseUrl')).toBe('')
+    await typeInto('field-base-url', 'https://admin:secret@scanner.example.com')
+    expect(await errorOfField('baseUrl')).toMatch(/user name or password/)
+    await typeInto('field-base-url', 'https://scanner.example.com')
+    expect(await errorOfField('baseUrl')).toBe('')
   })
 
   it('shows every problem on submit and sends nothing', async () => {
     await open()
     await submit()
-    expect(await errorOf('label')).toMatch(/required/)
-    expect(await errorOf('apiKey')).toMatch(/required/)
+    expect(await errorOfField('label')).toMatch(/required/)
+    expect(await errorOfField('apiKey')).toMatch(/required/)
     expect(fake.calls.some((c) => c.channel === 'accounts.add')).toBe(false)
   })
 
@@ -97,10 +65,10 @@ describe('the add-account dialog', () => {
     await submit()
     const error = document.querySelector('[data-testid="add-account-error"]')
     expect(error?.textContent).toContain('The user name or password is wrong.')
-    expect(input('field-label').value).toBe('Production')
-    expect(input('field-base-url').value).toBe('https://scanner.example.com')
-    expect(input('field-username').value).toBe('analyst@example.com')
-    expect(input('field-password').value).toBe('not-the-password')
+    expect(inputOf('field-label').value).toBe('Production')
+    expect(inputOf('field-base-url').value).toBe('https://scanner.example.com')
+    expect(inputOf('field-username').value).toBe('analyst@example.com')
+    expect(inputOf('field-password').value).toBe('not-the-password')
     expect(fake.calls.find((c) => c.channel === 'accounts.add')?.payload).toMatchObject({
       label: 'Production',
       baseUrl: 'https://scanner.example.com',
@@ -121,8 +89,8 @@ describe('the add-account dialog', () => {
     await open()
     await fillValid()
     await submit()
-    expect(await errorOf('label')).toBe('Label is already used by another account')
-    expect(input('field-label').value).toBe('Production')
+    expect(await errorOfField('label')).toBe('Label is already used by another account')
+    expect(inputOf('field-label').value).toBe('Production')
   })
 
   it('closes and reports the new account when main accepts it', async () => {
@@ -148,13 +116,13 @@ describe('signing in with an access token', () => {
     fake.handle('accounts.add', () => ({ status: 'signedIn', account: added }))
     fake.handle('accounts.setActive', () => ({ accounts: [added], activeId: 'acct-tok1' }))
     const wrapper = await open()
-    await type('field-label', 'Production')
-    await type('field-base-url', 'https://scanner.example.com')
-    await type('field-api-key', 'key-123')
-    await type('field-password', 'typed-before-switching')
+    await typeInto('field-label', 'Production')
+    await typeInto('field-base-url', 'https://scanner.example.com')
+    await typeInto('field-api-key', 'key-123')
+    await typeInto('field-password', 'typed-before-switching')
     await click('auth-method-access-token')
     expect(shown('field-password')).toBe(false)
-    await type('field-access-token', 'tok-abc-123')
+    await typeInto('field-access-token', 'tok-abc-123')
     await submit()
     const payload = sent()
     expect(payload).toMatchObject({ authMethod: 'access_token', accessToken: 'tok-abc-123' })
@@ -168,7 +136,7 @@ describe('signing in with an access token', () => {
     await open()
     await click('auth-method-access-token')
     await submit()
-    expect(await errorOf('accessToken')).toBe('Access token is required')
+    expect(await errorOfField('accessToken')).toBe('Access token is required')
     expect(sent()).toBeUndefined()
   })
 })
@@ -192,11 +160,11 @@ describe('oversized input', () => {
   it('refuses 10,000 characters in a field with that field’s message and sends nothing', async () => {
     await open()
     await fillValid()
-    await type('field-label', 'L'.repeat(10_000))
-    await type('field-username', 'u'.repeat(10_000))
+    await typeInto('field-label', 'L'.repeat(10_000))
+    await typeInto('field-username', 'u'.repeat(10_000))
     await submit()
-    expect(await errorOf('label')).toBe('Label is too long (80 characters at most)')
-    expect(await errorOf('username')).toBe('User name is too long')
+    expect(await errorOfField('label')).toBe('Label is too long (80 characters at most)')
+    expect(await errorOfField('username')).toBe('User name is too long')
     expect(sent()).toBeUndefined()
   })
 })
@@ -215,7 +183,7 @@ describe('a user with two-factor sign-in', () => {
     await submit()
     expect(shown('second-factor-step')).toBe(true)
     expect(shown('field-label')).toBe(false)
-    await type('second-factor-code', '654321')
+    await typeInto('second-factor-code', '654321')
     await click('second-factor-submit')
     expect(wrapper.emitted('added')?.[0]).toEqual([added])
     expect(useAccountsStore().activeId).toBe('acct-2fa1')
@@ -226,22 +194,15 @@ describe('a user with two-factor sign-in', () => {
       status: 'challenge',
       challenge: challengeView({ accountId: null }),
     }))
-    fake.handle(
-      'accounts.secondFactor',
-      () =>
-        new Fail({
-          code: 'CHALLENGE_EXPIRED',
-          message: 'The sign-in took too long; sign in again.',
-        }),
-    )
+    fake.handle('accounts.secondFactor', challengeExpired)
     await open()
     await fillValid()
     await submit()
-    await type('second-factor-code', '654321')
+    await typeInto('second-factor-code', '654321')
     await click('second-factor-submit')
     expect(shown('second-factor-step')).toBe(false)
-    expect(input('field-password').value).toBe('')
-    expect(input('field-label').value).toBe('Production')
+    expect(inputOf('field-password').value).toBe('')
+    expect(inputOf('field-label').value).toBe('Production')
     expect(theTestId('add-account-error').textContent).toContain('took too long')
   })
 })
@@ -253,8 +214,8 @@ describe('detecting the release', () => {
       evidence: ['scans.upcoming: present', 'saq.list: missing (404)'],
     }))
     await open()
-    await type('field-base-url', 'https://scanner.example.com')
-    await type('field-api-key', 'key-123')
+    await typeInto('field-base-url', 'https://scanner.example.com')
+    await typeInto('field-api-key', 'key-123')
     await click('detect-release')
     await formSettled()
     expect(fake.calls.find((c) => c.channel === 'accounts.detectRelease')?.payload).toEqual({
@@ -268,11 +229,11 @@ describe('detecting the release', () => {
 
   it('does not probe without a valid URL', async () => {
     await open()
-    await type('field-base-url', 'ftp://scanner.example.com')
+    await typeInto('field-base-url', 'ftp://scanner.example.com')
     await click('detect-release')
     await formSettled()
     expect(fake.calls.some((c) => c.channel === 'accounts.detectRelease')).toBe(false)
-    expect(await errorOf('baseUrl')).toMatch(/https:\/\//)
+    expect(await errorOfField('baseUrl')).toMatch(/https:\/\//)
   })
 })
 
@@ -311,7 +272,7 @@ describe('a custom CA bundle', () => {
     await open()
     await fillValid()
     await pick('notes.crt', 'just some text')
-    expect(await errorOf('caBundle')).toMatch(/PEM certificate/)
+    expect(await errorOfField('caBundle')).toMatch(/PEM certificate/)
     await submit()
     expect(sent()).toBeUndefined()
   })

@@ -1,27 +1,17 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import type { RemovalPlan } from '@contract/sessions'
 import { useAccountsStore } from '@/stores/accounts'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account as baseAccount } from '@/test/fixtures'
+import { useFakeApp } from '@/test/fakeApp'
+import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import RemoveAccountDialog from './RemoveAccountDialog.vue'
 import { click, theTestId, typeInto } from '@/test/dom'
 
-let fake: FakeScandesk
 let wrapper: ReturnType<typeof mountWithApp> | null = null
 let list: AccountView[]
 
-const account = (id: string, extra: Partial<AccountView> = {}) =>
-  baseAccount(id, {
-    impersonating: null,
-    rememberPassword: false,
-    hasCaBundle: false,
-    awaitingReauth: false,
-    ...extra,
-  })
 const plan: RemovalPlan = {
   accountId: 'acct-aaaa',
   label: 'Customer Acme',
@@ -33,24 +23,21 @@ const plan: RemovalPlan = {
   filesKept: 5,
 }
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  list = [account('acct-aaaa', { label: 'Customer Acme' }), account('acct-bbbb')]
-  fake.handle('accounts.removalPlan', () => plan)
-  fake.handle('accounts.list', () => ({ accounts: list, activeId: list[0]?.id ?? null }))
-  fake.handle('accounts.remove', (p: { accountId: string }) => {
-    list = list.filter((a) => a.id !== p.accountId)
-    return { removed: true }
-  })
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: list, activeId: 'acct-aaaa' })
+const fake = useFakeApp({
+  accounts: () => list,
+  setup: (fake) => {
+    list = [account('acct-aaaa', { label: 'Customer Acme' }), account('acct-bbbb')]
+    fake.handle('accounts.removalPlan', () => plan)
+    fake.handle('accounts.list', () => ({ accounts: list, activeId: list[0]?.id ?? null }))
+    fake.handle('accounts.remove', (p: { accountId: string }) => {
+      list = list.filter((a) => a.id !== p.accountId)
+      return { removed: true }
+    })
+  },
 })
 afterEach(() => {
   wrapper?.unmount()
   wrapper = null
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 async function open() {

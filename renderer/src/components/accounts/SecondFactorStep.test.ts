@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { account, challengeExpired } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import SecondFactorStep from './SecondFactorStep.vue'
 import { click, inputOf, shown, theTestId, typeInto } from '@/test/dom'
@@ -87,14 +87,7 @@ describe('the second-factor step', () => {
   })
 
   it('reports an expired challenge to its dialog', async () => {
-    fake.handle(
-      'accounts.secondFactor',
-      () =>
-        new Fail({
-          code: 'CHALLENGE_EXPIRED',
-          message: 'The sign-in took too long; sign in again.',
-        }),
-    )
+    fake.handle('accounts.secondFactor', challengeExpired)
     const wrapper = await mountStep()
     await typeInto('second-factor-code', '123456')
     await click('second-factor-submit')

@@ -3,8 +3,8 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
 import { useSignInStore } from '@/stores/signIn'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { account, challengeExpired } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import SignInDialog from './SignInDialog.vue'
 import { click, inputOf, shown, submitWith, theTestId, typeInto } from '@/test/dom'
@@ -63,14 +63,7 @@ describe('signing in to an account', () => {
 
   it('goes to the second factor, and back to an empty password when the sign-in took too long', async () => {
     fake.handle('accounts.signIn', () => ({ status: 'challenge', challenge: challengeView() }))
-    fake.handle(
-      'accounts.secondFactor',
-      () =>
-        new Fail({
-          code: 'CHALLENGE_EXPIRED',
-          message: 'The sign-in took too long; sign in again.',
-        }),
-    )
+    fake.handle('accounts.secondFactor', challengeExpired)
     await openDialog()
     await typeInto('sign-in-password', 'sandbox-password')
     await submitWith('sign-in-submit')

@@ -1,37 +1,21 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { byTestId } from '@/test/dom'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
+import { describe, expect, it, vi } from 'vitest'
 import type { ExportJob } from '@contract/files'
-import { useAccountsStore } from '@/stores/accounts'
 import { useExportsStore } from '@/stores/exports'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account, exportJob } from '@/test/fixtures'
+import { catchAllRouter as router } from '@/test/composables'
+import { useFakeApp } from '@/test/fakeApp'
+import { browserAppInfo, exportJob } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ExportsTrayButton from './ExportsTrayButton.vue'
 
-let fake: FakeScandesk
 let jobs: ExportJob[]
 
-function router() {
-  return createRouter({
-    history: createMemoryHistory(),
-    routes: [{ path: '/:rest(.*)*', component: { template: '<div />' } }],
-  })
-}
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  jobs = []
-  fake.handle('exports.list', () => jobs)
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
+const fake = useFakeApp({
+  setup: (fake) => {
+    jobs = []
+    fake.handle('exports.list', () => jobs)
+  },
 })
 
 async function openTray() {
@@ -115,11 +99,7 @@ describe('the exports tray', () => {
 
 describe('the folder dialog in browser mode', () => {
   it('asks for an absolute folder, refuses a relative one, and downloads after saving', async () => {
-    fake.handle('app.info', () => ({
-      mode: 'browser',
-      version: '1.0.0',
-      keychain: { available: true, message: null },
-    }))
+    fake.handle('app.info', browserAppInfo)
     const job = exportJob('acct-aaaa', { state: 'ready' })
     jobs = [job]
     fake.handle('files.getFolder', () => ({ folder: null }))

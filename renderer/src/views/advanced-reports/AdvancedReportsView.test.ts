@@ -1,23 +1,18 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { byTestId } from '@/test/dom'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useFakeBridge } from '@/test/fakeApp'
 import { account, reportsAnswer } from '@/test/fixtures'
 import { mountScreen } from '@/test/composables'
 import AdvancedReportsView from './AdvancedReportsView.vue'
-
-let fake: FakeScandesk
 
 interface ApiPayload {
   op: string
   input: { body?: Record<string, unknown> }
 }
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
+const fake = useFakeBridge((fake) => {
   fake.handle('exports.list', () => [])
   fake.handle('api.call', (p: ApiPayload) => {
     if (p.op === 'advanced_reports.list') return reportsAnswer(2)
@@ -30,10 +25,6 @@ beforeEach(() => {
     throw new Error(`unexpected ${p.op}`)
   })
   useAccountsStore()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 // The screen's own operations (the shell also reads the user's permissions).

@@ -1,25 +1,16 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { byTestId } from '@/test/dom'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useAccountsStore } from '@/stores/accounts'
-import { deferred, Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useFakeApp } from '@/test/fakeApp'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { account, upcomingAnswer } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import UpcomingScansPanel from './UpcomingScansPanel.vue'
 
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
-})
+const fake = useFakeApp()
 afterEach(() => {
-  delete window.scandesk
   vi.useRealTimers()
-  document.body.innerHTML = ''
 })
 
 const apiCalls = () => fake.calls.filter((c) => c.channel === 'api.call')

@@ -1,54 +1,36 @@
 import { useLibraryStore } from '@/stores/library'
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
+import { describe, expect, it } from 'vitest'
 import type { LedgerEntry } from '@contract/files'
-import { useAccountsStore } from '@/stores/accounts'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { catchAllRouter as router } from '@/test/composables'
+import { useFakeApp } from '@/test/fakeApp'
 import { account, ledgerEntry } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import LibraryView from './LibraryView.vue'
 
-let fake: FakeScandesk
 let entries: LedgerEntry[]
 
-function router() {
-  return createRouter({
-    history: createMemoryHistory(),
-    routes: [{ path: '/:rest(.*)*', component: { template: '<div />' } }],
-  })
-}
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  entries = [
-    ledgerEntry({ resourceName: 'Good', verdict: 'verified' }),
-    ledgerEntry({
-      resourceName: 'Bad',
-      verdict: 'mismatch',
-      detail: 'Moved to /home/me/Reports/Quarantine',
-    }),
-    ledgerEntry({ resourceName: 'Gone', verdict: 'missing', verifiedAt: null }),
-    ledgerEntry({ resourceName: 'New', verdict: 'unverified', accountId: 'acct-bbbb' }),
-  ]
-  fake.handle('library.list', (p: { accountId?: string; search?: string }) =>
-    entries.filter(
-      (e) =>
-        (!p.accountId || e.accountId === p.accountId) &&
-        (!p.search || e.resourceName.includes(p.search)),
-    ),
-  )
-  useAccountsStore()
-  fake.emit('accounts.changed', {
-    accounts: [account('acct-aaaa'), account('acct-bbbb', { color: '#e6a23c' })],
-    activeId: 'acct-aaaa',
-  })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
+const fake = useFakeApp({
+  accounts: () => [account('acct-aaaa'), account('acct-bbbb', { color: '#e6a23c' })],
+  setup: (fake) => {
+    entries = [
+      ledgerEntry({ resourceName: 'Good', verdict: 'verified' }),
+      ledgerEntry({
+        resourceName: 'Bad',
+        verdict: 'mismatch',
+        detail: 'Moved to /home/me/Reports/Quarantine',
+      }),
+      ledgerEntry({ resourceName: 'Gone', verdict: 'missing', verifiedAt: null }),
+      ledgerEntry({ resourceName: 'New', verdict: 'unverified', accountId: 'acct-bbbb' }),
+    ]
+    fake.handle('library.list', (p: { accountId?: string; search?: string }) =>
+      entries.filter(
+        (e) =>
+          (!p.accountId || e.accountId === p.accountId) &&
+          (!p.search || e.resourceName.includes(p.search)),
+      ),
+    )
+  },
 })
 
 const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="library-row"]')]

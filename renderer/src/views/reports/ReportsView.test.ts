@@ -1,44 +1,36 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { byTestId } from '@/test/dom'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account, exportJob, reportsAnswer } from '@/test/fixtures'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { useFakeApp } from '@/test/fakeApp'
+import { exportJob, reportsAnswer } from '@/test/fixtures'
 import { mountScreen } from '@/test/composables'
 import ReportsView from './ReportsView.vue'
-
-let fake: FakeScandesk
 
 interface ApiPayload {
   op: string
   input: { query?: Record<string, unknown>; body?: { ids: string[] }; path?: { id: string } }
 }
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  fake.handle('exports.list', () => [])
-  fake.handle('api.cancel', () => ({ cancelled: true }))
-  fake.handle('api.call', (p: ApiPayload) => {
-    if (p.op === 'reports.list') return reportsAnswer(3, 60, Number(p.input.query?.page ?? 1))
-    if (p.op === 'reports.bulk_delete')
-      return { data: { data: { deleted: p.input.body!.ids } }, fetchedAt: '', fromCache: false }
-    if (p.op === 'reports.delete')
-      return {
-        data: { data: { id: p.input.path!.id, deleted: true } },
-        fetchedAt: '',
-        fromCache: false,
-      }
-    throw new Error(`unexpected ${p.op}`)
-  })
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
+const fake = useFakeApp({
+  setup: (fake) => {
+    fake.handle('exports.list', () => [])
+    fake.handle('api.cancel', () => ({ cancelled: true }))
+    fake.handle('api.call', (p: ApiPayload) => {
+      if (p.op === 'reports.list') return reportsAnswer(3, 60, Number(p.input.query?.page ?? 1))
+      if (p.op === 'reports.bulk_delete')
+        return { data: { data: { deleted: p.input.body!.ids } }, fetchedAt: '', fromCache: false }
+      if (p.op === 'reports.delete')
+        return {
+          data: { data: { id: p.input.path!.id, deleted: true } },
+          fetchedAt: '',
+          fromCache: false,
+        }
+      throw new Error(`unexpected ${p.op}`)
+    })
+  },
 })
 afterEach(() => {
-  delete window.scandesk
   vi.useRealTimers()
-  document.body.innerHTML = ''
 })
 
 const apiCalls = (op: string) =>

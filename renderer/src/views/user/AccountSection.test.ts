@@ -1,11 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
+import { describe, expect, it } from 'vitest'
 import { useCurrentUserStore } from '@/stores/currentUser'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
+import { mountUserSection } from '@/test/userSection'
 import DeleteAccountSection from './DeleteAccountSection.vue'
 import TransferSection from './TransferSection.vue'
 import UserAccountView from './UserAccountView.vue'
@@ -23,26 +21,13 @@ import {
   type OpHandler,
 } from './userTestKit'
 
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
+const fake = useFakeApp()
 
 const deletable = { data: { deletable: true, reasons: [], warnings: ['you own 3 resources'] } }
 
 async function mountDelete(handlers: Record<string, OpHandler> = {}) {
   serveUserApi(fake, { 'user.deletability': () => deletable, ...handlers })
-  await useCurrentUserStore().load()
-  mountWithApp(DeleteAccountSection)
-  await flushPromises()
+  await mountUserSection(DeleteAccountSection)
 }
 
 const confirmButton = () => byTestId('user-delete-confirm')[0] as HTMLButtonElement
@@ -142,9 +127,7 @@ describe('transferring resources', () => {
         data: { to_user_id: 'usr-002', transferred: 4, by_collection: { targets: 3, scans: 1 } },
       }),
     })
-    await useCurrentUserStore().load()
-    const wrapper = mountWithApp(TransferSection)
-    await flushPromises()
+    const wrapper = await mountUserSection(TransferSection)
     await click('user-transfer-open')
     expect(callsOf(fake, 'user.organization_members')).toHaveLength(1)
     const select = wrapper.findComponent({ name: 'ElSelect' })
@@ -165,9 +148,7 @@ describe('transferring resources', () => {
       'user.permissions': () => ({ data: { role: 'manager', permissions: ['users.read'] } }),
       'user.organization_members': () => ({ data: [] }),
     })
-    await useCurrentUserStore().load()
-    mountWithApp(TransferSection)
-    await flushPromises()
+    await mountUserSection(TransferSection)
     expect(callsOf(fake, 'user.organization_members')).toHaveLength(0)
     await click('user-transfer-open')
     expect(callsOf(fake, 'users.list')).toHaveLength(0)
@@ -188,9 +169,7 @@ describe('transferring resources', () => {
       'user.transfer_resources': () =>
         invalid({ user_id: ['is not in your organization'] }, 'The transfer was refused.'),
     })
-    await useCurrentUserStore().load()
-    const wrapper = mountWithApp(TransferSection)
-    await flushPromises()
+    const wrapper = await mountUserSection(TransferSection)
     await click('user-transfer-open')
     wrapper.findComponent({ name: 'ElSelect' }).vm.$emit('update:modelValue', 'usr-002')
     await flushPromises()

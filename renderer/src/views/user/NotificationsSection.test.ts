@@ -1,21 +1,15 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { useFakeApp } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import NotificationsSection from './NotificationsSection.vue'
 import { byTestId, callsOf, formSettled, serveUserApi, type ApiPayload } from './userTestKit'
 
-let fake: FakeScandesk
 const prefs: Record<string, boolean> = {}
 
+const fake = useFakeApp()
 beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
   Object.assign(prefs, {
     scan_completed: true,
     scan_failed: true,
@@ -25,10 +19,6 @@ beforeEach(() => {
     saq_approved: false,
     weekly_summary: false,
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const switchOf = (key: string) =>

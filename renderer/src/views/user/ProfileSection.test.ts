@@ -1,11 +1,8 @@
-import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
+import { describe, expect, it } from 'vitest'
 import { useCurrentUserStore } from '@/stores/currentUser'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
+import { mountUserSection } from '@/test/userSection'
 import PasswordSection from './PasswordSection.vue'
 import ProfileSection from './ProfileSection.vue'
 import {
@@ -21,25 +18,9 @@ import {
   type ApiPayload,
 } from './userTestKit'
 
-let fake: FakeScandesk
+const fake = useFakeApp()
 
-beforeEach(async () => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
-
-async function mountProfile() {
-  await useCurrentUserStore().load()
-  const wrapper = mountWithApp(ProfileSection)
-  await flushPromises()
-  return wrapper
-}
+const mountProfile = () => mountUserSection(ProfileSection)
 
 describe('saving the profile', () => {
   it('puts the service’s 422 messages under their fields and keeps what was typed', async () => {

@@ -1,26 +1,13 @@
-import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
-import { useCurrentUserStore } from '@/stores/currentUser'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
-import { mountWithApp } from '@/test/mountApp'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { useFakeApp } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
+import { mountUserSection } from '@/test/userSection'
 import RecoveryCodesSection from './RecoveryCodesSection.vue'
 import { byTestId, callsOf, click, serveUserApi, userResource, type OpHandler } from './userTestKit'
 
 const CODES = ['k3p9-x2m7', 'q8w4-r5t1', 'z6y2-u9i3']
-let fake: FakeScandesk
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
-})
+const fake = useFakeApp()
 afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
   vi.restoreAllMocks()
 })
 
@@ -43,9 +30,7 @@ async function mountSection(remaining: number, handlers: Record<string, OpHandle
     },
     ...handlers,
   })
-  await useCurrentUserStore().load()
-  mountWithApp(RecoveryCodesSection)
-  await flushPromises()
+  await mountUserSection(RecoveryCodesSection)
 }
 
 describe('recovery codes', () => {

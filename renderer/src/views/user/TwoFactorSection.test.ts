@@ -1,12 +1,8 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import QRCode from 'qrcode'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
-import { useCurrentUserStore } from '@/stores/currentUser'
-import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
-import { mountWithApp } from '@/test/mountApp'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { useFakeApp } from '@/test/fakeApp'
+import { mountUserSection } from '@/test/userSection'
 import TwoFactorSection from './TwoFactorSection.vue'
 import {
   byTestId,
@@ -24,20 +20,12 @@ import {
 vi.mock('qrcode', () => ({ default: { toCanvas: vi.fn(() => Promise.resolve()) } }))
 
 const URI = 'otpauth://totp/ScanDesk:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=ScanDesk'
-let fake: FakeScandesk
 let enabled = false
 
+const fake = useFakeApp()
 beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  fake.emit('accounts.changed', { accounts: [account('acct-aaaa')], activeId: 'acct-aaaa' })
   enabled = false
   vi.mocked(QRCode.toCanvas).mockClear()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 async function mountSection(handlers: Record<string, OpHandler> = {}) {
@@ -63,10 +51,7 @@ async function mountSection(handlers: Record<string, OpHandler> = {}) {
     },
     ...handlers,
   })
-  await useCurrentUserStore().load()
-  const wrapper = mountWithApp(TwoFactorSection)
-  await flushPromises()
-  return wrapper
+  return mountUserSection(TwoFactorSection)
 }
 
 describe('turning on two-factor authentication with an app', () => {

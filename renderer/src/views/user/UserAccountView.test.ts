@@ -1,9 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { useAccountsStore } from '@/stores/accounts'
-import { deferred, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { describe, expect, it } from 'vitest'
+import { twoAccounts, useFakeApp } from '@/test/fakeApp'
+import { deferred } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import UserAccountView from './UserAccountView.vue'
 import {
@@ -16,29 +14,11 @@ import {
   type ApiPayload,
 } from './userTestKit'
 
-let fake: FakeScandesk
+const fake = useFakeApp({ accounts: twoAccounts })
 const USERS: Record<string, ReturnType<typeof userResource>> = {
   'acct-aaaa': userResource({ email: 'ada@a.example', first_name: 'Ada' }, 'usr-a'),
   'acct-bbbb': userResource({ email: 'bob@b.example', first_name: 'Bob' }, 'usr-b'),
 }
-
-function activate(activeId: string): void {
-  fake.emit('accounts.changed', {
-    accounts: [account('acct-aaaa'), account('acct-bbbb')],
-    activeId,
-  })
-}
-
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-  activate('acct-aaaa')
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
 
 describe('switching the active account on My account', () => {
   it('rebuilds the view for the new account and drops what was typed for the old one', async () => {
@@ -48,7 +28,7 @@ describe('switching the active account on My account', () => {
     expect(byTestId('user-account-who')[0].textContent).toContain('ada@a.example')
     await typeInto('user-password-current', 'typed-for-ada')
 
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     await flushPromises()
     expect(callsOf(fake, 'user.show').map((c) => c.accountId)).toEqual(['acct-aaaa', 'acct-bbbb'])
     expect(byTestId('user-account-who')[0].textContent).toContain('bob@b.example')
@@ -71,7 +51,7 @@ describe('switching the active account on My account', () => {
     })
     mountWithApp(UserAccountView, { props: { tab: 'profile' } })
     await flushPromises()
-    activate('acct-bbbb')
+    fake.activate('acct-bbbb')
     await flushPromises()
     lateA.resolve({ data: USERS['acct-aaaa'] })
     await flushPromises()
