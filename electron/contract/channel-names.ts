@@ -42,6 +42,10 @@ export const CHANNEL_NAMES = [
   'links.open',
   'links.complete',
   'links.dismiss',
+  'drafts.get',
+  'drafts.save',
+  'drafts.delete',
+  'drafts.list',
 ] as const
 
 /** One request channel name. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { accountId, addAccountInput, type AccountView } from './accounts'
 import type { ChannelName, EventName } from './channel-names'
+import { draftsInputs, type DraftsOutputs } from './drafts'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import {
   sessionsInputs,
@@ -86,10 +87,11 @@ export const channelInputs = {
   'settings.set': settingsInput,
   ...filesInputs,
   ...sessionsInputs,
+  ...draftsInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
-export interface ChannelOutputs extends FilesOutputs, SessionsOutputs {
+export interface ChannelOutputs extends FilesOutputs, SessionsOutputs, DraftsOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -18,6 +18,7 @@ import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/client'
 import { AccountsRepo } from './store/accounts-repo'
 import { openDatabase } from './store/database'
+import { DraftsRepo } from './store/drafts-repo'
 import { SettingsRepo } from './store/settings-repo'
 
 export type { DemoService } from './accounts/demo-account'
@@ -115,6 +116,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     connectivity: new Connectivity(events),
     host,
     exports: exportServices,
+    drafts: new DraftsRepo(db),
   }
   const table = createHandlerTable(handlerContext)
   await vault.status()

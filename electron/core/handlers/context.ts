@@ -7,6 +7,7 @@ import type { ExportServices } from '../exports/index'
 import type { HostServices } from '../host'
 import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
+import type { DraftsRepo } from '../store/drafts-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 import type { Connectivity } from './connectivity'
 
@@ -28,4 +29,6 @@ export interface HandlerContext {
   host: HostServices
   /** Export jobs, the file library and the download folders. */
   exports: ExportServices
+  /** Work in progress per account (scan wizard, SAQ answers). */
+  drafts: DraftsRepo
 }

@@ -3,6 +3,7 @@ import { apiHandlers } from './api'
 import { appHandlers } from './app'
 import type { HandlerContext } from './context'
 import { demoHandlers } from './demo'
+import { draftsHandlers } from './drafts'
 import { filesHandlers } from './files'
 import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
@@ -18,5 +19,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...settingsHandlers(ctx),
     ...filesHandlers(ctx),
     ...sessionHandlers(ctx),
+    ...draftsHandlers(ctx.drafts),
   }
 }

@@ -99,4 +99,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 4,
+    name: 'drafts',
+    up(db) {
+      // Work in progress the user must not lose (a scan wizard, an SAQ being filled): one row per
+      // account, kind and key, gone with its account.
+      db.exec(`
+        CREATE TABLE drafts (
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('scan-wizard', 'saq')),
+          key TEXT NOT NULL,
+          data TEXT NOT NULL CHECK (json_valid(data)),
+          saved_at TEXT NOT NULL,
+          PRIMARY KEY (account_id, kind, key)
+        ) STRICT;
+      `)
+    },
+  },
 ]
