@@ -1,0 +1,129 @@
+import { onScopeDispose, readonly, ref, toValue, watch, type MaybeRefOrGetter } from 'vue'
+
+/** Options of a poll. */
+export interface PollingOptions {
+  /** Poll while this holds (a running scan); false stops the poll and clears its timer. */
+  active: MaybeRefOrGetter<boolean>
+  /** The first and shortest interval, in ms (and the interval after a change). */
+  minMs?: number
+  /** The longest interval, in ms. */
+  maxMs?: number
+  /** How much longer the next interval is after an answer that changed nothing. */
+  factor?: number
+  /** After the window has been hidden this long (ms), the poll pauses until it is visible again. */
+  hiddenPauseMs?: number
+}
+
+/** The defaults: 2 s, doubled after every unchanged answer up to 30 s; paused after 1 min hidden. */
+export const POLLING_DEFAULTS = {
+  minMs: 2_000,
+  maxMs: 30_000,
+  factor: 2,
+  hiddenPauseMs: 60_000,
+} as const
+
+/**
+ * Polls with backoff: `poll` runs after `minMs`, then after ever longer intervals (× `factor`, up
+ * to `maxMs`) while it answers false ("nothing changed"); an answer of true, or `reset()`, goes
+ * back to `minMs`. Polling runs only while `active` holds. Once the window has been hidden
+ * (document.visibilityState) for `hiddenPauseMs` it pauses; when the window is visible again it
+ * polls at once and starts over at `minMs`. Runs in a component's setup (or any effect scope):
+ * everything stops with it.
+ */
+export function usePolling(poll: () => Promise<boolean> | boolean, options: PollingOptions) {
+  const minMs = options.minMs ?? POLLING_DEFAULTS.minMs
+  const maxMs = options.maxMs ?? POLLING_DEFAULTS.maxMs
+  const factor = options.factor ?? POLLING_DEFAULTS.factor
+  const hiddenPauseMs = options.hiddenPauseMs ?? POLLING_DEFAULTS.hiddenPauseMs
+
+  /** The interval before the next poll. */
+  const delay = ref(minMs)
+  /** True while paused because the window was hidden for long. */
+  const paused = ref(false)
+  /** True while a poll's answer is awaited. */
+  const polling = ref(false)
+
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let hiddenTimer: ReturnType<typeof setTimeout> | null = null
+  let disposed = false
+  const active = () => !disposed && toValue(options.active)
+
+  function clear(): void {
+    if (timer !== null) clearTimeout(timer)
+    timer = null
+  }
+
+  function schedule(): void {
+    clear()
+    if (!active() || paused.value) return
+    timer = setTimeout(() => void tick(), delay.value)
+  }
+
+  async function tick(): Promise<void> {
+    timer = null
+    if (!active() || paused.value) return
+    polling.value = true
+    let changed: boolean
+    try {
+      changed = await poll()
+    } catch {
+      changed = false
+    } finally {
+      polling.value = false
+    }
+    delay.value = changed ? minMs : Math.min(maxMs, Math.round(delay.value * factor))
+    schedule()
+  }
+
+  /** Back to the shortest interval (something happened: a start, a stop, a changed answer). */
+  function reset(): void {
+    delay.value = minMs
+    schedule()
+  }
+
+  watch(
+    () => toValue(options.active),
+    (on) => {
+      if (on) reset()
+      else clear()
+    },
+    { immediate: true },
+  )
+
+  function onVisibility(): void {
+    if (document.visibilityState === 'hidden') {
+      if (hiddenTimer === null)
+        hiddenTimer = setTimeout(() => {
+          hiddenTimer = null
+          paused.value = true
+          clear()
+        }, hiddenPauseMs)
+      return
+    }
+    if (hiddenTimer !== null) clearTimeout(hiddenTimer)
+    hiddenTimer = null
+    if (!paused.value) return
+    paused.value = false
+    delay.value = minMs
+    void tick()
+  }
+  const hasDocument = typeof document !== 'undefined'
+  if (hasDocument) {
+    document.addEventListener('visibilitychange', onVisibility)
+    if (document.visibilityState === 'hidden') onVisibility()
+  }
+
+  onScopeDispose(() => {
+    disposed = true
+    clear()
+    if (hiddenTimer !== null) clearTimeout(hiddenTimer)
+    if (hasDocument) document.removeEventListener('visibilitychange', onVisibility)
+  })
+
+  return {
+    delay: readonly(delay),
+    paused: readonly(paused),
+    polling: readonly(polling),
+    reset,
+  }
+}
