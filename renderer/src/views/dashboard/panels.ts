@@ -1,0 +1,26 @@
+import { computed, onBeforeUnmount, ref } from 'vue'
+import { detailRoute, resourceByKey } from '@/resources'
+import { useAppStore } from '@/stores/app'
+
+/** Where a scan's or a host's detail page is (the registry's routes). */
+export function detailOf(resourceKey: 'scans' | 'hosts', id: string) {
+  const resource = resourceByKey(resourceKey)
+  return resource ? detailRoute(resource, id) : { name: 'dashboard' }
+}
+
+/** The list page of a group (the registry's list routes are named after the group). */
+export const listOf = (group: 'scans' | 'hosts') => ({ name: group })
+
+/** The account's release, for a panel's "not in this release" line. */
+export function useRelease() {
+  const app = useAppStore()
+  return computed(() => app.account?.release ?? null)
+}
+
+/** Now, ticking once a minute (relative times re-render). */
+export function useMinuteClock() {
+  const now = ref(Date.now())
+  const tick = setInterval(() => (now.value = Date.now()), 60_000)
+  onBeforeUnmount(() => clearInterval(tick))
+  return now
+}
