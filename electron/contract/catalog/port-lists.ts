@@ -12,6 +12,7 @@ import {
   plainListQuery,
   single,
 } from '../schemas/common'
+import { portRangeProblem } from '../ports'
 import { appType } from './scanners'
 import { defineGroup, defineOperation } from './types'
 
@@ -20,10 +21,16 @@ export const portProtocol = z.enum(['tcp', 'udp'])
 
 const port = z.number().int().min(1).max(65535)
 
-/** A port range as sent in a request: start ≤ end, both 1–65535. */
+/**
+ * A port range as sent in a request: start ≤ end, both 1–65535 (`../ports` checks it, as the
+ * range editor does with the T:/U: text before sending; a refused range gets its sentence).
+ */
 export const portRangeInput = z
   .strictObject({ start: port, end: port, protocol: portProtocol })
-  .refine((r) => r.start <= r.end, { message: 'must not be below start', path: ['end'] })
+  .superRefine((r, ctx) => {
+    const problem = portRangeProblem(r.start, r.end)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['end'] })
+  })
 
 /** A stored port range with its id. */
 export const portRange = z.looseObject({
