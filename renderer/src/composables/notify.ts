@@ -36,6 +36,17 @@ export function canNotify(): boolean {
 }
 
 /**
+ * Where notifications stand: 'granted', 'denied', 'default' (not answered and not asked yet: a
+ * view may offer to ask), or 'unavailable' (no API, or asked before without an answer).
+ */
+export function notifyState(): 'granted' | 'denied' | 'default' | 'unavailable' {
+  const N = api()
+  if (!N) return 'unavailable'
+  if (N.permission === 'default' && wasAsked()) return 'unavailable'
+  return N.permission
+}
+
+/**
  * Asks for permission once: only while the user has not answered and it was not asked before.
  * Resolves true when notifications may be shown.
  */

@@ -1,0 +1,33 @@
+import { mount } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import SeverityChart from './SeverityChart.vue'
+import { SEVERITY_COLORS } from './severity'
+
+function mountChart(counts: Record<string, unknown> | null) {
+  return mount(SeverityChart, {
+    props: { counts, caption: 'Findings by severity' },
+    global: { stubs: { Echarts: true } },
+  })
+}
+
+describe('the severity chart', () => {
+  it('draws one bar per severity, worst on top, in its colour', () => {
+    const wrapper = mountChart({ critical: 2, high: 0, medium: 5, low: 1, info: 9 })
+    const option = wrapper.findComponent({ name: 'Echarts' }).props('option') as {
+      yAxis: { data: string[] }
+      series: { data: { value: number; itemStyle: { color: string } }[] }[]
+    }
+    expect(option.yAxis.data).toEqual(['Info', 'Low', 'Medium', 'High', 'Critical'])
+    expect(option.series[0].data.map((d) => d.value)).toEqual([9, 1, 5, 0, 2])
+    expect(option.series[0].data.at(-1)?.itemStyle.color).toBe(SEVERITY_COLORS.critical)
+  })
+
+  it('gives the same numbers as a table for screen readers and hides the drawing from them', () => {
+    const wrapper = mountChart({ critical: 2, high: 'x', medium: -1 })
+    const rows = wrapper.findAll('tbody tr').map((tr) => tr.text())
+    expect(rows).toEqual(['Critical2', 'High0', 'Medium0', 'Low0', 'Info0'])
+    expect(wrapper.find('table').classes()).toContain('visually-hidden')
+    expect(wrapper.find('.severity-chart__drawing').attributes('aria-hidden')).toBe('true')
+    expect(wrapper.find('figcaption').text()).toBe('Findings by severity (2 in all)')
+  })
+})

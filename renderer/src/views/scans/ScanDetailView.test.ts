@@ -1,0 +1,285 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import { NOTIFY_ASKED_KEY, resetNotifyForTests } from '@/composables/notify'
+import { detailName, RESOURCES } from '@/resources'
+import { useConfirmStore } from '@/stores/confirm'
+import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { byTestId, click, theTestId } from '@/test/dom'
+import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { mountWithApp } from '@/test/mountApp'
+import ScanDetailView from './ScanDetailView.vue'
+
+let fake: FakeScandesk
+let mounted: { unmount: () => void }[] = []
+let visibility: DocumentVisibilityState = 'visible'
+let shown: { title: string; options?: NotificationOptions }[] = []
+
+/** window.Notification with the user's answer already given. */
+function installNotification(permission: NotificationPermission) {
+  class FakeNotification {
+    static permission: NotificationPermission = permission
+    static requestPermission = vi.fn(async () => {
+      FakeNotification.permission = 'granted'
+      return 'granted' as const
+    })
+    onclick: (() => void) | null = null
+    constructor(title: string, options?: NotificationOptions) {
+      shown.push({ title, options })
+    }
+  }
+  vi.stubGlobal('Notification', FakeNotification)
+  return FakeNotification
+}
+
+beforeEach(() => {
+  fake = withTwoAccounts()
+  shown = []
+  resetNotifyForTests()
+  localStorage.clear()
+  installNotification('granted')
+  visibility = 'visible'
+  Object.defineProperty(document, 'visibilityState', {
+    configurable: true,
+    get: () => visibility,
+  })
+})
+afterEach(() => {
+  for (const wrapper of mounted) wrapper.unmount()
+  mounted = []
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+  Reflect.deleteProperty(document, 'visibilityState')
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+type Call = { op: string; input: { path?: Record<string, string> } }
+const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
+const counts = { critical: 1, high: 2, medium: 3, low: 4, info: 5 }
+function scan(status: string, progress: number, extra: Record<string, unknown> = {}) {
+  return {
+    data: {
+      id: 'scn-1',
+      type: 'scan',
+      attributes: {
+        name: 'Perimeter',
+        status,
+        progress,
+        target_ids: ['tgt-1'],
+        scan_profile: 'full_and_fast',
+        started_at: '2030-01-01T00:00:00Z',
+        finished_at: status === 'completed' ? '2030-01-01T00:10:00Z' : null,
+        hosts_count: 2,
+        vulnerabilities_count: 15,
+        severity_counts: counts,
+        ...extra,
+      },
+    },
+  }
+}
+const statistics = () =>
+  answer({
+    data: {
+      scan_id: 'scn-1',
+      status: 'completed',
+      hosts_count: 2,
+      vulnerabilities_count: 15,
+      severity_counts: counts,
+      duration_seconds: 600,
+      runs_count: 3,
+      pci_compliant: false,
+    },
+  })
+
+/** Answers scans.show from `states` in turn (the last one stays), the rest per operation. */
+function serve(states: ReturnType<typeof scan>[], over: Record<string, (p: Call) => unknown> = {}) {
+  fake.handle('api.call', (p: Call) => {
+    if (over[p.op]) return over[p.op](p)
+    if (p.op === 'scans.show') return answer(states.length > 1 ? states.shift() : states[0])
+    if (p.op === 'scans.statistics') return statistics()
+    if (p.op === 'user.organization')
+      return answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } })
+    return new Fail({ code: 'INTERNAL', message: `no answer for ${p.op}` })
+  })
+}
+const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op)
+const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').trim() ?? ''
+
+/** The view as the app routes it, with the shell's confirmation dialog. */
+function mountDetail() {
+  const page = { render: () => null }
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
+      { path: '/:rest(.*)*', name: 'any', component: page },
+    ],
+  })
+  mounted.push(mountWithApp(ConfirmHost, { global: { plugins: [router] } }))
+  const wrapper = mountWithApp(ScanDetailView, {
+    props: { id: 'scn-1', resourceKey: 'scans' },
+    global: { plugins: [router], stubs: { Echarts: true } },
+  })
+  mounted.push(wrapper)
+  return wrapper
+}
+
+describe('the scan detail while the scan runs', () => {
+  it('shows status and progress, asks again with backoff, and stops once it completed', async () => {
+    vi.useFakeTimers()
+    serve([scan('running', 10), scan('running', 10), scan('running', 50), scan('completed', 100)])
+    mountDetail()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(text('scan-status')).toBe('running')
+    expect(theTestId('scan-progress').textContent).toContain('10%')
+    expect(sent('scans.show')).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(sent('scans.show')).toHaveLength(2) // unchanged: next in 4 s
+    expect(text('scan-live-note')).toBe('Live: checked again every 4 s.')
+    await vi.advanceTimersByTimeAsync(3_999)
+    expect(sent('scans.show')).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(sent('scans.show')).toHaveLength(3) // progress changed: next in 2 s
+    expect(theTestId('scan-progress').textContent).toContain('50%')
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(text('scan-status')).toBe('completed')
+    const settled = sent('scans.show').length
+    await vi.advanceTimersByTimeAsync(10 * 60_000)
+    expect(sent('scans.show')).toHaveLength(settled)
+    expect(byTestId('scan-live-note')).toHaveLength(0)
+  })
+
+  it('raises one native notification when the run it watched finishes', async () => {
+    vi.useFakeTimers()
+    serve([scan('running', 90), scan('completed', 100)])
+    mountDetail()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(shown).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(2_000)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(shown).toEqual([
+      {
+        title: 'Scan “Perimeter” completed',
+        options: { body: '15 findings on 2 hosts.', tag: expect.stringContaining('scn-1') },
+      },
+    ])
+  })
+
+  it('raises none for a scan that was already finished when opened', async () => {
+    vi.useFakeTimers()
+    serve([scan('completed', 100)])
+    mountDetail()
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(shown).toHaveLength(0)
+    expect(sent('scans.show')).toHaveLength(1)
+  })
+
+  it('pauses after a minute hidden and asks again as soon as the window is visible', async () => {
+    vi.useFakeTimers()
+    serve([scan('running', 10)])
+    mountDetail()
+    await vi.advanceTimersByTimeAsync(0)
+    visibility = 'hidden'
+    document.dispatchEvent(new Event('visibilitychange'))
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(text('scan-live-note')).toBe('Updates paused while the window is hidden.')
+    const atPause = sent('scans.show').length
+    await vi.advanceTimersByTimeAsync(30 * 60_000)
+    expect(sent('scans.show')).toHaveLength(atPause)
+    visibility = 'visible'
+    document.dispatchEvent(new Event('visibilitychange'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(sent('scans.show')).toHaveLength(atPause + 1)
+  })
+
+  it('offers to ask for notifications once while it runs', async () => {
+    const N = installNotification('default')
+    serve([scan('running', 10)])
+    mountDetail()
+    await flushPromises()
+    await click('scan-notify')
+    expect(N.requestPermission).toHaveBeenCalledTimes(1)
+    expect(localStorage.getItem(NOTIFY_ASKED_KEY)).toBe('1')
+    expect(byTestId('scan-notify')).toHaveLength(0)
+  })
+})
+
+describe('starting and stopping', () => {
+  it('asks first, naming the account and organization, then starts and follows the run', async () => {
+    serve([scan('completed', 100)], {
+      'scans.start': () => {
+        serveRunning()
+        return answer(scan('running', 0))
+      },
+    })
+    const serveRunning = () => serve([scan('running', 0)])
+    mountDetail()
+    await flushPromises()
+    expect(byTestId('scan-stop')).toHaveLength(0)
+    await click('scan-start')
+    expect(useConfirmStore().pending?.title).toBe('Start scan')
+    await flushPromises()
+    expect(text('scan-start-confirm-text')).toBe('Start the scan “Perimeter” now?')
+    expect(text('confirm-where')).toBe('Account: Account acct-aaaa · Organization: Acme')
+    expect(sent('scans.start')).toHaveLength(0)
+    await click('scan-start-confirm')
+    await flushPromises()
+    expect(sent('scans.start')).toEqual([
+      expect.objectContaining({ op: 'scans.start', input: { path: { id: 'scn-1' } } }),
+    ])
+    expect(text('scan-status')).toBe('running')
+    expect(byTestId('scan-stop')).toHaveLength(1)
+  })
+
+  it('starts nothing when the question is cancelled', async () => {
+    serve([scan('stopped', 40)])
+    mountDetail()
+    await flushPromises()
+    await click('scan-start')
+    useConfirmStore().answer(false)
+    await flushPromises()
+    expect(sent('scans.start')).toHaveLength(0)
+  })
+
+  it('stops a running scan after asking', async () => {
+    serve([scan('running', 30)], { 'scans.stop': () => answer(scan('stopping', 30)) })
+    mountDetail()
+    await flushPromises()
+    await click('scan-stop')
+    expect(useConfirmStore().pending?.message).toBe('Stop the scan “Perimeter”?')
+    await click('scan-stop-confirm')
+    await flushPromises()
+    expect(sent('scans.stop')).toHaveLength(1)
+  })
+})
+
+describe('the scan statistics and related lists', () => {
+  it('draws findings by severity with the same numbers in a hidden table', async () => {
+    serve([scan('completed', 100)])
+    mountDetail()
+    await flushPromises()
+    const table = theTestId('severity-chart-table')
+    expect(table.classList.contains('visually-hidden')).toBe(true)
+    const cells = [...table.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.children].map((c) => c.textContent?.trim()),
+    )
+    expect(cells).toEqual([
+      ['Critical', '1'],
+      ['High', '2'],
+      ['Medium', '3'],
+      ['Low', '4'],
+      ['Info', '5'],
+    ])
+    expect(text('stat-pci')).toBe('No')
+  })
+
+  it('keeps the lists the registry relates to a scan as tabs', async () => {
+    serve([scan('completed', 100)])
+    const wrapper = mountDetail()
+    await flushPromises()
+    const labels = wrapper.findAll('.el-tabs__item').map((t) => t.text())
+    expect(labels).toEqual(['Overview', 'Hosts', 'Vulnerabilities', 'History', 'Reports'])
+  })
+})

@@ -1,0 +1,94 @@
+import { computed, ref, watch, type MaybeRefOrGetter, toValue } from 'vue'
+import type { OutputOf } from '@contract/catalog'
+import type { ScanStatus } from '@contract/catalog/scans'
+import { askNotifyOnce, notify, notifyState } from '@/composables/notify'
+import { usePolling, type PollingOptions } from '@/composables/polling'
+import { useInvalidation } from '@/data/invalidation'
+import { useOperation } from '@/data/useOperation'
+import { useAppStore } from '@/stores/app'
+
+/** States in which a scan changes by itself: its detail is asked again while it is in one. */
+export const LIVE_STATES: readonly ScanStatus[] = ['queued', 'running', 'stopping']
+
+/** States a run ends in. */
+export const FINISHED_STATES: readonly ScanStatus[] = ['completed', 'stopped', 'failed']
+
+/** Scan record as scans.show answers it. */
+export type Scan = OutputOf<'scans.show'>['data']
+
+const FINISH_WORDS: Record<string, string> = {
+  completed: 'completed',
+  stopped: 'was stopped',
+  failed: 'failed',
+}
+
+/** The notification for a finished run. */
+export function finishMessage(scan: Scan): { title: string; body: string } {
+  const a = scan.attributes
+  const title = `Scan “${a.name}” ${FINISH_WORDS[a.status] ?? a.status}`
+  if (a.status === 'failed') return { title, body: a.failure_reason ?? 'The scan failed.' }
+  const body =
+    a.status === 'completed'
+      ? `${a.vulnerabilities_count} findings on ${a.hosts_count} hosts.`
+      : `Stopped at ${a.progress}%.`
+  return { title, body }
+}
+
+/**
+ * One scan kept up to date while it runs: scans.show asked again with backoff (usePolling: 2 s
+ * up to 30 s, back to 2 s when status or progress changed; paused while the window is hidden
+ * for long) until it is finished, stopped or failed. When a run this window watched ends, the
+ * account's scan, host and vulnerability reads are refreshed and one native notification says
+ * how it ended.
+ */
+export function useScanLive(id: MaybeRefOrGetter<string>, polling: Partial<PollingOptions> = {}) {
+  const app = useAppStore()
+  const invalidate = useInvalidation()
+  const read = useOperation('scans.show', () => ({ path: { id: toValue(id) } }))
+  const scan = computed<Scan | null>(() => read.data.value?.data ?? null)
+  const status = computed<ScanStatus | null>(() => scan.value?.attributes.status ?? null)
+  const live = computed(() => !!status.value && LIVE_STATES.includes(status.value))
+  /** Where notifications stand (a view offers to ask while it is 'default'). */
+  const notifications = ref(notifyState())
+
+  const signature = () => JSON.stringify([status.value, scan.value?.attributes.progress])
+  const poll = usePolling(
+    async () => {
+      const before = signature()
+      await read.retry()
+      return signature() !== before
+    },
+    { ...polling, active: () => live.value && !read.error.value },
+  )
+
+  // A run counts as watched once this window saw the scan live; its end is announced once.
+  let watchedRun: string | null = null
+  watch(
+    [() => toValue(id), () => app.accountId, status],
+    ([scanId, accountId, next], previous) => {
+      const [previousId, previousAccount] = previous ?? []
+      if (scanId !== previousId || accountId !== previousAccount) watchedRun = null
+      const current = scan.value
+      if (!current || !accountId || current.id !== scanId) return
+      if (next && LIVE_STATES.includes(next)) {
+        watchedRun = `${accountId}:${scanId}:${current.attributes.started_at ?? ''}`
+        return
+      }
+      if (watchedRun && next && FINISHED_STATES.includes(next)) {
+        const tag = watchedRun
+        watchedRun = null
+        void invalidate(accountId, ['scans', 'hosts', 'vulnerabilities', 'reports'])
+        notify({ ...finishMessage(current), tag })
+      }
+    },
+    { immediate: true },
+  )
+
+  /** Asks for notification permission (once ever; call from a click). */
+  async function askNotifications(): Promise<void> {
+    await askNotifyOnce()
+    notifications.value = notifyState()
+  }
+
+  return { read, scan, status, live, poll, notifications, askNotifications }
+}
