@@ -9,6 +9,14 @@ export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
   white_label: () => import('./views/white-label/WhiteLabelView.vue'),
 }
 
+/**
+ * Resources whose detail page is a view of its own (same props as the registry's
+ * ResourceDetailView: `resourceKey` and `id`); the others get the generic detail.
+ */
+export const DETAIL_VIEWS: Partial<Record<string, () => Promise<Component>>> = {
+  scans: () => import('./views/scans/ScanDetailView.vue'),
+}
+
 /** Groups whose routes are declared elsewhere (My account's tabs: views/user/routes.ts). */
 export const OWN_ROUTES: readonly GroupId[] = ['user']
 
