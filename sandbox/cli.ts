@@ -23,6 +23,8 @@ const USAGE = `usage: npm run sandbox -- [options]
   --slow-drip MS           file answers trickle 1 KiB per MS
   --unauthorized-after N   refuse every token after N authenticated requests
   --session-ttl MS         lifetime of sign-in sessions (default 8 h)
+  --scan-duration MS       sandbox-clock time a scan run takes (default 120000)
+  --action-delay MS        time scanner verify and port list sync take (default 400)
   --quiet                  do not log each request
   --help`
 
@@ -49,6 +51,8 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
       'slow-drip': { type: 'string' },
       'unauthorized-after': { type: 'string' },
       'session-ttl': { type: 'string' },
+      'scan-duration': { type: 'string' },
+      'action-delay': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -101,6 +105,8 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
     testMode: values['test-mode'] ?? false,
     fixedOtp: values['fixed-otp'],
     sessionTtlMs: int('session-ttl', values['session-ttl'], 1000, 2 ** 31),
+    scanDurationMs: int('scan-duration', values['scan-duration'], 1000, 24 * 3_600_000),
+    actionDelayMs: int('action-delay', values['action-delay'], 0, 60_000),
     faults,
     logRequests: !values.quiet,
   }

@@ -27,6 +27,10 @@ export interface SandboxOptions {
   fixedOtp?: string
   /** Lifetime of sign-in sessions by the sandbox clock (default 8 h). */
   sessionTtlMs?: number
+  /** Sandbox-clock time a scan run takes from start to completion (default 2 min). */
+  scanDurationMs?: number
+  /** Real time scanners.verify and port_lists.sync take before answering (default 400 ms). */
+  actionDelayMs?: number
   faults?: Partial<Faults>
   /** Where log lines go (one-time codes among them); default stdout. */
   log?: (line: string) => void
@@ -98,6 +102,8 @@ export async function startSandboxWith(
       testMode: options.testMode ?? false,
       fixedOtp: options.fixedOtp,
       sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
+      scanDurationMs: options.scanDurationMs,
+      actionDelayMs: options.actionDelayMs,
       faults: options.faults ?? {},
       dataFile: options.dataFile,
       log: options.log ?? ((line) => process.stdout.write(`${line}\n`)),

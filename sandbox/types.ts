@@ -147,6 +147,16 @@ export interface SandboxSessions {
   resolve(scheme: 'Bearer' | 'Basic', token: string): Caller | null
 }
 
+/** Options the sandbox was started with that domains read. */
+export interface SandboxContextOptions {
+  fixedOtp?: string
+  apiKey: string
+  /** Sandbox-clock time a scan run takes from start to completion. */
+  scanDurationMs: number
+  /** Real time scanners.verify and port_lists.sync take before answering (0 in most tests). */
+  actionDelayMs: number
+}
+
 /** Everything a handler, a seeder or a tick can use. */
 export interface SandboxContext {
   db: SandboxDb
@@ -158,7 +168,7 @@ export interface SandboxContext {
   /** Writes a line to the sandbox log (one-time codes go here). */
   log(line: string): void
   /** Options the sandbox was started with that domains read. */
-  options: { fixedOtp?: string; apiKey: string }
+  options: SandboxContextOptions
   /** Throws a 404 with the interface's "Record Not Found". */
   notFound(what?: string): never
   /** Throws a 422 with field errors. */

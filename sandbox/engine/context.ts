@@ -1,5 +1,10 @@
 import type { Release } from '@contract/releases'
-import { SandboxHttpError, type Rng, type SandboxContext } from '../types'
+import {
+  SandboxHttpError,
+  type Rng,
+  type SandboxContext,
+  type SandboxContextOptions,
+} from '../types'
 import type { EngineDb } from './db'
 import type { EngineSessions } from './sessions'
 
@@ -42,7 +47,7 @@ export function createContext(parts: {
   release: Release
   clock: SandboxClock
   log: LogBuffer
-  options: { fixedOtp?: string; apiKey: string }
+  options: SandboxContextOptions
 }): SandboxContext {
   return {
     db: parts.db,

@@ -26,6 +26,12 @@ import { createSessions, type EngineSessions } from './sessions'
 import { parseJsonBody, queryRecord, validateInput } from './validation'
 import { handleControl } from './control'
 
+/** Sandbox-clock time a scan run takes unless configured: two minutes. */
+export const DEFAULT_SCAN_DURATION_MS = 2 * 60 * 1000
+
+/** Real time scanners.verify and port_lists.sync take unless configured. */
+export const DEFAULT_ACTION_DELAY_MS = 400
+
 /** Largest request body accepted (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -39,6 +45,10 @@ export interface EngineConfig {
   testMode: boolean
   fixedOtp?: string
   sessionTtlMs: number
+  /** Sandbox-clock time of a scan run (default DEFAULT_SCAN_DURATION_MS). */
+  scanDurationMs?: number
+  /** Real time verify and sync take (default DEFAULT_ACTION_DELAY_MS). */
+  actionDelayMs?: number
   faults: Partial<Faults>
   dataFile?: string
   log: (line: string) => void
@@ -113,7 +123,12 @@ export class SandboxEngine {
       release: config.release,
       clock: this.clock,
       log: this.logs,
-      options: { fixedOtp: config.fixedOtp, apiKey: config.apiKey },
+      options: {
+        fixedOtp: config.fixedOtp,
+        apiKey: config.apiKey,
+        scanDurationMs: config.scanDurationMs ?? DEFAULT_SCAN_DURATION_MS,
+        actionDelayMs: config.actionDelayMs ?? DEFAULT_ACTION_DELAY_MS,
+      },
     })
     for (const domain of parts.domains) {
       for (const [name, spec] of Object.entries(domain.collections)) {

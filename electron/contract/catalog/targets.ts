@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_HOST_LINES } from '../hosts'
 import { ALL_RELEASES, LATEST_ONLY } from '../releases'
 import {
   bulkDeleteResponse,
@@ -136,9 +137,18 @@ export const targetOperations = defineGroup([
     group: g,
     method: 'POST',
     path: '/v2/targets/calculate_hosts',
-    body: z.strictObject({ address: targetAddress }),
+    body: z.strictObject({
+      address: targetAddress,
+      /** Entries whose hosts are left out of the count (decided here; hosts.ts syntax). */
+      exclusions: z.array(targetAddress).max(MAX_HOST_LINES).optional(),
+    }),
     response: z.looseObject({
-      data: z.looseObject({ address: z.string(), hosts_count: z.number().int() }),
+      data: z.looseObject({
+        address: z.string(),
+        hosts_count: z.number().int(),
+        /** Hosts of the address the exclusions removed (when the body has exclusions). */
+        excluded_count: z.number().int().optional(),
+      }),
     }),
     releases: LATEST_ONLY,
     idempotent: true,

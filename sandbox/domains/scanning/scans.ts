@@ -5,8 +5,8 @@ import { finishRun, recordRun } from './results'
 import { nextRunAfter, parseStart, type Frequency, type Rule } from './schedules'
 import { touch } from './util'
 
-/** Sandbox time a scan run takes from start to completion: two minutes. */
-export const SCAN_DURATION_MS = 2 * 60 * 1000
+/** Sandbox-clock time a scan run takes from start to completion (`scanDurationMs` option). */
+export const scanDuration = (ctx: SandboxContext): number => ctx.options.scanDurationMs
 
 /** Sandbox time a scan spends in 'stopping' before it is 'stopped'. */
 export const STOPPING_MS = 30 * 1000
@@ -77,12 +77,13 @@ export function nextScanTime(ctx: SandboxContext, scan: Row, afterMs: number): s
 
 /**
  * Advances time-driven state: due scheduled scans start, running scans progress and complete
- * after SCAN_DURATION_MS, stopping scans stop, active exceptions past their expiry expire and
+ * after the scan duration, stopping scans stop, active exceptions past their expiry expire and
  * schedules move their next run forward. Writes only what changed.
  */
 export function tick(ctx: SandboxContext): void {
   const now = ctx.now()
   const nowMs = now.getTime()
+  const duration = scanDuration(ctx)
   for (const scan of ctx.db.list('scans')) {
     const a = scan.attributes
     const due = typeof a.schedule_next_time === 'string' ? Date.parse(a.schedule_next_time) : NaN
@@ -93,13 +94,13 @@ export function tick(ctx: SandboxContext): void {
     if (statusOf(scan) === 'running') {
       const started = Date.parse(String(scan.attributes.started_at))
       const elapsed = nowMs - started
-      if (elapsed >= SCAN_DURATION_MS) {
+      if (elapsed >= duration) {
         finishRun(ctx, scan, {
           startedAt: new Date(started),
-          finishedAt: new Date(started + SCAN_DURATION_MS),
+          finishedAt: new Date(started + duration),
         })
       } else {
-        const progress = Math.max(0, Math.floor((elapsed * 100) / SCAN_DURATION_MS))
+        const progress = Math.max(0, Math.floor((elapsed * 100) / duration))
         if (progress !== scan.attributes.progress) touch(ctx, 'scans', scan.id, { progress })
       }
     } else if (statusOf(scan) === 'stopping') {

@@ -2,7 +2,7 @@
 import type { Row, SandboxContext } from '../../types'
 import { prompt } from './prompt'
 import { finishRun, zeroCounts } from './results'
-import { nextScanTime, SCAN_DURATION_MS } from './scans'
+import { nextScanTime, scanDuration } from './scans'
 import {
   seedCredentials,
   seedPortLists,
@@ -165,7 +165,7 @@ function seedResults(ctx: SandboxContext, scans: Row[]): void {
         finishRun(ctx, scan, { startedAt: new Date(started), finishedAt: new Date(finished), age })
       }
     } else if (status === 'running') {
-      const started = now - SCAN_DURATION_MS / 10 - 1000
+      const started = now - scanDuration(ctx) / 10 - 1000
       touch(ctx, 'scans', scan.id, { started_at: new Date(started).toISOString(), progress: 10 })
     } else if (status === 'stopping') {
       touch(

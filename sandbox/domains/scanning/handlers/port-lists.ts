@@ -2,6 +2,7 @@
 import type { Handlers } from '../../../types'
 import { addRanges, portCount, type PortRange } from '../ports'
 import { insertRow, iso, listOf, one, orgOf, touch, visible } from '../util'
+import { reachable, scannerRoundTrip, unreachableMessage } from './scanners'
 
 /** Handlers of the port_lists group beyond the generic kinds. */
 export const portListHandlers: Handlers = {
@@ -59,10 +60,30 @@ export const portListHandlers: Handlers = {
     return one(req, touch(ctx, 'port_lists', row.id, { app_type: req.body.app_type }))
   },
 
-  'port_lists.sync': (req, ctx) => {
+  'port_lists.sync': async (req, ctx) => {
+    const before = visible(ctx, req, 'port_lists', req.path.id)
+    if (!before.attributes.activated) {
+      ctx.error(409, `Port list ${before.id} is deactivated; activate it before syncing it`)
+    }
+    await scannerRoundTrip(ctx)
     const row = visible(ctx, req, 'port_lists', req.path.id)
-    if (!row.attributes.activated) {
-      ctx.error(409, `Port list ${row.id} is deactivated; activate it before syncing it`)
+    // Pushed to the organization's activated scanners of the list's product; one that does not
+    // answer fails the sync (409) and synced_at stays as it was.
+    const org = String(row.internal?.organization_id)
+    const down = ctx.db
+      .list('scanners')
+      .filter(
+        (s) =>
+          s.internal?.organization_id === org &&
+          s.attributes.activated === true &&
+          s.attributes.app_type === row.attributes.app_type &&
+          !reachable(s),
+      )
+    if (down.length > 0) {
+      ctx.error(
+        409,
+        `Port list ${row.id} was not synced: scanner ${down[0].id} (${String(down[0].attributes.name)}) did not answer. ${unreachableMessage(down[0])}.`,
+      )
     }
     return one(req, touch(ctx, 'port_lists', row.id, { synced_at: iso(ctx) }))
   },

@@ -1,6 +1,23 @@
 // Scanner handlers: update, activation, app type, organization assignment and verification.
-import type { Handlers } from '../../../types'
+import type { Handlers, Row, SandboxContext } from '../../../types'
 import { iso, listOf, one, touch, visible } from '../util'
+
+/** Waits the configured time a scanner round trip takes (`actionDelayMs`; 0 answers at once). */
+export function scannerRoundTrip(ctx: SandboxContext): Promise<void> {
+  const ms = ctx.options.actionDelayMs
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
+}
+
+/**
+ * Whether the service can reach a scanner. Hosts in the reserved `.invalid` domain (RFC 6761)
+ * never answer: that is the sandbox's switch for failed verifications and syncs.
+ */
+export const reachable = (scanner: Row): boolean =>
+  !String(scanner.attributes.host).toLowerCase().endsWith('.invalid')
+
+/** The message of a scanner that did not answer. */
+export const unreachableMessage = (scanner: Row): string =>
+  `Could not reach ${String(scanner.attributes.host)}:${String(scanner.attributes.port)} (connection timed out)`
 
 /** Handlers of the scanners group beyond the generic kinds. */
 export const scannerHandlers: Handlers = {
@@ -58,19 +75,19 @@ export const scannerHandlers: Handlers = {
     return one(req, touch(ctx, 'scanners', row.id, {}, { organization_id }))
   },
 
-  'scanners.verify': (req, ctx) => {
+  'scanners.verify': async (req, ctx) => {
+    visible(ctx, req, 'scanners', req.path.id)
+    await scannerRoundTrip(ctx)
+    // Read again after the wait: the scanner may have changed or gone meanwhile.
     const row = visible(ctx, req, 'scanners', req.path.id)
-    const host = String(row.attributes.host)
-    const reachable = !host.endsWith('.invalid')
+    const ok = reachable(row)
     return one(
       req,
       touch(ctx, 'scanners', row.id, {
-        verification_status: reachable ? 'verified' : 'failed',
-        verification_message: reachable
-          ? 'Scanner answered and is up to date'
-          : `Could not reach ${host}:${String(row.attributes.port)} (connection timed out)`,
+        verification_status: ok ? 'verified' : 'failed',
+        verification_message: ok ? 'Scanner answered and is up to date' : unreachableMessage(row),
         last_verified_at: iso(ctx),
-        ...(reachable ? { version: '9.4.2' } : {}),
+        ...(ok ? { version: '9.4.2' } : {}),
       }),
     )
   },

@@ -179,8 +179,8 @@ export const scanHandlers: Handlers = {
     const b = req.body
     checkSettings(ctx, req, b)
     ;(b.new_targets ?? []).forEach((t, i) => {
-      const info = parseAddress(t.address)
-      if (info.kind === 'invalid') ctx.invalid({ [`new_targets.${i}.address`]: [info.reason] })
+      const entry = parseAddress(t.address)
+      if (!entry.ok) ctx.invalid({ [`new_targets.${i}.address`]: [entry.problem] })
     })
     const targetIds = [...(b.target_ids ?? [])]
     for (const t of b.new_targets ?? []) {

@@ -1,29 +1,26 @@
-// Target handlers beyond the generic kinds: host calculation and an update that recounts hosts.
+// Target handlers beyond the generic kinds: host calculation and writes that count hosts.
 import type { Handler, Handlers, SandboxContext } from '../../../types'
-import { countHosts, MIN_IPV6_PREFIX, parseAddress } from '../addresses'
+import { countWithExclusions, parseAddress } from '../addresses'
 import { one, touch, visible } from '../util'
 
-function hostsOrInvalid(ctx: SandboxContext, address: string): number {
-  const info = parseAddress(address)
-  if (info.kind === 'invalid') ctx.invalid({ address: [info.reason] })
-  const count = countHosts(address)
-  if (count === null) {
-    ctx.invalid({ address: [`IPv6 ranges wider than /${MIN_IPV6_PREFIX} are not counted`] })
-  }
-  return count
+/** The address's host count; 422 with the parser's sentence on `field` when it is refused. */
+export function hostsOrInvalid(ctx: SandboxContext, address: string, field = 'address'): number {
+  const entry = parseAddress(address)
+  if (!entry.ok) ctx.invalid({ [field]: [entry.problem] })
+  return entry.count
 }
 
-/** Handlers of targets.calculate_hosts and targets.update. */
+/** Handlers of targets.calculate_hosts, targets.create and targets.update. */
 export const targetHandlers: Handlers = {
   'targets.calculate_hosts': (req, ctx) => {
-    const { address } = req.body
-    return { status: 200, body: { data: { address, hosts_count: hostsOrInvalid(ctx, address) } } }
+    const { address, exclusions } = req.body
+    const counted = countWithExclusions(address, exclusions ?? [])
+    if (!counted.ok) return ctx.invalid({ [counted.field]: [counted.problem] })
+    const data: Record<string, unknown> = { address, hosts_count: counted.count }
+    if (exclusions !== undefined) data.excluded_count = counted.excluded
+    return { status: 200, body: { data } }
   },
-  'targets.create': (req, ctx) => {
-    // Validates the address before the generic-style insert (hosts_count is computed).
-    hostsOrInvalid(ctx, req.body.address)
-    return createTargetRow(req, ctx)
-  },
+  'targets.create': (req, ctx) => createTargetRow(req, ctx),
   'targets.update': (req, ctx) => {
     const target = visible(ctx, req, 'targets', req.path.id)
     const b = req.body
@@ -35,6 +32,8 @@ export const targetHandlers: Handlers = {
 
 const createTargetRow: Handler<'targets.create'> = (req, ctx) => {
   const b = req.body
+  // Validates the address before the generic-style insert (hosts_count is computed).
+  const hosts = hostsOrInvalid(ctx, b.address)
   const now = ctx.now().toISOString()
   const row = ctx.db.insert('targets', {
     id: ctx.db.nextId('tgt'),
@@ -44,7 +43,7 @@ const createTargetRow: Handler<'targets.create'> = (req, ctx) => {
       tags: [],
       last_scanned_at: null,
       ...b,
-      hosts_count: countHosts(b.address),
+      hosts_count: hosts,
       created_at: now,
       updated_at: now,
     },
