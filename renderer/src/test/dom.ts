@@ -53,6 +53,7 @@ export async function settle(): Promise<void> {
 
 /** The form-item error text shown under the input with `id` (once the debounce has passed). */
 export async function errorUnder(id: string): Promise<string> {
+  await formSettled()
   await settle()
   const item = inputOf(id).closest('.el-form-item')
   return item?.querySelector('.el-form-item__error')?.textContent?.trim() ?? ''
@@ -72,6 +73,9 @@ export async function submitWith(id: string): Promise<void> {
 
 /** The error text of the form item marked `data-field` (once the debounce has passed). */
 export async function errorOfField(field: string): Promise<string> {
+  // First the form's own check (its 5 ms timer), then the form item's debounce: timers run in
+  // order, so the second wait starts after the error was set, however slow the machine.
+  await formSettled()
   await settle()
   const el = document.querySelector(`[data-field="${field}"] .el-form-item__error`)
   return el?.textContent?.trim() ?? ''
