@@ -34,6 +34,8 @@ export function useResourceActions(resource: ResourceDef) {
   const { runDynamic: run, running } = useOperationCall(resource.alsoChanges)
   const form = shallowRef<OpenForm | null>(null)
   const formOpen = ref(false)
+  const dialog = shallowRef<{ action: RowActionDef; row: ResourceRow } | null>(null)
+  const dialogOpen = ref(false)
   const area = resource.permission === undefined ? resource.group : resource.permission
 
   /** True when the release has the operation and, for writes, the user may write here. */
@@ -72,9 +74,23 @@ export function useResourceActions(resource: ResourceDef) {
     })
   }
 
-  /** Runs a row action: a form when the operation takes a body, else a call (asked first if so declared). */
+  /** Opens or closes a row action's own dialog (its v-model). */
+  function setDialogOpen(open: boolean): void {
+    dialogOpen.value = open
+  }
+
+  /**
+   * Runs a row action: its own dialog (asked first if so declared), a form when the operation
+   * takes a body, else a call (asked first if so declared).
+   */
   async function rowAction(action: RowActionDef, row: ResourceRow): Promise<void> {
     const label = action.label.replace(/…$/, '')
+    if (action.dialog) {
+      if (action.confirm && !(await ask(action.confirm, label, `“${titleOf(row)}”`))) return
+      dialog.value = { action, row }
+      dialogOpen.value = true
+      return
+    }
     if (findOperation(action.op)?.body) {
       openForm({ op: action.op, title: `${label} — ${titleOf(row)}`, path: { id: row.id } })
       return
@@ -143,6 +159,9 @@ export function useResourceActions(resource: ResourceDef) {
     formOpen,
     openForm,
     setFormOpen,
+    dialog,
+    dialogOpen,
+    setDialogOpen,
     rowActionsFor,
     rowAction,
     toolbarAction,

@@ -7,6 +7,7 @@ import { serviceResources } from './entries/service'
 import type { ResourceDef } from './types'
 
 export * from './types'
+export { lazyComponent } from './lazy'
 
 /** Every resource with a generic screen, in sidebar order of their groups. */
 export const RESOURCES: readonly ResourceDef[] = [

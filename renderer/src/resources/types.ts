@@ -1,3 +1,4 @@
+import type { AsyncComponentLoader } from 'vue'
 import type { GroupId, OperationId } from '@contract/catalog'
 import type { ListOperationId, RowOf } from '@/data/useOperationList'
 
@@ -43,6 +44,11 @@ export interface RowActionDef {
   confirm?: 'danger' | 'costly'
   /** Shown only for rows where this holds (e.g. Activate on inactive rows). */
   when?: (attributes: Record<string, unknown>) => boolean
+  /**
+   * A workflow of its own (after the confirmation, if any): this dialog (props `resource`, `row`,
+   * v-model) runs the operation and shows its progress or the service's answer (verify, sync).
+   */
+  dialog?: AsyncComponentLoader
 }
 
 /** A write on the whole list (no `{id}`), e.g. "Mark all read". */
@@ -98,8 +104,12 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   toolbar?: ToolbarActionDef[]
   fields?: Record<string, FieldOverride>
   related?: RelatedDef[]
-  /** Further reads of one row (GET with the row's `{id}`), shown as panels on its detail page. */
-  panels?: { label: string; op: OperationId }[]
+  /**
+   * Further reads of one row (GET with the row's `{id}`), shown as panels on its detail page: as
+   * attributes, or by `component` (props `resource`, `id`, `op`) where the read needs its own
+   * editor (a port list's ranges).
+   */
+  panels?: { label: string; op: OperationId; component?: AsyncComponentLoader }[]
   /** Other list operations over the same rows, offered as tabs ("Activated"). */
   views?: { label: string; op: ListOperationId }[]
   /**
@@ -112,6 +122,11 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   alsoChanges?: GroupId[]
   /** Rows only shown inside another resource's detail (their list needs its `{id}`). */
   nested?: boolean
+  /**
+   * The create and edit dialog, where the body needs more than its schema says (a credential's
+   * write-only secret): the props and v-model of OperationFormDialog.
+   */
+  form?: AsyncComponentLoader
   /** Test id of the table (kept stable for end-to-end tests). */
   testId?: string
 }

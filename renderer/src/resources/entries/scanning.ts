@@ -188,11 +188,19 @@ export const scanningResources = [
     rowActions: [
       { op: 'scanners.activate', label: 'Activate', when: activeOnly },
       { op: 'scanners.deactivate', label: 'Deactivate', confirm: 'danger', when: activated },
-      { op: 'scanners.verify', label: 'Verify' },
+      {
+        op: 'scanners.verify',
+        label: 'Verify…',
+        dialog: () => import('@/components/config/ScannerVerifyDialog.vue'),
+      },
       { op: 'scanners.update_app_type', label: 'Change type…' },
       { op: 'scanners.assign_organization', label: 'Assign organization…' },
     ],
     views: [{ label: 'Activated', op: 'scanners.activated' }],
+    fields: {
+      organization_id: { label: 'Organization', picker: 'organizations' },
+      app_type: { label: 'Product' },
+    },
   }),
   defineResource({
     key: 'port_lists',
@@ -218,11 +226,29 @@ export const scanningResources = [
     rowActions: [
       { op: 'port_lists.activate', label: 'Activate', when: activeOnly },
       { op: 'port_lists.deactivate', label: 'Deactivate', confirm: 'danger', when: activated },
-      { op: 'port_lists.sync', label: 'Sync', confirm: 'costly' },
-      { op: 'port_lists.add_range', label: 'Add range…' },
+      {
+        op: 'port_lists.sync',
+        label: 'Sync…',
+        confirm: 'costly',
+        when: activated,
+        dialog: () => import('@/components/config/PortListSyncDialog.vue'),
+      },
+      {
+        op: 'port_lists.add_range',
+        label: 'Edit ranges…',
+        dialog: () => import('@/components/config/PortRangesDialog.vue'),
+      },
       { op: 'port_lists.update_app_type', label: 'Change type…' },
     ],
+    panels: [
+      {
+        label: 'Port ranges',
+        op: 'port_lists.show',
+        component: () => import('@/components/config/PortRangeEditor.vue'),
+      },
+    ],
     views: [{ label: 'Activated', op: 'port_lists.activated' }],
+    fields: { app_type: { label: 'Product' } },
   }),
   defineResource({
     key: 'credentials',
@@ -245,5 +271,7 @@ export const scanningResources = [
       { key: 'secret_updated_at', label: 'Secret changed', kind: 'datetime' },
     ],
     filters: ['kind'],
+    // The secret is write-only: never prefilled, sent only when typed.
+    form: () => import('@/components/config/CredentialFormDialog.vue'),
   }),
 ]

@@ -1,0 +1,174 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { resourceByKey } from '@/resources'
+import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { byTestId, click, theTestId } from '@/test/dom'
+import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import ResourceDetailView from '@/views/resources/ResourceDetailView.vue'
+import PortListSyncDialog from './PortListSyncDialog.vue'
+import ScannerVerifyDialog from './ScannerVerifyDialog.vue'
+
+let fake: FakeScandesk
+type Call = { op: string; input?: { path?: Record<string, string> } }
+const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
+const scanner = (over: Record<string, unknown> = {}) => ({
+  id: 'scr-1',
+  type: 'scanner',
+  attributes: {
+    name: 'DMZ scanner',
+    host: 'scanner-dmz.example.com',
+    port: 9390,
+    app_type: 'internal_scan',
+    activated: false,
+    verification_status: 'unverified',
+    ...over,
+  },
+})
+const portList = (over: Record<string, unknown> = {}) => ({
+  id: 'prt-1',
+  type: 'port_list',
+  attributes: {
+    name: 'Web servers',
+    app_type: 'external_scan',
+    activated: true,
+    ranges: [],
+    port_count: 1025,
+    ...over,
+  },
+})
+
+function serve(over: Record<string, (p: Call) => unknown> = {}): void {
+  fake.handle('api.call', (p: Call) => {
+    if (over[p.op]) return over[p.op](p)
+    if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions: [] })
+    if (p.op === 'user.organization')
+      return answer({ id: 'org-1', type: 'organization', attributes: { name: 'Acme' } })
+    if (p.op === 'scanners.show') return answer(scanner())
+    return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
+  })
+}
+
+beforeEach(() => {
+  fake = withTwoAccounts()
+  serve()
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as Call[]
+const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').trim() ?? ''
+const verified = () =>
+  answer(
+    scanner({
+      verification_status: 'verified',
+      verification_message: 'Scanner answered and is up to date',
+      version: '9.4.2',
+      last_verified_at: '2030-01-01T10:00:00Z',
+    }),
+  )
+
+function mountVerify() {
+  return mountScreen(ScannerVerifyDialog, {
+    props: { resource: resourceByKey('scanners')!, row: scanner(), modelValue: true },
+  })
+}
+
+describe('verifying a scanner', () => {
+  it('shows progress while the service checks, then what it answered', async () => {
+    const later = deferred<unknown>()
+    serve({ 'scanners.verify': () => later.promise })
+    mountVerify()
+    await flushPromises()
+    expect(byTestId('run-progress')).toHaveLength(1)
+    expect(sent('scanners.verify').map((c) => c.input)).toEqual([{ path: { id: 'scr-1' } }])
+    later.resolve(verified())
+    await flushPromises()
+    expect(byTestId('run-progress')).toHaveLength(0)
+    expect(text('verify-outcome')).toContain('The scanner is reachable')
+    expect(text('verify-reachable')).toBe('Yes')
+    expect(text('verify-version')).toBe('9.4.2')
+    expect(text('verify-message')).toBe('Scanner answered and is up to date')
+  })
+
+  it('shows an unreachable scanner with the service’s reason', async () => {
+    serve({
+      'scanners.verify': () =>
+        answer(
+          scanner({
+            host: 'gone.invalid',
+            verification_status: 'failed',
+            verification_message: 'Could not reach gone.invalid:9390 (connection timed out)',
+          }),
+        ),
+    })
+    mountVerify()
+    await flushPromises()
+    expect(text('verify-outcome')).toContain('could not be verified')
+    expect(text('verify-reachable')).toBe('No')
+    expect(text('verify-message')).toBe('Could not reach gone.invalid:9390 (connection timed out)')
+  })
+
+  it('shows a refused verification with its message and tries again on request', async () => {
+    let first = true
+    serve({
+      'scanners.verify': () => {
+        if (!first) return verified()
+        first = false
+        return new Fail({ code: 'OFFLINE', message: 'The service cannot be reached.' })
+      },
+    })
+    mountVerify()
+    await flushPromises()
+    expect(text('run-error')).toContain('The service cannot be reached.')
+    await click('run-retry')
+    expect(byTestId('run-error')).toHaveLength(0)
+    expect(text('verify-reachable')).toBe('Yes')
+    expect(sent('scanners.verify')).toHaveLength(2)
+  })
+
+  it('is the Verify action of a scanner’s page', async () => {
+    serve({ 'scanners.verify': verified })
+    mountScreen(ResourceDetailView, { props: { resourceKey: 'scanners', id: 'scr-1' } })
+    await flushPromises()
+    document.querySelector<HTMLElement>('[data-op="scanners.verify"]')!.click()
+    await flushPromises()
+    await new Promise((r) => setTimeout(r, 20))
+    await flushPromises()
+    expect(sent('scanners.verify')).toHaveLength(1)
+    expect(text('verify-version')).toBe('9.4.2')
+  })
+})
+
+describe('syncing a port list', () => {
+  function mountSync() {
+    return mountScreen(PortListSyncDialog, {
+      props: { resource: resourceByKey('port_lists')!, row: portList(), modelValue: true },
+    })
+  }
+
+  it('shows progress while it runs, then when it synced', async () => {
+    const later = deferred<unknown>()
+    serve({ 'port_lists.sync': () => later.promise })
+    mountSync()
+    await flushPromises()
+    expect(byTestId('run-progress')).toHaveLength(1)
+    expect(text('sync-close')).toBe('Close (keeps running)')
+    later.resolve(answer(portList({ synced_at: '2030-01-01T10:00:00Z' })))
+    await flushPromises()
+    expect(text('sync-outcome')).toContain('Web servers is synced')
+    expect(text('sync-ports')).toBe('1025')
+  })
+
+  it('shows a failed sync with the service’s message', async () => {
+    serve({
+      'port_lists.sync': () =>
+        new Fail({ code: 'CONFLICT', status: 409, message: 'No scanner answered the sync.' }),
+    })
+    mountSync()
+    await flushPromises()
+    expect(text('run-error')).toContain('No scanner answered the sync.')
+    expect(byTestId('sync-result')).toHaveLength(0)
+  })
+})

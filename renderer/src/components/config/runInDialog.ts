@@ -1,0 +1,58 @@
+import { onUnmounted, ref, shallowRef } from 'vue'
+import type { GroupId, OperationId } from '@contract/catalog'
+import type { AppError } from '@contract/errors'
+import { useOperationCall } from '@/data/useOperationCall'
+import type { ResourceRow } from '@/composables/resourceActions'
+import { toRow } from '@/resources'
+
+/** Where a run shown in a dialog is: not started, waiting for the service, answered, refused. */
+export type RunState = 'idle' | 'running' | 'done' | 'failed'
+
+/**
+ * One write on one row that the user watches in a dialog (verify a scanner, sync a port list):
+ * the call through the data layer (the group's reads refreshed), the seconds it has been running,
+ * the row the service answered with or its error; `start` again retries.
+ */
+export function useRunInDialog(op: OperationId, alsoChanges: readonly GroupId[] = []) {
+  const { runDynamic } = useOperationCall(alsoChanges)
+  const state = ref<RunState>('idle')
+  const answer = shallowRef<ResourceRow | null>(null)
+  const error = shallowRef<AppError | null>(null)
+  const elapsed = ref(0)
+  let timer: ReturnType<typeof setInterval> | undefined
+  let token = 0
+
+  const stop = () => {
+    if (timer !== undefined) clearInterval(timer)
+    timer = undefined
+  }
+
+  /** Runs the operation on the row `id`; a run started while one is out supersedes it. */
+  async function start(id: string): Promise<void> {
+    const mine = ++token
+    stop()
+    state.value = 'running'
+    error.value = null
+    answer.value = null
+    elapsed.value = 0
+    timer = setInterval(() => elapsed.value++, 1000)
+    const result = await runDynamic(op, { path: { id } })
+    if (mine !== token) return
+    stop()
+    if (result.ok) {
+      const body = result.data.data as { data?: unknown } | undefined
+      answer.value = toRow(body?.data)
+      state.value = 'done'
+    } else {
+      error.value = result.error
+      state.value = 'failed'
+    }
+  }
+
+  onUnmounted(() => {
+    token++
+    stop()
+  })
+
+  return { state, answer, error, elapsed, start }
+}
