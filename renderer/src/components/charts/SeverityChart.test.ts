@@ -30,4 +30,11 @@ describe('the severity chart', () => {
     expect(wrapper.find('.severity-chart__drawing').attributes('aria-hidden')).toBe('true')
     expect(wrapper.find('figcaption').text()).toBe('Findings by severity (2 in all)')
   })
+
+  it('draws nothing when there are no findings, and says so', () => {
+    const wrapper = mountChart({ critical: 0, high: 0, medium: 0, low: 0, info: 0 })
+    expect(wrapper.findComponent({ name: 'Echarts' }).exists()).toBe(false)
+    expect(wrapper.find('[data-testid="severity-chart-none"]').text()).toBe('No findings.')
+    expect(wrapper.findAll('tbody tr')).toHaveLength(5)
+  })
 })
