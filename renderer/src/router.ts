@@ -56,6 +56,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Dashboard' },
       },
       ...groupRoutes,
+      {
+        path: 'scans/new',
+        name: 'scan-wizard',
+        component: () => import('./views/scans/wizard/ScanWizardView.vue'),
+        meta: { title: 'New scan' },
+      },
       ...detailRoutes,
       ...userRoutes,
       {

@@ -56,6 +56,8 @@ export interface ToolbarActionDef {
   op: OperationId
   label: string
   confirm?: 'danger' | 'costly'
+  /** A screen of its own that runs `op` (the scan wizard): the button opens this route. */
+  to?: string
 }
 
 /** A field of a form that needs something else than its schema says. */

@@ -70,6 +70,7 @@ export const scanningResources = [
         when: (a) => a.status === 'running' || a.status === 'queued',
       },
     ],
+    toolbar: [{ op: 'scans.create_from_wizard', label: 'New scan…', to: '/scans/new' }],
     panels: [{ label: 'Statistics', op: 'scans.statistics' }],
     related: [
       { label: 'Hosts', resource: 'hosts', op: 'scans.hosts' },
