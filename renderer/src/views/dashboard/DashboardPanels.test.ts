@@ -1,6 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
+import { resetNotifyForTests } from '@/composables/notify'
 import { detailName, resourceByKey } from '@/resources'
 import { byTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
@@ -22,8 +23,14 @@ vi.mock('@/stores/scope', async (original) => {
 })
 
 const fake = useFakeApp()
-beforeEach(() => missing.clear())
-afterEach(() => vi.useRealTimers())
+beforeEach(() => {
+  missing.clear()
+  resetNotifyForTests()
+})
+afterEach(() => {
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+})
 
 const apiCalls = () =>
   fake.calls.filter((c) => c.channel === 'api.call').map((c) => c.payload as { op: string })
@@ -105,7 +112,8 @@ describe('the running scans panel', () => {
   it('asks again with backoff while a scan runs, and stops once none runs', async () => {
     vi.useFakeTimers()
     let n = 0
-    fake.handle('api.call', () => {
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op !== 'scans.running') return new Fail({ code: 'NOT_FOUND', message: 'Gone.' })
       n++
       return answer(n < 4 ? [scan('scn-1')] : [])
     })
@@ -119,10 +127,45 @@ describe('the running scans panel', () => {
     await vi.advanceTimersByTimeAsync(2_000)
     expect(n).toBe(3)
     await vi.advanceTimersByTimeAsync(8_000)
-    expect(n).toBe(4)
+    expect(n).toBeGreaterThanOrEqual(4) // and once more: the scan left, scan reads are refreshed
     expect(byTestId('running-scans-panel-empty')[0].textContent).toContain('No scan is running.')
+    const settled = n
     await vi.advanceTimersByTimeAsync(120_000)
-    expect(n).toBe(4)
+    expect(n).toBe(settled)
+  })
+
+  it('refreshes scan reads and raises one notification when a scan leaves the list', async () => {
+    vi.useFakeTimers()
+    const shown: string[] = []
+    vi.stubGlobal(
+      'Notification',
+      class {
+        static permission = 'granted'
+        constructor(title: string) {
+          shown.push(title)
+        }
+      },
+    )
+    let running = [scan('scn-1'), scan('scn-2')]
+    fake.handle('api.call', (p: { op: string; input: { path?: { id: string } } }) => {
+      if (p.op === 'scans.show')
+        return {
+          data: { data: scan(p.input.path!.id, { status: 'completed', progress: 100 }) },
+          fetchedAt: '2030-01-01T00:00:00Z',
+          fromCache: false,
+        }
+      return answer(running)
+    })
+    mount(RunningScansPanel)
+    await vi.advanceTimersByTimeAsync(0)
+    running = [scan('scn-2')]
+    await vi.advanceTimersByTimeAsync(2_000)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(apiCalls().filter((c) => c.op === 'scans.show')).toHaveLength(1)
+    expect(shown).toEqual(['Scan “Scan scn-1” completed'])
+    expect(byTestId('running-scan-row')).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(shown).toHaveLength(1)
   })
 
   it('shows a skeleton only after 100 ms', async () => {

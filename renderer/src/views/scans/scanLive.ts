@@ -34,6 +34,11 @@ export function finishMessage(scan: Scan): { title: string; body: string } {
   return { title, body }
 }
 
+/** The tag of a run's notification: one per account, scan and start, whichever view saw it end. */
+export function finishTag(accountId: string, scanId: string, startedAt?: string | null): string {
+  return `scan-finished:${accountId}:${scanId}:${startedAt ?? ''}`
+}
+
 /**
  * One scan kept up to date while it runs: scans.show asked again with backoff (usePolling: 2 s
  * up to 30 s, back to 2 s when status or progress changed; paused while the window is hidden
@@ -71,7 +76,7 @@ export function useScanLive(id: MaybeRefOrGetter<string>, polling: Partial<Polli
       const current = scan.value
       if (!current || !accountId || current.id !== scanId) return
       if (next && LIVE_STATES.includes(next)) {
-        watchedRun = `${accountId}:${scanId}:${current.attributes.started_at ?? ''}`
+        watchedRun = finishTag(accountId, scanId, current.attributes.started_at)
         return
       }
       if (watchedRun && next && FINISHED_STATES.includes(next)) {
