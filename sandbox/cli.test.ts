@@ -55,6 +55,18 @@ describe('the sandbox command line', () => {
     expect(parseCli([]).valueOf()).toMatchObject({ seedScale: undefined })
   })
 
+  it('takes the scan duration and the time verify and sync take', () => {
+    expect(parseCli(['--scan-duration', '5000', '--action-delay', '0'])).toMatchObject({
+      scanDurationMs: 5000,
+      actionDelayMs: 0,
+    })
+    expect(parseCli([])).toMatchObject({ scanDurationMs: undefined, actionDelayMs: undefined })
+    expect(() => parseCli(['--scan-duration', '10'])).toThrow(
+      '--scan-duration must be an integer from 1000 to 86400000, got "10"',
+    )
+    expect(() => parseCli(['--action-delay', '-5'])).toThrow(/--action-delay/)
+  })
+
   it('defaults to port 4010 with request logging and no faults', () => {
     expect(parseCli([])).toMatchObject({
       port: 4010,
