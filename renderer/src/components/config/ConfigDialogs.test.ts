@@ -4,7 +4,9 @@ import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { account } from '@/test/fixtures'
 import ResourceDetailView from '@/views/resources/ResourceDetailView.vue'
+import ResourceListView from '@/views/resources/ResourceListView.vue'
 import PortListSyncDialog from './PortListSyncDialog.vue'
 import ScannerVerifyDialog from './ScannerVerifyDialog.vue'
 
@@ -170,5 +172,18 @@ describe('syncing a port list', () => {
     await flushPromises()
     expect(text('run-error')).toContain('No scanner answered the sync.')
     expect(byTestId('sync-result')).toHaveLength(0)
+  })
+})
+
+describe('releases', () => {
+  it('offers credentials only where the release has them, asking nothing elsewhere', async () => {
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa', { release: '5.3.0' })],
+      activeId: 'acct-aaaa',
+    })
+    mountScreen(ResourceListView, { props: { group: 'credentials' } })
+    await flushPromises()
+    expect(byTestId('not-in-release')).toHaveLength(1)
+    expect(apiCalls(fake).some((c) => c.op.startsWith('credentials.'))).toBe(false)
   })
 })

@@ -39,7 +39,11 @@ async function setField(field: string, value: string): Promise<void> {
   await flushPromises()
 }
 
-function mountForm(props: Record<string, unknown>) {
+function mountForm(props: {
+  op: 'credentials.create' | 'credentials.update'
+  path?: Record<string, string>
+  initial?: Record<string, unknown>
+}) {
   return mountScreen(CredentialFormDialog, {
     props: { resource: resourceByKey('credentials')!, modelValue: true, title: 'T', ...props },
   })
@@ -115,5 +119,26 @@ describe('the credential form', () => {
       username: 'scan',
       private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n',
     })
+  })
+
+  it('asks for the new kind’s secret when an edit changes the kind', async () => {
+    mountForm({ op: 'credentials.update', path: { id: 'crd-1' }, initial: STORED })
+    await flushPromises()
+    document.querySelector<HTMLElement>('[data-field="kind"] .el-select__wrapper')!.click()
+    await flushPromises()
+    const option = [...document.querySelectorAll<HTMLElement>('.el-select-dropdown__item')].find(
+      (o) => o.textContent?.trim() === 'snmp community',
+    )!
+    option.click()
+    await flushPromises()
+    expect(shownFields()).toEqual(['name', 'description', 'kind', 'community'])
+    expect(byTestId('secret-hint').map((h) => h.textContent?.trim())).toEqual([
+      'Another kind: type its community string (the stored secret is replaced).',
+    ])
+    await submitWith('operation-form-submit')
+    expect(await errorOfField('community')).toBe(
+      'Community is required for an SNMP community credential',
+    )
+    expect(sent('credentials.update')).toHaveLength(0)
   })
 })
