@@ -38,3 +38,22 @@ describe('the severity chart', () => {
     expect(wrapper.findAll('tbody tr')).toHaveLength(5)
   })
 })
+
+describe('the severity chart and the theme', () => {
+  it('works its colours out again when the theme changes', async () => {
+    const wrapper = mountChart({ critical: 1 })
+    const first = wrapper.findComponent({ name: 'Echarts' }).props('option')
+    document.documentElement.style.setProperty('--el-text-color-regular', '#cfd3dc')
+    document.documentElement.classList.add('dark')
+    await new Promise((r) => setTimeout(r, 0))
+    await wrapper.vm.$nextTick()
+    const next = wrapper.findComponent({ name: 'Echarts' }).props('option') as {
+      yAxis: { axisLabel: { color: string } }
+    }
+    expect(next).not.toBe(first)
+    expect(next.yAxis.axisLabel.color).toBe('#cfd3dc')
+    document.documentElement.classList.remove('dark')
+    document.documentElement.style.removeProperty('--el-text-color-regular')
+    wrapper.unmount()
+  })
+})
