@@ -1,8 +1,8 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
-import { byTestId, click, theTestId } from '@/test/dom'
+import { byTestId, click, submitWith, theTestId } from '@/test/dom'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import ResourceDetailView from '@/views/resources/ResourceDetailView.vue'
@@ -11,7 +11,7 @@ import PortListSyncDialog from './PortListSyncDialog.vue'
 import ScannerVerifyDialog from './ScannerVerifyDialog.vue'
 
 let fake: FakeScandesk
-type Call = { op: string; input?: { path?: Record<string, string> } }
+type Call = { op: string; input?: { path?: Record<string, string>; body?: unknown } }
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 const scanner = (over: Record<string, unknown> = {}) => ({
   id: 'scr-1',
@@ -135,11 +135,49 @@ describe('verifying a scanner', () => {
     mountScreen(ResourceDetailView, { props: { resourceKey: 'scanners', id: 'scr-1' } })
     await flushPromises()
     document.querySelector<HTMLElement>('[data-op="scanners.verify"]')!.click()
-    await flushPromises()
-    await new Promise((r) => setTimeout(r, 20))
-    await flushPromises()
+    await vi.waitFor(() => expect(byTestId('verify-result')).toHaveLength(1), { timeout: 5000 })
     expect(sent('scanners.verify')).toHaveLength(1)
     expect(text('verify-version')).toBe('9.4.2')
+  })
+})
+
+describe('assigning a scanner to an organization', () => {
+  it('picks the organization from its list, never a typed id', async () => {
+    serve({
+      'organizations.list': () => ({
+        data: {
+          data: [
+            { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } },
+            { id: 'org-2', type: 'organization', attributes: { name: 'Globex' } },
+          ],
+          meta: { pagination: { total_count: 2 } },
+        },
+        fetchedAt: '',
+        fromCache: false,
+      }),
+      'scanners.assign_organization': () => answer(scanner()),
+    })
+    mountScreen(ResourceDetailView, { props: { resourceKey: 'scanners', id: 'scr-1' } })
+    await flushPromises()
+    document.querySelector<HTMLElement>('[data-op="scanners.assign_organization"]')!.click()
+    await flushPromises()
+    const picker = document.querySelector<HTMLElement>(
+      '[data-field="organization_id"] [data-testid="resource-picker"]',
+    )
+    expect(picker).not.toBeNull()
+    expect(sent('organizations.list')).toHaveLength(1)
+    document
+      .querySelector<HTMLElement>('[data-field="organization_id"] .el-select__wrapper')!
+      .click()
+    await flushPromises()
+    ;[...document.querySelectorAll<HTMLElement>('.el-select-dropdown__item')]
+      .find((o) => o.textContent?.trim() === 'Globex')!
+      .click()
+    await flushPromises()
+    await submitWith('operation-form-submit')
+    expect(sent('scanners.assign_organization').map((c) => c.input)).toEqual([
+      { path: { id: 'scr-1' }, body: { organization_id: 'org-2' } },
+    ])
   })
 })
 
@@ -161,6 +199,25 @@ describe('syncing a port list', () => {
     await flushPromises()
     expect(text('sync-outcome')).toContain('Web servers is synced')
     expect(text('sync-ports')).toBe('1025')
+  })
+
+  it('is the Sync action of a port list’s page, asked first', async () => {
+    serve({
+      'port_lists.show': () => answer(portList({ ranges: [] })),
+      'port_lists.sync': () => answer(portList({ synced_at: '2030-01-01T10:00:00Z' })),
+    })
+    mountScreen(ResourceDetailView, { props: { resourceKey: 'port_lists', id: 'prt-1' } })
+    await flushPromises()
+    // The panel's editor is loaded when the page first shows it.
+    await vi.waitFor(() => expect(byTestId('range-editor')).toHaveLength(1), { timeout: 5000 })
+    document.querySelector<HTMLElement>('[data-op="port_lists.sync"]')!.click()
+    await flushPromises()
+    expect(text('confirm-text')).toBe('Sync “Web servers”?')
+    expect(sent('port_lists.sync')).toHaveLength(0)
+    await click('confirm')
+    await vi.waitFor(() => expect(byTestId('sync-outcome')).toHaveLength(1), { timeout: 5000 })
+    expect(sent('port_lists.sync')).toHaveLength(1)
+    expect(text('sync-outcome')).toContain('Web servers is synced')
   })
 
   it('shows a failed sync with the service’s message', async () => {
