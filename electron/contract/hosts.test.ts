@@ -101,8 +101,14 @@ describe('parseHostEntry: refusals name the reason', () => {
     ],
     [`${'abc.'.repeat(64)}com`, 'A host name has at most 253 characters; this one has 259.'],
     ['example.com/24', 'A host name cannot have a prefix length (/24).'],
-    ['a.example b.example', 'Put one entry per line; this one contains a space.'],
-    ['10.0.0.1,10.0.0.2', 'Put one entry per line; this one contains a comma.'],
+    [
+      'a.example b.example',
+      'Give one address, range or host name per entry; this one contains a space.',
+    ],
+    [
+      '10.0.0.1,10.0.0.2',
+      'Give one address, range or host name per entry; this one contains a comma.',
+    ],
     ['', 'Enter an IP address, a CIDR block, an address range or a host name.'],
     ['   ', 'Enter an IP address, a CIDR block, an address range or a host name.'],
     [

@@ -45,6 +45,17 @@ export interface HostProblem {
 export type HostEntryResult = HostEntry | HostProblem
 
 const fmt = (n: number | bigint): string => n.toLocaleString('en-US')
+
+/** Address bounds of accepted address entries, kept aside so lists need not parse them again. */
+const bounds = new WeakMap<HostEntry, [bigint, bigint]>()
+/** IPv4 addresses sit above the IPv6 space so one interval list holds both. */
+const V4_BASE = BigInt(1) << BigInt(128)
+
+function withBounds(entry: HostEntry, first: bigint, last: bigint): HostEntry {
+  bounds.set(entry, [first, last])
+  return entry
+}
+const v4 = (n: number): bigint => V4_BASE + BigInt(n)
 const refuse = (problem: string): HostProblem => ({ ok: false, problem })
 
 // ---- IPv4 ------------------------------------------------------------------------------------
@@ -77,7 +88,11 @@ function ipv4Entry(text: string): HostEntryResult {
   const v = ipv4Value(text)
   if (typeof v === 'string') return refuse(v)
   const t = ipv4Text(v)
-  return { ok: true, kind: 'ipv4', normalized: t, count: 1, first: t, last: t }
+  return withBounds(
+    { ok: true, kind: 'ipv4', normalized: t, count: 1, first: t, last: t },
+    v4(v),
+    v4(v),
+  )
 }
 
 /** Scanned bounds of an IPv4 block: without network and broadcast below /31. */
@@ -109,14 +124,18 @@ function cidrEntry(address: string, prefixText: string): HostEntryResult {
   const size = 2 ** (32 - prefix)
   const network = v - (v % size)
   const [first, last] = cidrBounds(network, prefix)
-  return {
-    ok: true,
-    kind: 'cidr',
-    normalized: `${ipv4Text(network)}/${prefix}`,
-    count: last - first + 1,
-    first: ipv4Text(first),
-    last: ipv4Text(last),
-  }
+  return withBounds(
+    {
+      ok: true,
+      kind: 'cidr',
+      normalized: `${ipv4Text(network)}/${prefix}`,
+      count: last - first + 1,
+      first: ipv4Text(first),
+      last: ipv4Text(last),
+    },
+    v4(first),
+    v4(last),
+  )
 }
 
 function rangeEntry(startText: string, endText: string): HostEntryResult {
@@ -153,7 +172,11 @@ function rangeEntry(startText: string, endText: string): HostEntryResult {
   }
   const first = ipv4Text(start)
   const last = ipv4Text(end)
-  return { ok: true, kind: 'range', normalized: `${first}-${last}`, count, first, last }
+  return withBounds(
+    { ok: true, kind: 'range', normalized: `${first}-${last}`, count, first, last },
+    v4(start),
+    v4(end),
+  )
 }
 
 // ---- IPv6 ------------------------------------------------------------------------------------
@@ -227,7 +250,7 @@ function ipv6Entry(text: string): HostEntryResult {
   const v = ipv6Value(text)
   if (typeof v === 'string') return refuse(v)
   const t = ipv6Text(v)
-  return { ok: true, kind: 'ipv6', normalized: t, count: 1, first: t, last: t }
+  return withBounds({ ok: true, kind: 'ipv6', normalized: t, count: 1, first: t, last: t }, v, v)
 }
 
 function ipv6CidrEntry(address: string, prefixText: string): HostEntryResult {
@@ -248,14 +271,18 @@ function ipv6CidrEntry(address: string, prefixText: string): HostEntryResult {
   const hostBits = BigInt(128 - prefix)
   const size = BigInt(1) << hostBits
   const network = v & (IPV6_MAX ^ (size - BigInt(1)))
-  return {
-    ok: true,
-    kind: 'ipv6-cidr',
-    normalized: `${ipv6Text(network)}/${prefix}`,
-    count: Number(size),
-    first: ipv6Text(network),
-    last: ipv6Text(network + size - BigInt(1)),
-  }
+  return withBounds(
+    {
+      ok: true,
+      kind: 'ipv6-cidr',
+      normalized: `${ipv6Text(network)}/${prefix}`,
+      count: Number(size),
+      first: ipv6Text(network),
+      last: ipv6Text(network + size - BigInt(1)),
+    },
+    network,
+    network + size - BigInt(1),
+  )
 }
 
 // ---- host names ------------------------------------------------------------------------------
@@ -316,7 +343,7 @@ export function parseHostEntry(input: string): HostEntryResult {
   const sep = /[\s,;]/.exec(text)
   if (sep) {
     const what = sep[0] === ',' ? 'a comma' : sep[0] === ';' ? 'a semicolon' : 'a space'
-    return refuse(`Put one entry per line; this one contains ${what}.`)
+    return refuse(`Give one address, range or host name per entry; this one contains ${what}.`)
   }
   const slash = text.split('/')
   if (slash.length > 2) return refuse(`"${text}" has more than one "/".`)
@@ -426,9 +453,6 @@ function overlap(a: Interval[], b: Interval[]): bigint {
 
 const sizeOf = (items: Interval[]): bigint => items.reduce((n, [s, e]) => n + e - s + ONE, ZERO)
 
-/** IPv4 addresses sit above the IPv6 space so one interval list holds both. */
-const V4_BASE = ONE << IPV6_BITS
-
 interface HostSet {
   addresses: Interval[]
   names: Set<string>
@@ -439,13 +463,9 @@ function hostSetOf(lines: HostLine[]): HostSet {
   const names = new Set<string>()
   for (const { result: r } of lines) {
     if (!r.ok) continue
-    if (r.kind === 'hostname') names.add(r.normalized)
-    else if (r.kind === 'ipv6' || r.kind === 'ipv6-cidr') {
-      addresses.push([ipv6Value(r.first) as bigint, ipv6Value(r.last) as bigint])
-    } else {
-      const v = (t: string) => V4_BASE + BigInt(ipv4Value(t) as number)
-      addresses.push([v(r.first), v(r.last)])
-    }
+    const b = bounds.get(r)
+    if (r.kind === 'hostname' || !b) names.add(r.normalized)
+    else addresses.push([b[0], b[1]])
   }
   return { addresses: mergeIntervals(addresses), names }
 }
