@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { scanWizardBody } from '@contract/catalog/scans'
+import { parseHostEntry } from '@contract/hosts'
 import {
   MAX_HOST_LIST_LINES,
   blankWizard,
@@ -29,6 +30,25 @@ describe('host lists', () => {
       [5, false, undefined],
     ])
     expect(c.addresses).toEqual(['Scan.example.com', '192.0.2.7'])
+  })
+
+  it('gives the host syntax’s own sentence for 10.0.0.0/0, 999.1.1.1 and a..b', () => {
+    const bad = ['10.0.0.0/0', '999.1.1.1', 'a..b']
+    const c = checkHostList(bad.join('\n'))
+    expect(c.lines.map((l) => l.problem)).toEqual(
+      bad.map((b) => {
+        const r = parseHostEntry(b)
+        return r.ok ? undefined : r.problem
+      }),
+    )
+    expect(c.lines.every((l) => l.problem && l.problem.length > 10)).toBe(true)
+    expect(c.addresses).toEqual([])
+  })
+
+  it('knows a short range and its full form are the same entry', () => {
+    const c = checkHostList('192.0.2.1-5\n192.0.2.1-192.0.2.5')
+    expect(c.lines[1].duplicateOf).toBe(1)
+    expect(c.addresses).toEqual(['192.0.2.1-5'])
   })
 
   it('cuts excluded addresses out of blocks and ranges, and says what it did', () => {

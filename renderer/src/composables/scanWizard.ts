@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { scanWizardBody } from '@contract/catalog/scans'
 import { scheduleRule } from '@contract/catalog/schedules'
 import { targetAddress } from '@contract/catalog/targets'
+import { MAX_HOST_LINES, parseHostEntry, parseHostList } from '@contract/hosts'
 import type { AppError } from '@contract/errors'
 import { useDraft } from '@/data/useDraft'
 import { useOperation } from '@/data/useOperation'
@@ -23,7 +24,7 @@ export const WIZARD_STEPS = ['What', 'Where', 'How', 'When', 'Review'] as const
 export const HOSTS_DEBOUNCE_MS = 400
 
 /** Most lines a pasted or imported host list may have before it is checked line by line. */
-export const MAX_HOST_LIST_LINES = 10_000
+export const MAX_HOST_LIST_LINES = MAX_HOST_LINES
 
 /** Largest host file imported (1 MiB). */
 export const MAX_HOST_FILE_BYTES = 1024 * 1024
@@ -51,6 +52,8 @@ export interface HostLineCheck {
   duplicateOf?: number
   /** What the exclusions did to the line: removed it or left parts of it. */
   note?: string
+  /** The entry's canonical text (host syntax), for an accepted line. */
+  normalized?: string
 }
 
 /** A host list checked line by line, with the exclusions applied. */
@@ -117,13 +120,17 @@ function checkLines(text: string): { lines: HostLineCheck[]; problem?: string } 
     const text = l.trim()
     if (text === '') return
     const line: HostLineCheck = { line: i + 1, text }
+    // The catalog's schema first (what the service's contract takes), then the host syntax's
+    // own sentence (CIDR sizes, octets, ranges the schema's characters cannot tell).
     const checked = targetAddress.safeParse(text)
+    const entry = parseHostEntry(text)
     if (!checked.success) line.problem = checked.error.issues[0]?.message ?? 'is not an address'
+    else if (!entry.ok) line.problem = entry.problem
     else {
-      const key = checked.data.toLowerCase()
-      const earlier = seen.get(key)
+      line.normalized = entry.normalized
+      const earlier = seen.get(entry.normalized)
       if (earlier !== undefined) line.duplicateOf = earlier
-      else seen.set(key, i + 1)
+      else seen.set(entry.normalized, i + 1)
     }
     lines.push(line)
   })
@@ -143,19 +150,18 @@ export function checkHostList(hosts: string, exclusions = ''): HostListCheck {
   if (list.problem) out.problem = list.problem
   if (excl.problem) out.exclusionsProblem = excl.problem
   const cuts = excl.lines.filter((l) => !l.problem)
+  const keyOf = (l: HostLineCheck) => l.normalized ?? l.text.toLowerCase()
   const cutIntervals = cuts.flatMap((c) => {
-    const iv = ipv4Interval(c.text, true)
+    const iv = ipv4Interval(keyOf(c), true)
     return iv ? [{ line: c, iv }] : []
   })
-  const cutNames = new Map(
-    cuts.filter((c) => !ipv4Interval(c.text)).map((c) => [c.text.toLowerCase(), c]),
-  )
+  const cutNames = new Map(cuts.filter((c) => !ipv4Interval(keyOf(c))).map((c) => [keyOf(c), c]))
   const used = new Set<HostLineCheck>()
   for (const line of list.lines) {
     if (line.problem || line.duplicateOf !== undefined) continue
-    const iv = ipv4Interval(line.text)
+    const iv = ipv4Interval(keyOf(line))
     if (!iv) {
-      const cut = cutNames.get(line.text.toLowerCase())
+      const cut = cutNames.get(keyOf(line))
       if (cut) {
         used.add(cut)
         line.note = `left out: excluded by line ${cut.line} of the exclusions`
@@ -210,7 +216,7 @@ function issuesOf(ctx: z.RefinementCtx, path: string, schema: z.ZodType, value: 
 export const whatStep = z.strictObject({
   name: shape.name,
   description: shape.description,
-  scan_profile: shape.scan_profile,
+  scan_profile: z.string().min(1, 'Choose a scan profile.').pipe(shape.scan_profile),
 })
 
 /** Step 2: saved targets, or new hosts (each line a targetAddress) with exclusions; port list. */
@@ -535,6 +541,10 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
     if (!c.addresses.length || c.addresses.length > MAX_NEW_TARGETS) return null
     return c.addresses
   })
+  /** The distinct hosts the new targets cover, counted here (overlaps once): the host syntax. */
+  const localHostCount = computed(() =>
+    countable.value ? parseHostList(countable.value).count : null,
+  )
   const guard = useReleaseGuard()
   const countAvailable = computed(() => guard.has('targets.calculate_hosts'))
   const counted = new Map<string, number>()
@@ -662,6 +672,7 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
     organizationName,
     hostCheck,
     hostCount,
+    localHostCount,
     counting,
     countError,
     countAvailable,

@@ -8,6 +8,7 @@ import { detailName, resourceByKey } from '@/resources'
 import { apiCalls, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorOfField, inputOf, shown, theTestId, typeInto } from '@/test/dom'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ScanWizardView from './ScanWizardView.vue'
 
@@ -180,7 +181,7 @@ describe('the scan wizard', () => {
     await next()
     expect(onStep('what')).toBe(true)
     expect(await errorOfField('name')).toBe('Name is required')
-    expect(await errorOfField('scan_profile')).toContain('Scan profile must be a scan profile code')
+    expect(await errorOfField('scan_profile')).toBe('Choose a scan profile.')
     expect(document.activeElement).toBe(inputOf('wizard-name'))
     // Only the activated profiles are offered, each with its purpose.
     expect(byTestId('wizard-profiles')[0].querySelectorAll('.el-radio')).toHaveLength(2)
@@ -250,7 +251,7 @@ describe('the scan wizard', () => {
     expect(onStep('review')).toBe(true)
     await flushPromises()
     expect(text('wizard-review-where')).toBe(
-      'The scan will be created in account Account acct-aaaa , organization Acme.',
+      'The scan will be created in account Account acct-aaaa, organization Acme.',
     )
     expect(text('wizard-review-summary')).toContain(
       '3 new targets, covering 42 hosts: 192.0.2.1-192.0.2.4, 192.0.2.6-192.0.2.14, scan.example.com',
@@ -361,5 +362,30 @@ describe('the scan wizard', () => {
     expect(text('wizard-submit-error')).toBe('The service cannot be reached.')
     expect(stored['acct-aaaa']).toBeDefined()
     expect(router.currentRoute.value.fullPath).toBe('/scans/new')
+  })
+
+  it('on release 5.3.0 offers a profile code and counts hosts on this computer, asking nothing', async () => {
+    serve()
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa', { release: '5.3.0' })],
+      activeId: 'acct-aaaa',
+    })
+    await flushPromises()
+    await mountWizard()
+    expect(text('wizard-profiles-unavailable')).toContain('This release cannot list scan profiles.')
+    await typeInto('wizard-name', 'Old release scan')
+    await typeInto('wizard-profile-code', 'full_and_fast')
+    await next()
+    expect(onStep('where')).toBe(true)
+    await typeLines('wizard-hosts', '192.0.2.0/28\n192.0.2.8-192.0.2.20')
+    await sleep(HOSTS_DEBOUNCE_MS + 50)
+    await flushPromises()
+    expect(text('wizard-host-count')).toBe(
+      'These entries cover 20 hosts (counted on this computer: this release cannot count hosts).',
+    )
+    const ops = apiCalls(fake).map((c) => c.op)
+    expect(ops).not.toContain('scans.scan_profiles')
+    expect(ops).not.toContain('targets.calculate_hosts')
+    expect(writes()).toEqual([])
   })
 })
