@@ -128,18 +128,37 @@ describe('navigation and new windows', () => {
 })
 
 describe('permissions', () => {
-  it('denies every permission request and check', () => {
+  function harden() {
     let request: Handler = () => {}
     let check: Handler = () => true
     hardenSession({
       setPermissionRequestHandler: (fn: Handler) => (request = fn),
       setPermissionCheckHandler: (fn: Handler) => (check = fn),
     } as never)
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
+    return { request, check }
+  }
+
+  it('denies every permission request and check but notifications', () => {
+    const { request, check } = harden()
+    for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal']) {
       const callback = vi.fn()
-      request({}, permission, callback)
+      request({}, permission, callback, { requestingUrl: 'app://scandesk/index.html' })
       expect(callback).toHaveBeenCalledWith(false)
       expect(check({}, permission, 'app://scandesk')).toBe(false)
     }
+  })
+
+  it('grants notifications to the app’s own pages only', () => {
+    const { request, check } = harden()
+    const asked = (url: string) => {
+      const callback = vi.fn()
+      request({}, 'notifications', callback, { requestingUrl: url })
+      return callback.mock.calls[0][0]
+    }
+    expect(asked('app://scandesk/index.html')).toBe(true)
+    expect(asked('https://evil.example/')).toBe(false)
+    expect(asked('app://scandesk.evil.example/')).toBe(false)
+    expect(check({}, 'notifications', 'app://scandesk')).toBe(true)
+    expect(check({}, 'notifications', 'https://evil.example')).toBe(false)
   })
 })

@@ -25,10 +25,22 @@ export function hardenWebContents(contents: WebContents): void {
   })
 }
 
-/** Denies every permission request and check (camera, notifications, geolocation, …). */
+/** What the app's own pages may ask for: desktop notifications (a scan finished). */
+const GRANTED = new Set(['notifications'])
+
+/**
+ * Denies every permission request and check (camera, geolocation, clipboard, …) except
+ * notifications asked by the app's own pages (app://scandesk); a page of any other origin gets
+ * nothing.
+ */
 export function hardenSession(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(GRANTED.has(permission) && isAppUrl(details?.requestingUrl ?? '')),
+  )
+  session.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin) =>
+      GRANTED.has(permission) && isAppUrl(requestingOrigin),
+  )
 }
 
 /** Applies the web-contents guards to every web contents the app ever creates (webviews included). */
