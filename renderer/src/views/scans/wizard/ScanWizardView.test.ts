@@ -1,9 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import { parseHostList } from '@contract/hosts'
 import { SCHEDULE_DEBOUNCE_MS } from '@/components/scans/ScheduleEditor.vue'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
-import { HOSTS_DEBOUNCE_MS } from '@/composables/scanWizard'
+import { HOSTS_DEBOUNCE_MS, MAX_HOST_FILE_BYTES } from '@/composables/scanWizard'
 import { detailName, resourceByKey } from '@/resources'
 import { apiCalls, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorOfField, inputOf, shown, theTestId, typeInto } from '@/test/dom'
@@ -79,8 +80,14 @@ const DEFAULTS: Record<string, Answerer> = {
       ['crd-1', { name: 'Linux fleet', kind: 'ssh_password', username: 'scanner' }],
     ]),
   'targets.list': () => list('target', [['tgt-1', { name: 'DMZ', address: '192.0.2.0/24' }]]),
+  // Counts as the service does (the shared host syntax).
   'targets.calculate_hosts': (p) =>
-    answer({ data: { address: p.input.body?.address, hosts_count: 14 } }),
+    answer({
+      data: {
+        address: p.input.body?.address,
+        hosts_count: parseHostList([String(p.input.body?.address)]).count,
+      },
+    }),
   'user.organization': () =>
     answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } }),
   'schedules.first_schedule_date': () =>
@@ -230,7 +237,7 @@ describe('the scan wizard', () => {
       { body: { address: '192.0.2.6-192.0.2.14' } },
       { body: { address: 'scan.example.com' } },
     ])
-    expect(text('wizard-host-count')).toBe('These entries cover 42 hosts (counted by the service).')
+    expect(text('wizard-host-count')).toBe('These entries cover 14 hosts (counted by the service).')
     await next()
     expect(onStep('how')).toBe(true)
     await next()
@@ -254,7 +261,7 @@ describe('the scan wizard', () => {
       'The scan will be created in account Account acct-aaaa, organization Acme.',
     )
     expect(text('wizard-review-summary')).toContain(
-      '3 new targets, covering 42 hosts: 192.0.2.1-192.0.2.4, 192.0.2.6-192.0.2.14, scan.example.com',
+      '3 new targets, covering 14 hosts: 192.0.2.1-192.0.2.4, 192.0.2.6-192.0.2.14, scan.example.com',
     )
     expect(writes()).toEqual([])
     expect(stored['acct-aaaa']).toBeDefined()
@@ -387,5 +394,41 @@ describe('the scan wizard', () => {
     expect(ops).not.toContain('scans.scan_profiles')
     expect(ops).not.toContain('targets.calculate_hosts')
     expect(writes()).toEqual([])
+  })
+
+  it('imports hosts from a text file, and refuses a file over 1 MiB', async () => {
+    serve()
+    await mountWizard()
+    await fillWhat()
+    await next()
+    await typeLines('wizard-hosts', '192.0.2.1')
+    const input = theTestId<HTMLInputElement>('wizard-hosts-file')
+    const pick = (file: File) => {
+      Object.defineProperty(input, 'files', { value: [file], configurable: true })
+      input.dispatchEvent(new Event('change'))
+    }
+    pick(new File(['192.0.2.2\r\nscan.example.com\n'], 'hosts.txt', { type: 'text/plain' }))
+    await vi.waitFor(() => expect(areaOf('wizard-hosts').value).toContain('scan.example.com'))
+    expect(areaOf('wizard-hosts').value).toBe('192.0.2.1\n192.0.2.2\r\nscan.example.com\n')
+    pick(new File(['x'.repeat(MAX_HOST_FILE_BYTES + 1)], 'huge.txt', { type: 'text/plain' }))
+    await flushPromises()
+    expect(text('wizard-hosts-file-problem')).toBe(
+      'huge.txt has 1,048,577 bytes; a host list file can have at most 1,048,576 (1 MiB).',
+    )
+    expect(areaOf('wizard-hosts').value).not.toContain('xxx')
+    expect(writes()).toEqual([])
+  })
+
+  it('says how many distinct hosts are scanned when entries overlap', async () => {
+    serve()
+    await mountWizard()
+    await fillWhat()
+    await next()
+    await typeLines('wizard-hosts', '192.0.2.0/28\n192.0.2.8-192.0.2.20')
+    await sleep(HOSTS_DEBOUNCE_MS + 50)
+    await flushPromises()
+    expect(text('wizard-host-count')).toBe(
+      'These entries cover 27 hosts (counted by the service); some entries overlap, so 20 distinct hosts are scanned.',
+    )
   })
 })
