@@ -110,6 +110,28 @@ describe('targets.calculate_hosts', () => {
       ],
     })
   })
+
+  it('refuses more than 10,000 exclusions with one message and sends nothing', async () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => `10.1.${i >> 8}.${i & 255}`)
+    const before = s.sandbox.requests.length
+    const error = await apiErr('targets.calculate_hosts', {
+      body: { address: '10.1.0.0/16', exclusions: many },
+    })
+    expect(error.code).toBe('VALIDATION')
+    expect(error.fieldErrors?.exclusions).toEqual(['holds at most 10,000 entries'])
+    expect(s.sandbox.requests.length).toBe(before)
+    const answer = await raw('POST', '/v2/targets/calculate_hosts', {
+      address: '10.1.0.0/16',
+      exclusions: many,
+    })
+    expect(answer.status).toBe(422)
+    expect(answer.json.fields).toEqual({ exclusions: ['holds at most 10,000 entries'] })
+    expect(await count('10.1.0.0/16', many.slice(0, 10_000))).toEqual({
+      address: '10.1.0.0/16',
+      hosts_count: 65_534 - 9_999,
+      excluded_count: 9_999,
+    })
+  })
 })
 
 describe('target writes', () => {

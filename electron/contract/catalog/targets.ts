@@ -140,7 +140,10 @@ export const targetOperations = defineGroup([
     body: z.strictObject({
       address: targetAddress,
       /** Entries whose hosts are left out of the count (decided here; hosts.ts syntax). */
-      exclusions: z.array(targetAddress).max(MAX_HOST_LINES).optional(),
+      exclusions: z
+        .array(targetAddress)
+        .max(MAX_HOST_LINES, `holds at most ${MAX_HOST_LINES.toLocaleString('en-US')} entries`)
+        .optional(),
     }),
     response: z.looseObject({
       data: z.looseObject({
