@@ -87,6 +87,8 @@ export interface RelatedDef {
 export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   key: string
   group: GroupId
+  /** Label of the create button where the entry has another way to create (default `New <noun>`). */
+  createLabel?: string
   noun: string
   plural: string
   /** The attribute that names a row (links, pickers, confirmations). */

@@ -70,6 +70,8 @@ export const scanningResources = [
         when: (a) => a.status === 'running' || a.status === 'queued',
       },
     ],
+    // The guided wizard is the main way; the single form stays for those who know every field.
+    createLabel: 'New scan (single form)',
     toolbar: [{ op: 'scans.create_from_wizard', label: 'New scan…', to: '/scans/new' }],
     panels: [{ label: 'Statistics', op: 'scans.statistics' }],
     related: [
