@@ -281,6 +281,38 @@ describe('properties', () => {
     )
   })
 
+  it('a list counts exactly the distinct expanded addresses less the excluded ones', () => {
+    // entries crowded into 10.0.0.0/22 so that they overlap often
+    const inSpace = fc.integer({ min: 0x0a000000, max: 0x0a0003ff })
+    const small = fc.oneof(
+      inSpace.map(dotted),
+      fc.tuple(inSpace, fc.integer({ min: 24, max: 32 })).map(([a, p]) => `${dotted(a)}/${p}`),
+      fc
+        .tuple(inSpace, fc.integer({ min: 0, max: 300 }))
+        .map(([a, n]) => `${dotted(a)}-${dotted(a + n)}`),
+    )
+    const expand = (entries: string[]) => {
+      const set = new Set<string>()
+      for (const e of entries) for (const ip of expandHostEntry(accepted(e), 70_000)) set.add(ip)
+      return set
+    }
+    fc.assert(
+      fc.property(
+        fc.array(small, { maxLength: 8 }),
+        fc.array(small, { maxLength: 4 }),
+        (entries, exclusions) => {
+          const listed = expand(entries)
+          const removed = expand(exclusions)
+          const left = [...listed].filter((ip) => !removed.has(ip)).length
+          const r = parseHostList(entries, { exclusions })
+          expect(r.count).toBe(left)
+          expect(r.excluded).toBe(listed.size - left)
+        },
+      ),
+      { numRuns: 80 },
+    )
+  })
+
   it('parsing a normalized entry gives the same entry', () => {
     fc.assert(
       fc.property(anyEntry, (text) => {
