@@ -48,7 +48,9 @@ describe('the generic resource screens, on the demo service', () => {
     await formInput(page, 'address').fill('not an address!')
     await page.getByTestId('operation-form-submit').click()
     const addressItem = page.locator('[data-testid="operation-form"] [data-field="address"]')
-    await expect.poll(() => addressItem.textContent()).toContain('Address must be an IP address')
+    await expect
+      .poll(() => addressItem.textContent())
+      .toContain('Give one address, range or host name per entry')
     // the caret went back to the field in error
     await waitForFocus(formInput(page, 'address'), 5_000)
 

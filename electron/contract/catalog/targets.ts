@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_HOST_LINES } from '../hosts'
+import { MAX_HOST_LINES, parseHostEntry } from '../hosts'
 import { ALL_RELEASES, LATEST_ONLY } from '../releases'
 import {
   bulkDeleteResponse,
@@ -15,13 +15,21 @@ import {
 } from '../schemas/common'
 import { defineGroup, defineOperation } from './types'
 
-/** A scan target's address: an IPv4/IPv6 address, a CIDR range or a host name (decided here). */
+/**
+ * A scan target's address (decided here): one entry of the host syntax in `../hosts` — an IPv4
+ * address, a CIDR block (/16 or longer), a dash range, a host name, an IPv6 address or prefix
+ * (/112 or longer). A refused entry gets the parser's sentence saying why.
+ */
 export const targetAddress = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(253)
-  .regex(/^[A-Za-z0-9.:/_-]+$/, 'must be an IP address, a CIDR range or a host name')
+  .superRefine((value, ctx) => {
+    if (value === '') return // "is required" says it
+    const parsed = parseHostEntry(value)
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.problem })
+  })
 
 /** TargetAttributes (fields decided here; the interface names the schema only). */
 export const targetAttributes = z.looseObject({

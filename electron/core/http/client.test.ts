@@ -180,6 +180,16 @@ describe('mapping error answers', () => {
         ],
       },
     ],
+    [
+      'a fields map and an errors array saying the same (each message once)',
+      {
+        fields: { name: ['is taken'], address: ['is invalid'] },
+        errors: [
+          { source: { pointer: '/data/attributes/name' }, detail: 'name is taken' },
+          { source: { pointer: '/address' }, detail: 'address is invalid' },
+        ],
+      },
+    ],
   ])('reads field errors from %s', async (_name, body) => {
     server.handle((_req, res) => json(res, 422, body))
     const error = await failure(

@@ -58,7 +58,7 @@ function addMessages(out: FieldErrors, key: string, value: unknown, redact: Reda
   const values = Array.isArray(value) ? value : [value]
   for (const v of values) {
     const text = cleanText(v, redact)
-    if (text) (out[key] ??= []).push(text)
+    if (text && !out[key]?.includes(text)) (out[key] ??= []).push(text)
   }
 }
 
@@ -81,6 +81,9 @@ export function fieldErrorsOf(body: unknown, redact: Redact): FieldErrors | unde
     if (!isObject(map)) continue
     for (const [key, value] of Object.entries(map)) addMessages(out, key, value, redact)
   }
+  // A body may carry both shapes for the same fields (a map and JSON:API items whose detail
+  // repeats the message with the field's name): a field the map named keeps the map's messages.
+  const named = new Set(Object.keys(out))
   if (Array.isArray(body.errors)) {
     for (const item of body.errors) {
       if (!isObject(item) || !isObject(item.source)) continue
@@ -92,7 +95,7 @@ export function fieldErrorsOf(body: unknown, redact: Redact): FieldErrors | unde
           : typeof parameter === 'string'
             ? parameter
             : null
-      if (key) addMessages(out, key, item.detail ?? item.title, redact)
+      if (key && !named.has(key)) addMessages(out, key, item.detail ?? item.title, redact)
     }
   }
   return Object.keys(out).length ? out : undefined
