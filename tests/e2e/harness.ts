@@ -34,7 +34,7 @@ export interface BrowserMode {
  */
 export async function startBrowserMode(
   extraArgs: string[] = [],
-  options: { dataDir?: string } = {},
+  options: { dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<BrowserMode> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'scandesk-e2e-'))
   const child: ChildProcess = spawn(
@@ -49,7 +49,7 @@ export async function startBrowserMode(
       dataDir,
       ...extraArgs,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   )
   let out = ''
   const url = await new Promise<string>((resolve, reject) => {
