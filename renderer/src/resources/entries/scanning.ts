@@ -145,6 +145,7 @@ export const scanningResources = [
     ],
     filters: ['frequency'],
     alsoChanges: ['scans'],
+    form: () => import('@/components/config/ScheduleFormDialog.vue'),
   }),
   defineResource({
     key: 'hosts',
