@@ -96,13 +96,11 @@ describe('parsePortRanges: each refused item gets its line and reason', () => {
 describe('parsePortRanges: properties', () => {
   const port = fc.integer({ min: 1, max: 65535 })
   const protocol = fc.constantFrom<'tcp' | 'udp'>('tcp', 'udp')
-  const range = fc
-    .tuple(port, port, protocol)
-    .map(([a, b, p]): PortRangeValue => ({
-      start: Math.min(a, b),
-      end: Math.max(a, b),
-      protocol: p,
-    }))
+  const range = fc.tuple(port, port, protocol).map(([a, b, p]): PortRangeValue => ({
+    start: Math.min(a, b),
+    end: Math.max(a, b),
+    protocol: p,
+  }))
 
   it('a printed range parses back to itself', () => {
     fc.assert(
