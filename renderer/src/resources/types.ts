@@ -1,5 +1,6 @@
 import type { AsyncComponentLoader } from 'vue'
 import type { GroupId, OperationId } from '@contract/catalog'
+import type { DynamicInput } from '@/data/useOperationCall'
 import type { ListOperationId, RowOf } from '@/data/useOperationList'
 
 /** How a column shows its value. */
@@ -133,6 +134,16 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   form?: AsyncComponentLoader
   /** Test id of the table (kept stable for end-to-end tests). */
   testId?: string
+}
+
+/** The props of a create or edit dialog (OperationFormDialog, or a resource's own `form`). */
+export interface FormDialogProps {
+  op: OperationId
+  title: string
+  submitLabel?: string
+  resource?: ResourceDef
+  path?: DynamicInput['path']
+  initial?: Record<string, unknown>
 }
 
 /** Declares a resource; the column keys are checked against the list operation's attributes. */
