@@ -3,6 +3,8 @@
 // the analyst signed in, or ready for exports (recording host, analyst and download folder).
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import type { AccountView } from '@contract/accounts'
+import type { ApiCallOutput } from '@contract/channels'
+import type { AppError } from '@contract/errors'
 import type { CoreOptions } from '../../electron/core/index'
 import type { SandboxOptions } from '../../sandbox/server'
 import {
@@ -72,4 +74,28 @@ export function useSandboxAndCore(options: FixtureOptions = {}): SandboxAndCore 
   })
   afterEach(() => s.t.close())
   return s
+}
+
+/** A resource's attributes, as the API answers them. */
+export type Attrs = Record<string, unknown>
+/** One resource, as the API answers it. */
+export type One = { data: { id: string; attributes: Attrs } }
+
+/** Calls of catalog operations as the analyst ('analyst'), read from `s` at call time. */
+export interface AnalystApi {
+  /** Runs an operation that must succeed; its answer's data. */
+  api<T = One>(op: string, input?: unknown): Promise<T>
+  /** Runs an operation that must fail; its error. */
+  apiErr(op: string, input?: unknown): Promise<AppError>
+}
+
+/** `api` and `apiErr` for the analyst's account of `s`. */
+export function analystApi(s: SandboxAndCore): AnalystApi {
+  return {
+    async api<T = One>(op: string, input?: unknown): Promise<T> {
+      const out = await s.t.ok<ApiCallOutput>('api.call', { accountId: s.account.id, op, input })
+      return out.data as T
+    },
+    apiErr: (op, input) => s.t.err('api.call', { accountId: s.account.id, op, input }),
+  }
 }

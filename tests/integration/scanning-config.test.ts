@@ -2,21 +2,12 @@
 // in the editor's T:/U: syntax go in and out one by one, a reversed range is refused before
 // anything is sent, and a credential's secret is never answered back.
 import { describe, expect, it } from 'vitest'
-import type { ApiCallOutput } from '@contract/channels'
 import { formatPortRanges, parsePortRanges, type PortRangeValue } from '@contract/ports'
-import { useSandboxAndCore } from './fixture'
+import { analystApi, type One, useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'analyst' })
 
-type Attrs = Record<string, unknown>
-type One = { data: { id: string; attributes: Attrs } }
-
-async function api<T = One>(op: string, input?: unknown): Promise<T> {
-  const out = await s.t.ok<ApiCallOutput>('api.call', { accountId: s.account.id, op, input })
-  return out.data as T
-}
-const apiErr = (op: string, input?: unknown) =>
-  s.t.err('api.call', { accountId: s.account.id, op, input })
+const { api, apiErr } = analystApi(s)
 
 type Stored = PortRangeValue & { id: string }
 const rangesOf = (answer: One) => answer.data.attributes.ranges as Stored[]

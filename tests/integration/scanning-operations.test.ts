@@ -3,22 +3,14 @@
 // checks: lists filter on the server, deletes are gone afterwards, bulk deletes name what they
 // did not find, a scan's details and statistics agree with its vulnerabilities.
 import { describe, expect, it } from 'vitest'
-import type { ApiCallOutput } from '@contract/channels'
-import { useSandboxAndCore } from './fixture'
+import { analystApi, type Attrs, useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'analyst', sandbox: { actionDelayMs: 0 } })
 
-type Attrs = Record<string, unknown>
 type Row = { id: string; attributes: Attrs }
-type One = { data: Row }
 type Many = { data: Row[]; meta: { pagination: { total_count: number } } }
 
-async function api<T = One>(op: string, input?: unknown): Promise<T> {
-  const out = await s.t.ok<ApiCallOutput>('api.call', { accountId: s.account.id, op, input })
-  return out.data as T
-}
-const apiErr = (op: string, input?: unknown) =>
-  s.t.err('api.call', { accountId: s.account.id, op, input })
+const { api, apiErr } = analystApi(s)
 const ids = (m: Many) => m.data.map((r) => r.id)
 
 describe('targets', () => {

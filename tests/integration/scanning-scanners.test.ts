@@ -2,23 +2,12 @@
 // take a little time (the sandbox's actionDelayMs) and fail when a scanner does not answer —
 // the sandbox's switch is a host in the reserved .invalid domain (RFC 6761).
 import { describe, expect, it } from 'vitest'
-import type { ApiCallOutput } from '@contract/channels'
-import { useSandboxAndCore } from './fixture'
+import { analystApi, useSandboxAndCore } from './fixture'
 
 const DELAY = 300
 const s = useSandboxAndCore({ each: 'analyst', sandbox: { actionDelayMs: DELAY } })
 
-type Attrs = Record<string, unknown>
-
-async function api<T = { data: { id: string; attributes: Attrs } }>(
-  op: string,
-  input?: unknown,
-): Promise<T> {
-  const out = await s.t.ok<ApiCallOutput>('api.call', { accountId: s.account.id, op, input })
-  return out.data as T
-}
-const apiErr = (op: string, input?: unknown) =>
-  s.t.err('api.call', { accountId: s.account.id, op, input })
+const { api, apiErr } = analystApi(s)
 
 /** Runs an operation and says how long its answer took (never shorter than the delay). */
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {

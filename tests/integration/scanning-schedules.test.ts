@@ -2,23 +2,13 @@
 // real recurrences in the requested IANA time zone (DST keeps the local time; a monthly day the
 // month lacks is the month's last day), and schedules keep their next run as the clock moves.
 import { describe, expect, it } from 'vitest'
-import type { ApiCallOutput } from '@contract/channels'
-import { useSandboxAndCore } from './fixture'
+import { analystApi, useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'analyst' })
 
-type Attrs = Record<string, unknown>
 type RunDate = { at: string; local: string }
 
-async function api<T = { data: { id: string; attributes: Attrs } }>(
-  op: string,
-  input?: unknown,
-): Promise<T> {
-  const out = await s.t.ok<ApiCallOutput>('api.call', { accountId: s.account.id, op, input })
-  return out.data as T
-}
-const apiErr = (op: string, input?: unknown) =>
-  s.t.err('api.call', { accountId: s.account.id, op, input })
+const { api, apiErr } = analystApi(s)
 
 const nextDates = async (body: Record<string, unknown>) =>
   (

@@ -2,23 +2,12 @@
 // address math with exclusions, and every write refuses what the host syntax refuses with the
 // parser's sentence on the field, creating nothing.
 import { describe, expect, it } from 'vitest'
-import type { ApiCallOutput } from '@contract/channels'
 import { parseHostEntry } from '@contract/hosts'
-import { useSandboxAndCore } from './fixture'
+import { analystApi, useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'analyst' })
 
-type Attrs = Record<string, unknown>
-
-async function api<T = { data: { id: string; attributes: Attrs } }>(
-  op: string,
-  input?: unknown,
-): Promise<T> {
-  const out = await s.t.ok<ApiCallOutput>('api.call', { accountId: s.account.id, op, input })
-  return out.data as T
-}
-const apiErr = (op: string, input?: unknown) =>
-  s.t.err('api.call', { accountId: s.account.id, op, input })
+const { api, apiErr } = analystApi(s)
 
 /** The sandbox's own answer to a request, bypassing the client's checks. */
 async function raw(method: string, path: string, body?: unknown) {

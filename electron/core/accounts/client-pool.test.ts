@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppFailure } from '@contract/errors'
 import { json, startTestServer, type TestServer } from '../http/test-server'
 import type { AccountRow } from '../store/accounts-repo'
+import { accountRow } from '../store/test-account'
 import { ClientPool } from './client-pool'
 import { MemoryVault } from './memory-vault'
 
@@ -17,25 +18,8 @@ afterAll(() => server.close())
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
 
-function row(over: Partial<AccountRow> = {}): AccountRow {
-  return {
-    id: 'acc-00000001',
-    label: 'Acme',
-    baseUrl: server.baseUrl,
-    username: 'a@example.test',
-    release: 'latest',
-    color: '#3366ff',
-    authMethod: 'password',
-    isDemo: false,
-    allowInsecureHttp: false,
-    caBundle: null,
-    rememberPassword: false,
-    impersonating: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-    ...over,
-  }
-}
+const row = (over: Partial<AccountRow> = {}): AccountRow =>
+  accountRow({ baseUrl: server.baseUrl, username: 'a@example.test', ...over })
 
 describe('the client pool', () => {
   it('keeps one client per account and rebuilds it when the CA bundle or auth method changes', async () => {

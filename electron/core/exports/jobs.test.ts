@@ -11,6 +11,7 @@ import { openDatabase, type Db } from '../store/database'
 import { ExportJobsRepo } from '../store/export-jobs-repo'
 import { LedgerRepo } from '../store/ledger-repo'
 import { SettingsRepo } from '../store/settings-repo'
+import { accountRow } from '../store/test-account'
 import type { FileOps } from './file-ops'
 import { DownloadFolders } from './folders'
 import { ExportJobs } from './jobs'
@@ -77,22 +78,14 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-jobs-'))
   folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-jobs-dl-')))
   db = openDatabase(dir)
-  new AccountsRepo(db).insert({
-    id: 'acc-1',
-    label: 'Acme',
-    baseUrl: 'https://scan.example',
-    username: 'a@example.test',
-    release: 'latest',
-    color: '#000000',
-    authMethod: 'password',
-    isDemo: false,
-    allowInsecureHttp: false,
-    caBundle: null,
-    rememberPassword: false,
-    impersonating: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-  })
+  new AccountsRepo(db).insert(
+    accountRow({
+      id: 'acc-1',
+      baseUrl: 'https://scan.example',
+      username: 'a@example.test',
+      color: '#000000',
+    }),
+  )
   const settings = new SettingsRepo(db)
   const folders = new DownloadFolders(settings)
   folders.set('acc-1', folder)

@@ -6,6 +6,7 @@ import { draftsInputs, MAX_DRAFT_BYTES } from '@contract/drafts'
 import { AccountsRepo } from './accounts-repo'
 import { openDatabase, type Db } from './database'
 import { DraftsRepo } from './drafts-repo'
+import { accountRow } from './test-account'
 
 let dir: string
 let db: Db
@@ -17,23 +18,7 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-drafts-'))
   db = openDatabase(dir)
   accounts = new AccountsRepo(db)
-  for (const id of ['acc-00000001', 'acc-00000002'])
-    accounts.insert({
-      id,
-      label: id,
-      baseUrl: 'https://scanner.example.com',
-      username: 'analyst@example.com',
-      release: 'latest',
-      color: '#3366ff',
-      authMethod: 'password',
-      isDemo: false,
-      allowInsecureHttp: false,
-      caBundle: null,
-      rememberPassword: false,
-      impersonating: null,
-      createdAt: '2025-01-01T00:00:00.000Z',
-      updatedAt: '2025-01-01T00:00:00.000Z',
-    })
+  for (const id of ['acc-00000001', 'acc-00000002']) accounts.insert(accountRow({ id, label: id }))
   clock = Date.parse('2026-11-23T10:00:00.000Z')
   drafts = new DraftsRepo(db, () => new Date((clock += 1000)))
 })

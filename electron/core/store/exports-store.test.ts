@@ -7,6 +7,7 @@ import { openDatabase, schemaVersion, type Db } from './database'
 import { ExportJobsRepo, type ExportJobRow } from './export-jobs-repo'
 import { LedgerRepo } from './ledger-repo'
 import { MIGRATIONS } from './migrations'
+import { accountRow } from './test-account'
 
 let dir: string
 let db: Db | undefined
@@ -21,22 +22,16 @@ afterEach(() => {
 })
 
 const NOW = '2025-01-02T03:04:05.000Z'
-const account = (id: string, label = 'Acme'): AccountRow => ({
-  id,
-  label,
-  baseUrl: 'https://scan.example',
-  username: 'a@example.test',
-  release: 'latest',
-  color: '#000000',
-  authMethod: 'password',
-  isDemo: false,
-  allowInsecureHttp: false,
-  caBundle: null,
-  rememberPassword: false,
-  impersonating: null,
-  createdAt: NOW,
-  updatedAt: NOW,
-})
+const account = (id: string, label = 'Acme'): AccountRow =>
+  accountRow({
+    id,
+    label,
+    baseUrl: 'https://scan.example',
+    username: 'a@example.test',
+    color: '#000000',
+    createdAt: NOW,
+    updatedAt: NOW,
+  })
 const job = (id: string, accountId: string, over: Partial<ExportJobRow> = {}): ExportJobRow => ({
   id,
   accountId,

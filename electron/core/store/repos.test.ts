@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AccountsRepo, type AccountRow } from './accounts-repo'
 import { openDatabase, type Db } from './database'
 import { SettingsRepo } from './settings-repo'
+import { accountRow } from './test-account'
 
 let dir: string
 let db: Db
@@ -18,25 +19,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-function row(over: Partial<AccountRow> = {}): AccountRow {
-  return {
-    id: 'acc-00000001',
-    label: 'Acme',
-    baseUrl: 'https://scanner.example.com',
-    username: 'analyst@example.com',
-    release: 'latest',
-    color: '#3366ff',
-    authMethod: 'password',
-    isDemo: false,
-    allowInsecureHttp: false,
-    caBundle: null,
-    rememberPassword: false,
-    impersonating: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
-    ...over,
-  }
-}
+const row = accountRow
 
 describe('the accounts table', () => {
   it('stores, lists, updates and deletes accounts with their flags', () => {

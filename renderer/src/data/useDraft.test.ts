@@ -2,31 +2,21 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { mountComposable, switchAccount, withTwoAccounts } from '@/test/composables'
+import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { useDraft } from './useDraft'
 
 const wizard = z.strictObject({ step: z.number().int(), hosts: z.string() })
-type Stored = Record<string, { data: unknown; savedAt: string }>
 
 let fake: FakeScandesk
-let stored: Stored
+let stored: StoredDrafts
 let saveGate: Promise<void> | null
 beforeEach(() => {
   fake = withTwoAccounts()
-  stored = {}
   saveGate = null
-  let n = 0
-  fake.handle('drafts.get', (p: { accountId: string }) => stored[p.accountId] ?? null)
-  fake.handle('drafts.save', async (p: { accountId: string; data: unknown }) => {
-    if (saveGate) await saveGate
-    const savedAt = `2026-11-23T10:00:0${++n}.000Z`
-    stored[p.accountId] = { data: p.data, savedAt }
-    return { savedAt }
-  })
-  fake.handle('drafts.delete', (p: { accountId: string }) => {
-    const deleted = p.accountId in stored
-    delete stored[p.accountId]
-    return { deleted }
+  stored = serveDrafts(fake, {
+    savedAt: (n) => `2026-11-23T10:00:0${n}.000Z`,
+    gate: () => saveGate,
   })
 })
 afterEach(() => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, submitWith, theTestId } from '@/test/dom'
+import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import ResourceDetailView from '@/views/resources/ResourceDetailView.vue'
@@ -11,8 +12,7 @@ import PortListSyncDialog from './PortListSyncDialog.vue'
 import ScannerVerifyDialog from './ScannerVerifyDialog.vue'
 
 let fake: FakeScandesk
-type Call = { op: string; input?: { path?: Record<string, string>; body?: unknown } }
-const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
+type Call = ApiCall
 const scanner = (over: Record<string, unknown> = {}) => ({
   id: 'scr-1',
   type: 'scanner',
@@ -39,16 +39,8 @@ const portList = (over: Record<string, unknown> = {}) => ({
   },
 })
 
-function serve(over: Record<string, (p: Call) => unknown> = {}): void {
-  fake.handle('api.call', (p: Call) => {
-    if (over[p.op]) return over[p.op](p)
-    if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions: [] })
-    if (p.op === 'user.organization')
-      return answer({ id: 'org-1', type: 'organization', attributes: { name: 'Acme' } })
-    if (p.op === 'scanners.show') return answer(scanner())
-    return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
-  })
-}
+const serve = (over: ApiAnswers = {}): void =>
+  serveAnalyst(fake, { 'scanners.show': () => answer(scanner()) }, over)
 
 beforeEach(() => {
   fake = withTwoAccounts()

@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
+import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import PortRangeEditor from './PortRangeEditor.vue'
 
 let fake: FakeScandesk
-type Call = { op: string; input?: { path?: Record<string, string>; body?: unknown } }
-const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
+type Call = ApiCall
 const STORED = [
   { id: 'rng-1', start: 1, end: 1024, protocol: 'tcp' },
   { id: 'rng-2', start: 53, end: 53, protocol: 'udp' },
@@ -25,18 +25,16 @@ const portList = (ranges = STORED) => ({
   },
 })
 
-function serve(over: Record<string, (p: Call) => unknown> = {}): void {
-  fake.handle('api.call', (p: Call) => {
-    if (over[p.op]) return over[p.op](p)
-    if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions: [] })
-    if (p.op === 'user.organization')
-      return answer({ id: 'org-1', type: 'organization', attributes: { name: 'Acme' } })
-    if (p.op === 'port_lists.show') return answer(portList())
-    if (p.op === 'port_lists.add_range' || p.op === 'port_lists.delete_range')
-      return answer(portList())
-    return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
-  })
-}
+const serve = (over: ApiAnswers = {}): void =>
+  serveAnalyst(
+    fake,
+    {
+      'port_lists.show': () => answer(portList()),
+      'port_lists.add_range': () => answer(portList()),
+      'port_lists.delete_range': () => answer(portList()),
+    },
+    over,
+  )
 
 beforeEach(() => {
   fake = withTwoAccounts()

@@ -8,28 +8,19 @@ import { HOSTS_DEBOUNCE_MS, MAX_HOST_FILE_BYTES } from '@/composables/scanWizard
 import { detailName, resourceByKey } from '@/resources'
 import { apiCalls, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorOfField, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ScanWizardView from './ScanWizardView.vue'
 
 let fake: FakeScandesk
-let stored: Record<string, { data: unknown; savedAt: string }>
+let stored: StoredDrafts
 let mounted: { unmount: () => void }[] = []
 beforeEach(() => {
   fake = withTwoAccounts()
-  stored = {}
-  let n = 0
-  fake.handle('drafts.get', (p: { accountId: string }) => stored[p.accountId] ?? null)
-  fake.handle('drafts.save', (p: { accountId: string; data: unknown }) => {
-    const savedAt = `2030-01-01T10:00:${String(++n % 60).padStart(2, '0')}.000Z`
-    stored[p.accountId] = { data: p.data, savedAt }
-    return { savedAt }
-  })
-  fake.handle('drafts.delete', (p: { accountId: string }) => {
-    const deleted = p.accountId in stored
-    delete stored[p.accountId]
-    return { deleted }
+  stored = serveDrafts(fake, {
+    savedAt: (n) => `2030-01-01T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
   })
 })
 afterEach(() => {
