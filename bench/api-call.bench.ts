@@ -12,10 +12,11 @@ import { MemoryVault } from '../electron/core/accounts/memory-vault'
 import { createCore } from '../electron/core/index'
 import { startSandbox } from '../sandbox/server'
 import { callChannel } from './core-call'
+import { SMOKE, rounds } from './proc'
 import { median, ratioLine, timeEach } from './stats'
 
-const ROUNDS = 11
-const PER_ROUND = 200
+const ROUNDS = rounds(11)
+const PER_ROUND = SMOKE ? 20 : 200
 
 /** The service's sign-in answer (a token, or a second-factor challenge). */
 type SignInResponse = z.infer<typeof signInResponse>

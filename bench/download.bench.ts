@@ -8,11 +8,20 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { LOOP_RESOLUTION_MS, type ChildReport, type ChildTask } from './download-task'
-import { benchBytes, digestIn, gibLabel, mib, runTimed, startLoopProbe } from './proc'
+import {
+  SMOKE,
+  benchBytes,
+  digestIn,
+  gibLabel,
+  mib,
+  rounds,
+  runTimed,
+  startLoopProbe,
+} from './proc'
 import { median, ratioLine } from './stats'
 import { startSyntheticSandbox, type SyntheticSandbox } from './synthetic-sandbox'
 
-const ROUNDS = 5
+const ROUNDS = rounds(5)
 const RSS_TARGET_BYTES = 20 * 1024 * 1024
 const LOOP_TARGET_MS = 5
 
@@ -115,7 +124,7 @@ function rate(bytes: number, ms: number): string {
 export async function benchDownload(): Promise<string[]> {
   const size = benchBytes()
   const large = size * 4
-  const warmSize = Math.max(16 * 1024 * 1024, Math.round(size / 8))
+  const warmSize = SMOKE ? size : Math.max(16 * 1024 * 1024, Math.round(size / 8))
   const sb = await startSyntheticSandbox([size, large, warmSize])
   const [smallId, largeId, warmId] = sb.reportIds
   const folder = mkdtempSync(join(tmpdir(), 'scandesk-bench-download-'))

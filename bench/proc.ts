@@ -58,10 +58,21 @@ export function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }
 
-/** The benchmark file size in bytes: SCANDESK_BENCH_GIB (default 1) GiB. */
+/**
+ * Smoke run (`npm run bench -- --smoke`, what CI runs): a few rounds on a few MiB, so a change
+ * that breaks a benchmark is caught; its numbers are printed, not judged.
+ */
+export const SMOKE = process.argv.includes('--smoke') || process.env.SCANDESK_BENCH_SMOKE === '1'
+
+/** Rounds of a benchmark: `full` normally, 2 in a smoke run. */
+export function rounds(full: number): number {
+  return SMOKE ? 2 : full
+}
+
+/** The benchmark file size in bytes: SCANDESK_BENCH_GIB (default 1; 4 MiB in a smoke run) GiB. */
 export function benchBytes(): number {
   const raw = process.env.SCANDESK_BENCH_GIB
-  const gib = raw === undefined || raw === '' ? 1 : Number(raw)
+  const gib = raw === undefined || raw === '' ? (SMOKE ? 4 / 1024 : 1) : Number(raw)
   if (!Number.isFinite(gib) || gib <= 0)
     throw new Error('SCANDESK_BENCH_GIB must be a positive number')
   return Math.round(gib * 1024 * 1024 * 1024)

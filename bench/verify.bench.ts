@@ -7,10 +7,10 @@ import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashFile } from '../electron/core/files/hash'
-import { benchBytes, digestIn, gibLabel, runTimed } from './proc'
+import { benchBytes, digestIn, gibLabel, rounds, runTimed } from './proc'
 import { median, ratioLine } from './stats'
 
-const ROUNDS = 7
+const ROUNDS = rounds(7)
 const BLOCK = 1024 * 1024
 
 /** Writes `size` bytes of varied content (1 MiB blocks) and returns their SHA-256. */
