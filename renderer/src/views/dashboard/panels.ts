@@ -1,5 +1,6 @@
 import { computed, onBeforeUnmount, ref } from 'vue'
 import { detailRoute, resourceByKey } from '@/resources'
+import type { OperationState } from '@/data/useOperation'
 import { useAppStore } from '@/stores/app'
 
 /** Where a scan's or a host's detail page is (the registry's routes). */
@@ -23,4 +24,17 @@ export function useMinuteClock() {
   const tick = setInterval(() => (now.value = Date.now()), 60_000)
   onBeforeUnmount(() => clearInterval(tick))
   return now
+}
+
+/** A read's state as DashboardPanel's props (`v-bind`): available, loading, error, freshness. */
+export function panelStateOf<T>(read: OperationState<T>) {
+  return {
+    available: read.available.value,
+    loading: read.loading.value,
+    showLoading: read.showLoading.value,
+    error: read.error.value,
+    loaded: !!read.data.value,
+    fromCache: read.fromCache.value,
+    fetchedAt: read.fetchedAt.value,
+  }
 }
