@@ -2,6 +2,7 @@ import { ElMessage } from 'element-plus'
 import { ref, shallowRef } from 'vue'
 import { findOperation, type OperationId } from '@contract/catalog'
 import type { DynamicInput } from '@/data/useOperationCall'
+import { describeBody } from '@/data/schemaFields'
 import { useOperationCall } from '@/data/useOperationCall'
 import type { ResourceDef, RowActionDef, ToolbarActionDef } from '@/resources'
 import { countOf, useConfirmStore } from '@/stores/confirm'
@@ -168,4 +169,15 @@ export function useResourceActions(resource: ResourceDef) {
     remove,
     titleOf,
   }
+}
+
+/** What an edit form of `resource` starts from: the attributes its update body accepts. */
+export function editInitialOf(
+  resource: ResourceDef,
+  attributes: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const names = new Set(
+    describeBody(findOperation(resource.ops.update ?? '')?.body ?? null).map((f) => f.name),
+  )
+  return Object.fromEntries(Object.entries(attributes ?? {}).filter(([k]) => names.has(k)))
 }
