@@ -9,7 +9,7 @@ import { AppFailure, fail } from '@contract/errors'
 import type { Release } from '@contract/releases'
 import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
 import { prepareRequest, type CallInput } from './request'
-import { isRetryable, retryDelay } from './retry'
+import { RetryBudget, retryDelay, shouldRetry } from './retry'
 import { streamRequest, type StreamOptions, type StreamResult, type StreamSink } from './stream'
 
 /** How an account authenticates a request after sign-in. */
@@ -32,13 +32,21 @@ export interface ClientLimits {
   retries: number
   backoffBaseMs: number
   backoffMaxMs: number
-  /** Longest wait a Retry-After header may impose before a retry. */
+  /**
+   * Longest Retry-After waited out before a retry; a longer one is not retried (RATE_LIMITED
+   * with the time to wait).
+   */
   retryAfterCapMs: number
+  /** Retries per minute of one account (a token bucket shared by the account's calls). */
+  retryBudgetPerMinute: number
   /** Total time for one streamed download (downloads have no size cap; idleMs applies too). */
   downloadDeadlineMs: number
 }
 
-/** The defaults: 30 s per call, 15 s idle, 32 MiB answers, 3 retries, Retry-After ≤ 10 s, 10 min per download. */
+/**
+ * The defaults: 30 s per call, 15 s idle, 32 MiB answers, 3 retries, Retry-After ≤ 10 s waited
+ * out, 20 retries a minute per account, 10 min per download.
+ */
 export const DEFAULT_LIMITS: ClientLimits = {
   deadlineMs: 30_000,
   idleMs: 15_000,
@@ -48,6 +56,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   backoffBaseMs: 300,
   backoffMaxMs: 5_000,
   retryAfterCapMs: 10_000,
+  retryBudgetPerMinute: 20,
   downloadDeadlineMs: 10 * 60_000,
 }
 
@@ -70,6 +79,10 @@ export interface AccountClientOptions {
   proxy?: ProxyConfig
   limits?: Partial<ClientLimits>
   userAgent?: string
+  /** The account's retry budget (shared by its clients); a client of its own when absent. */
+  retryBudget?: RetryBudget
+  /** The account's abort signal, read at each call: aborting it cancels every running call. */
+  accountSignal?: () => AbortSignal | undefined
 }
 
 /** Options of one call. */
@@ -156,7 +169,11 @@ function readAnswer(op: OperationDef, response: AxiosResponse<string>): unknown 
   return checked.data
 }
 
-function errorFromResponse(response: AxiosResponse<string>, redact: Redact): ServiceFailure {
+function errorFromResponse(
+  response: AxiosResponse<string>,
+  redact: Redact,
+  retryCeilingMs: number,
+): ServiceFailure {
   const text = typeof response.data === 'string' ? response.data : ''
   const html = looksHtml(text, response.headers['content-type'])
   const parsed = !html && text.trim() ? parseJsonText(text) : { ok: false as const }
@@ -166,6 +183,7 @@ function errorFromResponse(response: AxiosResponse<string>, redact: Redact): Ser
       json: parsed.ok ? parsed.value : undefined,
       html,
       retryAfter: response.headers['retry-after'],
+      retryCeilingMs,
     },
     redact,
   )
@@ -216,9 +234,11 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     transformResponse: [(data: unknown) => data],
     validateStatus: (status) => status >= 200 && status < 300,
   })
+  const budget = options.retryBudget ?? new RetryBudget(limits.retryBudgetPerMinute)
   axiosRetry(instance, {
     retries: limits.retries,
-    retryCondition: isRetryable,
+    retryCondition: (error) =>
+      shouldRetry(error, { retryAfterCapMs: limits.retryAfterCapMs, budget }),
     shouldResetTimeout: true,
     retryDelay: (attempt, error) =>
       retryDelay(attempt, error, {
@@ -256,22 +276,35 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     if (auth) headers.Authorization = `${auth.scheme} ${auth.token}`
     const redact = redactor([options.apiKey, auth?.token, ...bodySecrets(request.data)])
 
+    const accountSignal = options.accountSignal?.()
     const userSignal = callOptions.signal
-    if (userSignal?.aborted) fail('CANCELLED', 'The request was cancelled.')
+    if (userSignal?.aborted || accountSignal?.aborted)
+      fail('CANCELLED', 'The request was cancelled.')
     // One controller per call, its deadline timer cleared when the call ends (cheaper than
     // AbortSignal.timeout + AbortSignal.any, whose timers stay armed until they fire).
     const controller = new AbortController()
+    // An abort also ends the wait between retries (axios-retry does not watch the signal there).
+    let stop: (reason: unknown) => void = () => undefined
+    const stopped = new Promise<never>((_resolve, reject) => {
+      stop = reject
+    })
+    stopped.catch(() => undefined)
     const deadline = { hit: false }
     const timer = setTimeout(() => {
       deadline.hit = true
       controller.abort()
+      stop(new axios.CanceledError())
     }, callOptions.deadlineMs ?? limits.deadlineMs)
     timer.unref()
-    const onUserAbort = () => controller.abort()
+    const onUserAbort = () => {
+      controller.abort()
+      stop(new axios.CanceledError())
+    }
     userSignal?.addEventListener('abort', onUserAbort, { once: true })
+    accountSignal?.addEventListener('abort', onUserAbort, { once: true })
     let response: AxiosResponse<string>
     try {
-      response = await instance.request<string>({
+      const sent = instance.request<string>({
         method: op.method,
         url: request.url,
         params: request.params,
@@ -280,11 +313,15 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         signal: controller.signal,
         'axios-retry': { retries: op.idempotent ? limits.retries : 0 },
       })
+      sent.catch(() => undefined)
+      response = await Promise.race([sent, stopped])
     } catch (err) {
-      throw translate(err, deadline.hit, userSignal, redact)
+      const cancelled = !!userSignal?.aborted || !!accountSignal?.aborted
+      throw translate(err, deadline.hit, cancelled, redact)
     } finally {
       clearTimeout(timer)
       userSignal?.removeEventListener('abort', onUserAbort)
+      accountSignal?.removeEventListener('abort', onUserAbort)
     }
     return readAnswer(op, response)
   }
@@ -292,7 +329,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   function translate(
     err: unknown,
     deadlineHit: boolean,
-    userSignal: AbortSignal | undefined,
+    cancelled: boolean,
     redact: Redact,
   ): AppFailure {
     if (err instanceof AppFailure) return err
@@ -301,8 +338,13 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         code: 'INTERNAL',
         message: 'The request failed inside ScanDesk.',
       })
-    if (err.response) return errorFromResponse(err.response as AxiosResponse<string>, redact)
-    if (userSignal?.aborted) return transportFailure(err.code, host, 'cancelled')
+    if (cancelled) return transportFailure(err.code, host, 'cancelled')
+    if (err.response)
+      return errorFromResponse(
+        err.response as AxiosResponse<string>,
+        redact,
+        limits.retryAfterCapMs,
+      )
     if (deadlineHit) return transportFailure(err.code, host, 'deadline')
     if (err.code === 'ERR_CANCELED') return transportFailure(err.code, host, 'cancelled')
     if (/maxContentLength/.test(err.message))
@@ -337,6 +379,9 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     const auth = op.auth === 'user' ? await options.getAuth() : null
     if (op.auth === 'user' && !auth) fail('NOT_SIGNED_IN', 'Sign in to this account first.')
     if (auth) headers.Authorization = `${auth.scheme} ${auth.token}`
+    const accountSignal = options.accountSignal?.()
+    const signals = [streamOptions.signal, accountSignal].filter((x): x is AbortSignal => !!x)
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
     return streamRequest(
       {
         url: downloadUrl(base, request.url, request.params),
@@ -349,7 +394,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         idleMs: limits.idleMs,
       },
       sink,
-      streamOptions,
+      { ...streamOptions, ...(signal ? { signal } : {}) },
     )
   }
 

@@ -132,6 +132,17 @@ export interface ErrorAnswer {
   /** True when the body looked like an HTML page. */
   html: boolean
   retryAfter: unknown
+  /** The longest Retry-After the client waits out; a 503 asking for longer is RATE_LIMITED. */
+  retryCeilingMs?: number
+}
+
+/** A wait in words: "45 s", "2 min", "3 h". */
+export function waitText(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000))
+  if (s < 60) return `${s} s`
+  const min = Math.ceil(s / 60)
+  if (min < 60) return `${min} min`
+  return `${Math.ceil(min / 60)} h`
 }
 
 function withDetail(message: string, detail: string | null): string {
@@ -159,25 +170,33 @@ export function statusFailure(answer: ErrorAnswer, redact: Redact): ServiceFailu
       status,
       detail,
     )
-  if (status === 429) {
-    const wait = retryAfterMs(answer.retryAfter)
-    const when = wait !== undefined ? ` Try again in ${Math.max(1, Math.ceil(wait / 1000))} s.` : ''
+  const wait = status === 429 || status === 503 ? retryAfterMs(answer.retryAfter) : undefined
+  const longWait =
+    status === 503 &&
+    wait !== undefined &&
+    answer.retryCeilingMs !== undefined &&
+    wait > answer.retryCeilingMs
+  if (status === 429 || longWait)
     return failure(
       'RATE_LIMITED',
-      `The service is receiving too many requests.${when}`,
+      wait !== undefined
+        ? `The service asks to wait ${waitText(wait)} before trying again.`
+        : 'The service is receiving too many requests. Try again in a moment.',
       status,
       detail,
       wait !== undefined ? { retryAfterMs: wait } : {},
     )
-  }
   if (status === 408)
     return failure('TIMEOUT', 'The service gave up waiting for the request.', status, detail)
   if (status >= 500)
     return failure(
       'SERVER',
-      `The service had a problem (status ${status}). Try again later.`,
+      wait !== undefined
+        ? `The service had a problem (status ${status}). It asks to wait ${waitText(wait)} before trying again.`
+        : `The service had a problem (status ${status}). Try again later.`,
       status,
       detail,
+      wait !== undefined ? { retryAfterMs: wait } : {},
     )
   if (html)
     return failure(

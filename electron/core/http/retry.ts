@@ -23,6 +23,52 @@ export function isRetryable(error: AxiosError): boolean {
   return typeof error.code === 'string' && RETRY_NETWORK_CODES.has(error.code)
 }
 
+/**
+ * A token bucket of retries for one account: `perMinute` tokens, refilled continuously. A retry
+ * takes one; when none is left the call fails with its last error instead of retrying, so a
+ * storm of failures cannot multiply the load on the service (or on the account's rate limit).
+ */
+export class RetryBudget {
+  private tokens: number
+  private last: number
+
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = perMinute
+    this.last = now()
+  }
+
+  /** Takes one retry; false when the budget is spent. */
+  take(): boolean {
+    const t = this.now()
+    this.tokens = Math.min(
+      this.perMinute,
+      this.tokens + ((t - this.last) * this.perMinute) / 60_000,
+    )
+    this.last = t
+    if (this.tokens < 1) return false
+    this.tokens -= 1
+    return true
+  }
+}
+
+/**
+ * Whether a failed attempt is retried now: it must be retryable, its Retry-After (if any) must
+ * fit within `retryAfterCapMs` (a longer wait is honoured by failing at once with the time to
+ * wait, never shortened), and the account's budget must still hold a retry.
+ */
+export function shouldRetry(
+  error: AxiosError,
+  o: { retryAfterCapMs: number; budget?: RetryBudget },
+): boolean {
+  if (!isRetryable(error)) return false
+  const after = retryAfterMs(error.response?.headers?.['retry-after'])
+  if (after !== undefined && after > o.retryAfterCapMs) return false
+  return o.budget ? o.budget.take() : true
+}
+
 /** Backoff settings: base and cap of the full-jitter exponential delay, cap of Retry-After. */
 export interface BackoffOptions {
   baseMs: number
