@@ -312,6 +312,7 @@ export class AccountService {
   /** Fails waiting calls and pending challenges, then ends the session at the service. */
   private async endSession(row: AccountRow): Promise<void> {
     this.deps.clients.gate.cancel(row.id, signedOutMessage(row.label))
+    this.deps.clients.abortCalls(row.id)
     this.challenges.dropAccount(row.id)
     await this.sessions.endSession(row)
   }

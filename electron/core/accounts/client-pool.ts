@@ -5,7 +5,9 @@ import {
   type AccountClientOptions,
   type AuthCredential,
   type ClientLimits,
+  DEFAULT_LIMITS,
 } from '../http/client'
+import { RetryBudget } from '../http/retry'
 import type { AccountRow } from '../store/accounts-repo'
 import { SessionGate } from './session-gate'
 import type { Vault } from './vault'
@@ -49,6 +51,9 @@ export function credentialKind(row: Pick<AccountRow, 'authMethod'>) {
 export class ClientPool {
   private readonly clients = new Map<string, { client: AccountClient; key: ClientKey }>()
   private readonly credentials = new Map<string, AuthCredential | null>()
+  /** Per account: the retry budget its clients share, and the controller that aborts its calls. */
+  private readonly budgets = new Map<string, RetryBudget>()
+  private readonly aborts = new Map<string, AbortController>()
   /** Session expiry: pauses and resumes the calls of one account. */
   readonly gate: SessionGate
 
@@ -64,7 +69,7 @@ export class ClientPool {
     const key = keyOf(row)
     const cached = this.clients.get(row.id)
     if (cached && sameKey(cached.key, key)) return cached.client
-    const raw = await this.raw(row, () => this.credential(row))
+    const raw = await this.raw(row, () => this.credential(row), true)
     const client = this.gate.wrap(row, raw)
     // Another caller may have built it while the API key was read: keep one per account.
     const current = this.clients.get(row.id)
@@ -82,12 +87,13 @@ export class ClientPool {
    * a session that may be dead, using a set-aside administrator token). The caller closes it.
    */
   async oneOff(row: AccountRow, credential: AuthCredential | null): Promise<AccountClient> {
-    return this.raw(row, () => credential)
+    return this.raw(row, () => credential, false)
   }
 
   private async raw(
     row: AccountRow,
     getAuth: AccountClientOptions['getAuth'],
+    abortable: boolean,
   ): Promise<AccountClient> {
     const apiKey = await this.options.vault.get(row.id, 'api_key')
     if (!apiKey)
@@ -101,7 +107,41 @@ export class ClientPool {
       release: row.release,
       ...(row.caBundle ? { caBundle: row.caBundle } : {}),
       getAuth,
+      retryBudget: this.budget(row.id),
+      // A one-off client ends a session or uses a set-aside token: sign-out must not abort it.
+      ...(abortable ? { accountSignal: () => this.signal(row.id) } : {}),
     })
+  }
+
+  /** The account's retry budget (one per account, so one account's storm spends only its own). */
+  private budget(accountId: string): RetryBudget {
+    let budget = this.budgets.get(accountId)
+    if (!budget) {
+      const limits = { ...DEFAULT_LIMITS, ...this.options.limits }
+      budget = new RetryBudget(limits.retryBudgetPerMinute)
+      this.budgets.set(accountId, budget)
+    }
+    return budget
+  }
+
+  /** The signal that aborts the account's running calls (a fresh one after each abort). */
+  private signal(accountId: string): AbortSignal {
+    let controller = this.aborts.get(accountId)
+    if (!controller) {
+      controller = new AbortController()
+      this.aborts.set(accountId, controller)
+    }
+    return controller.signal
+  }
+
+  /**
+   * Aborts every running call of the account (signed out, its window closed): they answer
+   * CANCELLED; calls made afterwards run normally.
+   */
+  abortCalls(accountId: string): void {
+    const controller = this.aborts.get(accountId)
+    this.aborts.delete(accountId)
+    controller?.abort()
   }
 
   /** A client for an account that is not stored yet (adding one). */
@@ -130,6 +170,7 @@ export class ClientPool {
 
   /** Drops an account's client and cached credential (address changed, removed, new API key). */
   forget(accountId: string): void {
+    this.abortCalls(accountId)
     this.clients.get(accountId)?.client.close()
     this.clients.delete(accountId)
     this.credentials.delete(accountId)
@@ -137,6 +178,7 @@ export class ClientPool {
 
   /** Closes every client. */
   closeAll(): void {
+    for (const id of [...this.aborts.keys()]) this.abortCalls(id)
     for (const { client } of this.clients.values()) client.close()
     this.clients.clear()
     this.credentials.clear()
