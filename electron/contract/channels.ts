@@ -55,13 +55,28 @@ export interface Settings {
   mismatchAction: 'quarantine' | 'delete'
   /** Native notifications when a long generation or download finishes. */
   notifyOnFinish: boolean
+  /** The largest file a download may bring, declared or not (1 MiB..64 GiB; default 4 GiB). */
+  maxDownloadBytes: number
 }
+
+/** The bounds and default of `Settings.maxDownloadBytes`. */
+export const MAX_DOWNLOAD_BYTES = {
+  min: 1024 ** 2,
+  max: 64 * 1024 ** 3,
+  default: 4 * 1024 ** 3,
+} as const
 
 /** Settings payload (partial updates). */
 export const settingsInput = z.strictObject({
   theme: z.enum(['light', 'dark', 'system']).optional(),
   mismatchAction: z.enum(['quarantine', 'delete']).optional(),
   notifyOnFinish: z.boolean().optional(),
+  maxDownloadBytes: z
+    .number()
+    .int()
+    .min(MAX_DOWNLOAD_BYTES.min, 'The largest download must be at least 1 MiB.')
+    .max(MAX_DOWNLOAD_BYTES.max, 'The largest download may be at most 64 GiB.')
+    .optional(),
 })
 
 /** Connectivity of one account's service. */

@@ -131,17 +131,20 @@ describe('app and settings', () => {
       theme: 'system',
       mismatchAction: 'quarantine',
       notifyOnFinish: true,
+      maxDownloadBytes: 4 * 1024 ** 3,
     })
     expect(await s.t.ok('settings.set', { theme: 'dark' })).toEqual({
       theme: 'dark',
       mismatchAction: 'quarantine',
       notifyOnFinish: true,
+      maxDownloadBytes: 4 * 1024 ** 3,
     })
     expect((await s.t.err('settings.set', { theme: 'pink' })).code).toBe('VALIDATION')
     expect(await s.t.ok('settings.get')).toEqual({
       theme: 'dark',
       mismatchAction: 'quarantine',
       notifyOnFinish: true,
+      maxDownloadBytes: 4 * 1024 ** 3,
     })
   })
 })

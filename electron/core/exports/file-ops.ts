@@ -13,6 +13,8 @@ export interface FileOps {
     format: DocumentFormat
     signal?: AbortSignal
     onProgress?: (p: TransferProgress) => void
+    /** The hard maximum of the download (the "largest download" setting). */
+    maxBytes?: number
   }): Promise<{ path: string; size: number; sha256: string }>
   /** Our file name for a document (sanitized for every OS). */
   documentFileName(d: { name: string; id: string; format: DocumentFormat; date: Date }): string

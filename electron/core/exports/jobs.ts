@@ -9,6 +9,7 @@ import type {
   ExportState,
   TransferProgress,
 } from '@contract/files'
+import { DownloadRefused } from '../files/download'
 import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import type { ExportJobPatch, ExportJobRow, ExportJobsRepo } from '../store/export-jobs-repo'
@@ -292,13 +293,17 @@ export class ExportJobs {
         format: job.format,
         signal,
         onProgress: (p) => this.onProgress(jobId, p),
+        maxBytes: this.deps.preferences().maxDownloadBytes,
       })
     } catch (err) {
       if (!signal.aborted && !this.closing) {
         const error = toError(err)
-        const entry = recordFailedDownload(this.deps, job, target, error)
-        this.set(jobId, { ledgerId: entry.id })
-        this.deps.libraryChanged(job.accountId)
+        // Refused for its size: no byte was kept, so the library has nothing to record.
+        if (!(err instanceof DownloadRefused)) {
+          const entry = recordFailedDownload(this.deps, job, target, error)
+          this.set(jobId, { ledgerId: entry.id })
+          this.deps.libraryChanged(job.accountId)
+        }
         notify(this.deps, 'Download failed', `${capital(describe(job))}: ${error.message}`)
       }
       throw err

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure } from '@contract/errors'
 import type { TransferProgress } from '@contract/files'
@@ -29,6 +30,75 @@ export interface DownloadRequest {
   idleMs?: number
   /** The file system layer (tests inject failures); default the real one. */
   fileOps?: FileOps
+  /** The hard maximum of one download, declared or not (default DEFAULT_MAX_DOWNLOAD_BYTES). */
+  maxBytes?: number
+  /** Free space of a folder (tests inject a full disk); default fs.statfs. */
+  statfs?: (folder: string) => Promise<FreeSpace>
+}
+
+/** What the free-space check reads of fs.statfs. */
+export interface FreeSpace {
+  /** Blocks available to this user. */
+  bavail: number
+  /** Bytes per block. */
+  bsize: number
+}
+
+/** The default hard maximum of one download: 4 GiB. */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3
+
+/** Room kept free beside a download of a declared size: 64 MiB. */
+export const FREE_SPACE_MARGIN = 64 * 1024 ** 2
+
+/**
+ * A download refused for its size (over the declared length, over the maximum, or not fitting
+ * on the disk): no file was written, so the ledger records nothing.
+ */
+export class DownloadRefused extends AppFailure {}
+
+/** "1.5 GiB", "12.0 MiB", "900 bytes" — sizes in messages. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`
+  return `${n} bytes`
+}
+
+function tooLarge(message: string): DownloadRefused {
+  return new DownloadRefused({ code: 'TOO_LARGE', message })
+}
+
+function overDeclared(declared: number): DownloadRefused {
+  return new DownloadRefused({
+    code: 'INTEGRITY_FAILED',
+    message: `The service sent more bytes than it announced (${formatBytes(declared)}); the download was stopped and nothing was kept. Retry; if it happens again, the service is misbehaving.`,
+  })
+}
+
+function overLimit(maxBytes: number, declared: number | null): DownloadRefused {
+  const size = declared !== null ? `(${formatBytes(declared)}) is larger` : `is larger`
+  return tooLarge(
+    `The file ${size} than the download limit of ${formatBytes(maxBytes)}; the download was stopped and nothing was kept. Raise “Largest download” in Settings to download it.`,
+  )
+}
+
+async function checkFreeSpace(
+  statfs: (folder: string) => Promise<FreeSpace>,
+  folder: string,
+  declared: number,
+): Promise<void> {
+  let free: number
+  try {
+    const s = await statfs(folder)
+    free = s.bavail * s.bsize
+  } catch {
+    return // Free space unknown (some network shares): the write itself reports a full disk.
+  }
+  if (declared + FREE_SPACE_MARGIN > free)
+    throw new DownloadRefused({
+      code: 'DISK_FULL',
+      message: `Not enough free space in ${folder}: the file is ${formatBytes(declared)} and only ${formatBytes(free)} is free (ScanDesk keeps ${formatBytes(FREE_SPACE_MARGIN)} spare). Free some space or choose another folder, then retry.`,
+    })
 }
 
 /** A downloaded file: where it is, how big, and the SHA-256 of its bytes as lowercase hex. */
@@ -69,12 +139,16 @@ async function checkFolder(ops: FileOps, folder: string): Promise<void> {
  * Streams a document to a temp file in `folder` (`.<name>.<random>.partial`, mode 0600) hashing
  * in the same pass, checks the byte count against Content-Length and the format's signature,
  * fsyncs, then moves it into place without overwriting (`name (2).pdf` …) and fsyncs the
- * folder. Leaves no partial file on failure or cancel. Throws AppFailure: INTEGRITY_FAILED
+ * folder. Leaves no partial file on failure or cancel. Refuses (DownloadRefused) a declared size
+ * over `maxBytes` or not fitting in the folder's free space plus a margin, and stops at the first
+ * byte past the declared length or past `maxBytes`. Throws AppFailure: TOO_LARGE, INTEGRITY_FAILED
  * (truncated, length mismatch, empty, a PDF not starting with %PDF-), CANCELLED, TIMEOUT,
  * OFFLINE, UNAUTHORIZED, DISK_FULL, PERMISSION_DENIED, NO_FOLDER, …
  */
 export async function downloadToFolder(req: DownloadRequest): Promise<DownloadResult> {
   const ops = req.fileOps ?? nodeFileOps
+  const maxBytes = req.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES
+  const statfs = req.statfs ?? ((f: string) => fsp.statfs(f))
   const folder = path.resolve(req.folder)
   const fileName = safeFileName(req.fileName)
   if (req.signal?.aborted) throw cancelled()
@@ -95,18 +169,28 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
   let meter: ProgressMeter | null = null
   let open = true
   let signed = false
+  let meterLength: number | null = null
+  let announced: number | null = null
   try {
     await req.client.download(
       req.opId,
       req.input,
       {
-        start: (head) => {
-          writer = bodyWriter(file, head.contentLength, () => stop.abort())
+        start: async (head) => {
+          const declared = head.contentLength
+          announced = declared
+          if (declared !== null && declared > maxBytes) throw overLimit(maxBytes, declared)
+          if (declared !== null) await checkFreeSpace(statfs, folder, declared)
+          meterLength = declared
+          writer = bodyWriter(file, declared, () => stop.abort())
           meter = new ProgressMeter(head.contentLength, req.onProgress)
         },
         write: (chunk) => {
           const w = writer as BodyWriter
           const length = chunk.length // read first: the writer may take the chunk's memory
+          const declared = meterLength
+          if (declared !== null && w.bytes + length > declared) throw overDeclared(declared)
+          if (w.bytes + length > maxBytes) throw overLimit(maxBytes, null)
           const waiting = w.write(chunk)
           if (!signed && w.bytes >= PDF_MAGIC.length) {
             // Refuse a wrong file at its first bytes instead of after the whole transfer.
@@ -133,7 +217,17 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
     return { path: finalPath, size: w.bytes, sha256 }
   } catch (err) {
     const w = writer as BodyWriter | null
-    const cause = w?.failure ?? err
+    let cause = w?.failure ?? err
+    // The HTTP parser stops at Content-Length and fails on the bytes after it (the transport
+    // says so, possibly before the sink saw the body): the same refusal as the check in write.
+    if (
+      announced !== null &&
+      cause instanceof AppFailure &&
+      !(cause instanceof DownloadRefused) &&
+      cause.error.code === 'INTEGRITY_FAILED' &&
+      /more bytes than it announced/.test(cause.error.message)
+    )
+      cause = overDeclared(announced)
     await w?.abort(cause)
     if (open) await file.close().catch(() => undefined)
     await removeQuietly(ops, temp)

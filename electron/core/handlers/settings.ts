@@ -21,15 +21,10 @@ export function settingsHandlers(
     'settings.get': async () => read(ctx),
     'settings.set': async (input) => {
       if (input.theme !== undefined) ctx.settings.set('theme', input.theme)
-      // The download preferences arrive once settingsInput carries them (validated there).
-      const downloads = input as Partial<Pick<Settings, 'mismatchAction' | 'notifyOnFinish'>>
       writeDownloadPreferences(ctx.settings, {
-        mismatchAction:
-          downloads.mismatchAction === 'delete' || downloads.mismatchAction === 'quarantine'
-            ? downloads.mismatchAction
-            : undefined,
-        notifyOnFinish:
-          typeof downloads.notifyOnFinish === 'boolean' ? downloads.notifyOnFinish : undefined,
+        mismatchAction: input.mismatchAction,
+        notifyOnFinish: input.notifyOnFinish,
+        maxDownloadBytes: input.maxDownloadBytes,
       })
       return read(ctx)
     },
