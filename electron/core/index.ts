@@ -54,6 +54,8 @@ export interface Core {
   events: CoreEvents
   /** Takes a link the OS handed over (scandesk://…): keeps it and emits 'links.opened'. */
   openLink(link: string): Promise<void>
+  /** Aborts the running calls of one account (its window closed): they answer CANCELLED. */
+  abortCalls(accountId: string): void
   close(): Promise<void>
 }
 
@@ -126,6 +128,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   return {
     events,
     openLink: (link) => openLinkFromOs(handlerContext, link, log),
+    abortCalls: (accountId) => clients.abortCalls(accountId),
     dispatch: (channel, payload, ctx) =>
       dispatch(table, channel, payload, ctx, (err) => {
         const name = err instanceof Error ? err.name : typeof err

@@ -47,6 +47,7 @@ const state = vi.hoisted(() => ({
   coreOptions: null as null | { host: HostServices; demo?: () => Promise<unknown> },
   demoStarts: [] as unknown[],
   opened: [] as string[],
+  aborted: [] as string[],
   core: null as unknown,
 }))
 
@@ -144,12 +145,14 @@ beforeEach(() => {
   state.coreOptions = null
   state.demoStarts = []
   state.opened = []
+  state.aborted = []
   events = new CoreEvents()
   state.core = {
     events,
     dispatch: async () => '{"ok":true,"data":null}',
     close: async () => {},
     openLink: async (link: string) => void state.opened.push(link),
+    abortCalls: (accountId: string) => void state.aborted.push(accountId),
   }
 })
 
@@ -255,6 +258,7 @@ describe('account windows', () => {
     await host.openAccountWindow('acc_8')
     expect(state.windows).toHaveLength(3)
     account.close()
+    expect(state.aborted).toEqual(['acc_7']) // its running calls are aborted
     await host.openAccountWindow('acc_7')
     expect(state.windows).toHaveLength(4)
   })

@@ -48,7 +48,12 @@ async function start(intake: LinkIntake): Promise<void> {
   const createWindow = (url?: string) =>
     createAppWindow({ preloadPath: paths.preload, devTools, ...(url ? { url } : {}) })
   const mainWindow = new MainWindowSlot(() => createWindow())
-  const accountWindows = new AccountWindows((address) => createWindow(address))
+  // Closing an account's window aborts that account's running calls (once the core exists).
+  let abortCalls: (accountId: string) => void = () => undefined
+  const accountWindows = new AccountWindows(
+    (address) => createWindow(address),
+    (accountId) => abortCalls(accountId),
+  )
 
   const core: Core = await createCore({
     dataDir: userData,
@@ -58,6 +63,7 @@ async function start(intake: LinkIntake): Promise<void> {
     host: createElectronHost({ showAccountWindow: (id) => void accountWindows.show(id) }),
     log,
   })
+  abortCalls = (accountId) => core.abortCalls(accountId)
   // A link from the OS is shown in the main window only (one dialog, not one per window).
   const unwire = registerIpc(core, log, (name) => {
     const main = mainWindow.window

@@ -103,4 +103,15 @@ describe('account windows', () => {
       accountWindowAddress('acc_1'),
     ])
   })
+
+  it('tells who asked when an account’s window closes (core aborts its calls)', () => {
+    const closed: string[] = []
+    const windows = new AccountWindows(
+      () => fakeWindow(),
+      (id) => closed.push(id),
+    )
+    windows.show('acc_1').close()
+    windows.show('acc_2')
+    expect(closed).toEqual(['acc_1'])
+  })
 })

@@ -81,7 +81,11 @@ export class MainWindowSlot<W extends TrackedWindow> {
 export class AccountWindows<W extends TrackedWindow> {
   private readonly open = new Map<string, W>()
 
-  constructor(private readonly create: (address: string) => W) {}
+  /** `onClosed` runs when an account's window closes (core aborts that account's calls). */
+  constructor(
+    private readonly create: (address: string) => W,
+    private readonly onClosed: (accountId: string) => void = () => undefined,
+  ) {}
 
   /** Opens the account's window, or brings its open window forward. */
   show(accountId: string): W {
@@ -94,6 +98,7 @@ export class AccountWindows<W extends TrackedWindow> {
     this.open.set(accountId, window)
     window.once('closed', () => {
       if (this.open.get(accountId) === window) this.open.delete(accountId)
+      this.onClosed(accountId)
     })
     return window
   }
