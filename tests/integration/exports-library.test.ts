@@ -1,5 +1,6 @@
 // The file library through core.dispatch: re-verifying offline and online, opening only files
-// inside the account's folders, and "Verify a file…".
+// inside the account’s folders (re-checked at every open), "Verify a file…", and the clean-up of
+// files left behind (stale partial files, a link planted as Quarantine).
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -152,5 +153,68 @@ describe('verifying a file by hand', () => {
     expect(await s.t.ok<FileCheck>('library.verifyFile', request())).toMatchObject({ match: true })
     const missing = await s.t.err('library.verifyFile', request({ path: '/no/such/file.pdf' }))
     expect(missing.code).toBe('FILE_NOT_FOUND')
+  })
+})
+
+describe('files left behind and the Quarantine folder', () => {
+  async function mismatch(resourceId: string): Promise<ExportJob> {
+    const job = await s.t.ok<ExportJob>('exports.generate', {
+      accountId: s.account.id,
+      kind: 'report',
+      resourceId,
+      format: 'csv',
+    })
+    await waitForJob(s.t, s.account.id, job.id, ['ready'])
+    s.sandbox.setFaults({ corruptDownloads: true })
+    try {
+      await s.t.ok('exports.download', { jobId: job.id })
+      return await waitForJob(s.t, s.account.id, job.id, ['verified', 'failed', 'mismatch'])
+    } finally {
+      s.sandbox.setFaults({ corruptDownloads: false })
+    }
+  }
+
+  it('removes stale .partial files of interrupted downloads at start, and nothing else', async () => {
+    const stale = path.join(s.folder, '.Some report - rpt-9 - 2026-01-01.pdf.0a1b2c3d4e5f.partial')
+    fs.writeFileSync(stale, 'half a file')
+    const unrelated = ['notes.partial', '.mine.partial', 'keep.pdf']
+    for (const name of unrelated) fs.writeFileSync(path.join(s.folder, name), 'keep')
+    await s.t.close()
+    await s.reopen()
+    expect(fs.existsSync(stale)).toBe(false)
+    for (const name of unrelated) expect(fs.existsSync(path.join(s.folder, name))).toBe(true)
+    expect(fs.existsSync(entry.path)).toBe(true)
+  })
+
+  it('never writes through a symbolic link planted as Quarantine', async () => {
+    const elsewhere = tempFolder('scandesk-elsewhere-')
+    fs.symlinkSync(elsewhere, path.join(s.folder, 'Quarantine'), 'dir')
+    const done = await mismatch('rpt-001')
+    expect(done.state).toBe('mismatch')
+    expect(done.path).toBeNull()
+    expect(done.error?.message).toMatch(/deleted.*Quarantine is a symbolic link/)
+    expect(fs.readdirSync(elsewhere)).toEqual([])
+    expect(fs.readdirSync(s.folder).sort()).toEqual(
+      [path.basename(entry.path), 'Quarantine'].sort(),
+    )
+  })
+
+  it('re-checks Quarantine when a quarantined file is opened or revealed', async () => {
+    const done = await mismatch('rpt-002')
+    expect(path.dirname(done.path!)).toBe(path.join(s.folder, 'Quarantine'))
+    const quarantined = (await ledgerOf(s.t, s.account.id)).find((e) => e.path === done.path)!
+    expect(await s.t.ok('library.open', { entryId: quarantined.id })).toEqual({ opened: true })
+    // Quarantine replaced by a link to another folder inside the download folder.
+    const decoy = path.join(s.folder, 'decoy')
+    fs.mkdirSync(decoy)
+    fs.writeFileSync(path.join(decoy, path.basename(done.path!)), 'a,b\n')
+    fs.rmSync(path.join(s.folder, 'Quarantine'), { recursive: true })
+    fs.symlinkSync(decoy, path.join(s.folder, 'Quarantine'), 'dir')
+    const error = await s.t.err('library.open', { entryId: quarantined.id })
+    expect(error.code).toBe('FORBIDDEN')
+    expect(error.message).toMatch(/symbolic link/)
+    expect((await s.t.err('library.reveal', { entryId: quarantined.id })).code).toBe('FORBIDDEN')
+    expect(s.host.opened).toEqual([done.path])
+    expect(s.host.revealed).toEqual([])
   })
 })

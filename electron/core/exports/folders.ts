@@ -76,22 +76,36 @@ export class DownloadFolders {
 
   /**
    * The real path of a file that ScanDesk may hand to the OS: a .pdf or .csv that exists inside
-   * one of the account's known download folders (its Quarantine lies inside). Throws otherwise.
+   * one of the account's known download folders (its Quarantine lies inside), reached without a
+   * symbolic link below that folder (a Quarantine or a file replaced by a link since the download
+   * is refused). Checked at every open and reveal. Throws otherwise.
    */
   async openable(accountId: string, file: string): Promise<string> {
     const ext = path.extname(file).toLowerCase()
     if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext))
       fail('FORBIDDEN', 'ScanDesk opens only PDF and CSV report files.')
+    const resolved = path.resolve(file)
     let real: string
     try {
-      real = await fs.realpath(file)
+      real = await fs.realpath(resolved)
     } catch {
       fail('FILE_NOT_FOUND', `The file ${file} is no longer there.`)
     }
     if (!(await fs.stat(real)).isFile()) fail('FILE_NOT_FOUND', `${file} is not a file.`)
     for (const folder of this.known(accountId)) {
       const realFolder = await fs.realpath(folder).catch(() => null)
-      if (realFolder && isInside(realFolder, real)) return real
+      if (!realFolder || !isInside(realFolder, real)) continue
+      const base = isInside(path.resolve(folder), resolved)
+        ? path.resolve(folder)
+        : isInside(realFolder, resolved)
+          ? realFolder
+          : null
+      if (base !== null && path.join(realFolder, path.relative(base, resolved)) !== real)
+        fail(
+          'FORBIDDEN',
+          `The path to ${file} now goes through a symbolic link (a folder or the file was replaced since the download), so ScanDesk does not open it. Remove the link and download the file again.`,
+        )
+      return real
     }
     return fail('FORBIDDEN', 'ScanDesk opens only files inside this account’s download folders.')
   }

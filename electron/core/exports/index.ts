@@ -4,6 +4,7 @@ import type { DemoAccounts } from '../accounts/demo-account'
 import type { CoreEvents } from '../events'
 import { downloadToFolder } from '../files/download'
 import { hashFile } from '../files/hash'
+import { removeStalePartials } from '../files/leftovers'
 import { documentFileName } from '../files/names'
 import { quarantineFile } from '../files/quarantine'
 import type { HostServices } from '../host'
@@ -41,7 +42,10 @@ export interface ExportServices {
   jobs: ExportJobs
   library: Library
   folders: DownloadFolders
-  /** Resumes stored jobs and starts following sign-ins (call once the core is ready). */
+  /**
+   * Removes the temp files interrupted downloads left in the download folders, resumes stored
+   * jobs and starts following sign-ins (call once the core is ready).
+   */
   start(): Promise<void>
   close(): Promise<void>
 }
@@ -99,7 +103,12 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     library,
     folders,
     async start() {
-      for (const a of (await deps.accounts.list()).accounts) signedIn.set(a.id, a.signedIn)
+      const accounts = (await deps.accounts.list()).accounts
+      for (const a of accounts) signedIn.set(a.id, a.signedIn)
+      // Nothing downloads yet: every `.partial` in a download folder is a leftover of a crash.
+      const removed = await removeStalePartials(accounts.flatMap((a) => folders.known(a.id)))
+      if (removed.length)
+        deps.log?.('info', `removed ${removed.length} leftover partial download file(s)`)
       unsubscribe = deps.events.on('accounts.changed', ({ accounts }) => {
         const present = new Set(accounts.map((a) => a.id))
         for (const id of signedIn.keys())

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { AppError } from '@contract/errors'
 import type { LedgerEntry, Verdict } from '@contract/files'
+import { QuarantineRefused } from '../files/quarantine'
 import type { HostServices } from '../host'
 import type { ExportJobRow } from '../store/export-jobs-repo'
 import type { LedgerRepo } from '../store/ledger-repo'
@@ -100,7 +101,19 @@ export async function setAside(
     await fs.rm(file, { force: true })
     return { path: null, message: `${what} It was deleted. Retry to download it again.` }
   }
-  const moved = await deps.files.quarantineFile(file, path.dirname(file))
+  let moved: string
+  try {
+    moved = await deps.files.quarantineFile(file, path.dirname(file))
+  } catch (err) {
+    if (!(err instanceof QuarantineRefused)) throw err
+    // A link or a file where Quarantine should be: the file is not written through it, and an
+    // unconfirmed file is not left beside the good ones either.
+    await fs.rm(file, { force: true })
+    return {
+      path: null,
+      message: `${what} It was deleted: ${err.error.message}`,
+    }
+  }
   return {
     path: moved,
     message: `${what} It was moved to ${moved}. Retry to download it again.`,

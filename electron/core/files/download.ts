@@ -44,6 +44,14 @@ export interface FreeSpace {
   bsize: number
 }
 
+/** The temp file of a download: `.<name>.<12 hex digits>.partial` beside the final name. */
+export function partialName(fileName: string): string {
+  return `.${fileName}.${randomBytes(6).toString('hex')}.partial`
+}
+
+/** Names `partialName` makes, and only those (what the clean-up at start may remove). */
+export const PARTIAL_NAME = /^\..+\.[0-9a-f]{12}\.partial$/
+
 /** The default hard maximum of one download: 4 GiB. */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3
 
@@ -153,7 +161,7 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
   const fileName = safeFileName(req.fileName)
   if (req.signal?.aborted) throw cancelled()
   await checkFolder(ops, folder)
-  const temp = path.join(folder, `.${fileName}.${randomBytes(6).toString('hex')}.partial`)
+  const temp = path.join(folder, partialName(fileName))
   let file: WritableFile
   try {
     file = await ops.open(temp, 'wx', 0o600)

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { QUARANTINE_FOLDER, quarantineFile } from './quarantine'
+import { QUARANTINE_FOLDER, QuarantineRefused, quarantineFile } from './quarantine'
 
 describe('quarantining a file that failed verification', () => {
   it('moves it into <folder>/Quarantine, creating the folder', async () => {
@@ -32,5 +32,33 @@ describe('quarantining a file that failed verification', () => {
     await expect(quarantineFile(path.join(folder, 'x.pdf'), folder)).rejects.toMatchObject({
       error: { code: 'FILE_NOT_FOUND' },
     })
+  })
+
+  it('refuses a symbolic link planted as Quarantine instead of writing through it', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-q-'))
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-q-elsewhere-'))
+    fs.symlinkSync(elsewhere, path.join(folder, QUARANTINE_FOLDER), 'dir')
+    const file = path.join(folder, 'r.pdf')
+    fs.writeFileSync(file, 'bad bytes')
+    const err = await quarantineFile(file, folder).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(QuarantineRefused)
+    expect(err).toMatchObject({ error: { code: 'FORBIDDEN' } })
+    const message = (err as QuarantineRefused).error.message
+    expect(message).toContain(path.join(folder, QUARANTINE_FOLDER))
+    expect(message).toMatch(/symbolic link/)
+    expect(fs.readdirSync(elsewhere)).toEqual([])
+    expect(fs.lstatSync(path.join(folder, QUARANTINE_FOLDER)).isSymbolicLink()).toBe(true)
+    expect(fs.readFileSync(file, 'utf8')).toBe('bad bytes')
+  })
+
+  it('refuses a file named Quarantine with a clear error', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-q-'))
+    fs.writeFileSync(path.join(folder, QUARANTINE_FOLDER), 'not a folder')
+    const file = path.join(folder, 'r.pdf')
+    fs.writeFileSync(file, 'bad bytes')
+    await expect(quarantineFile(file, folder)).rejects.toMatchObject({
+      error: { code: 'FORBIDDEN', message: expect.stringMatching(/is a file, not a folder/) },
+    })
+    expect(fs.readFileSync(path.join(folder, QUARANTINE_FOLDER), 'utf8')).toBe('not a folder')
   })
 })

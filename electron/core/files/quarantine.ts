@@ -1,15 +1,51 @@
+import fsp from 'node:fs/promises'
 import path from 'node:path'
-import { fileFailure, nodeFileOps, type FileOps } from './fs-ops'
+import { AppFailure } from '@contract/errors'
+import { errnoOf, fileFailure, nodeFileOps, type FileOps } from './fs-ops'
 import { safeFileName } from './names'
 import { placeWithoutOverwrite } from './place'
 
 /** The folder, inside a download folder, that holds files which failed verification. */
 export const QUARANTINE_FOLDER = 'Quarantine'
 
+/** `<folder>/Quarantine` is not a real folder (a symbolic link or a file was put in its place). */
+export class QuarantineRefused extends AppFailure {}
+
 /**
- * Moves a file that failed verification into `<folder>/Quarantine/` (created when missing) under
- * its own name, or `name (2).pdf`… when taken (never overwrites); returns the new path. Throws
- * FILE_NOT_FOUND, PERMISSION_DENIED, DISK_FULL with a plain message.
+ * Makes sure `target` is a real folder, creating it when missing, without following a symbolic
+ * link put in its place: lstat, create, lstat again (a link planted in between is caught too).
+ * Throws QuarantineRefused (FORBIDDEN) for a link or a non-folder.
+ */
+export async function ensureRealFolder(target: string, ops: FileOps = nodeFileOps): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let stat
+    try {
+      stat = await fsp.lstat(target)
+    } catch (err) {
+      if (errnoOf(err) !== 'ENOENT') throw err
+      await ops.mkdir(target)
+      continue
+    }
+    if (stat.isSymbolicLink())
+      throw new QuarantineRefused({
+        code: 'FORBIDDEN',
+        message: `Could not move the file to quarantine: ${target} is a symbolic link, not a folder: ScanDesk does not write through it. Remove or rename it, then retry.`,
+      })
+    if (!stat.isDirectory())
+      throw new QuarantineRefused({
+        code: 'FORBIDDEN',
+        message: `Could not move the file to quarantine: ${target} is a file, not a folder: ScanDesk cannot put files aside there. Remove or rename it, then retry.`,
+      })
+    return
+  }
+  throw Object.assign(new Error('the folder keeps disappearing'), { code: 'ENOENT' })
+}
+
+/**
+ * Moves a file that failed verification into `<folder>/Quarantine/` (created when missing; a
+ * symbolic link or a file in its place is refused, never followed) under its own name, or
+ * `name (2).pdf`… when taken (never overwrites); returns the new path. Throws FORBIDDEN
+ * (QuarantineRefused), FILE_NOT_FOUND, PERMISSION_DENIED, DISK_FULL with a plain message.
  */
 export async function quarantineFile(
   file: string,
@@ -24,7 +60,7 @@ export async function quarantineFile(
     throw fileFailure(err, 'move the file to quarantine', file, 'file')
   }
   try {
-    await ops.mkdir(target)
+    await ensureRealFolder(target, ops)
     return await placeWithoutOverwrite(
       ops,
       path.resolve(file),
