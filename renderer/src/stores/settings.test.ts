@@ -67,6 +67,18 @@ describe('the download settings', () => {
     expect(store.notifyOnFinish).toBe(false)
   })
 
+  it('loads and saves the largest download, in bytes as main keeps it', async () => {
+    let saved = { theme: 'light', maxDownloadBytes: 4 * 1024 ** 3 }
+    fake.handle('settings.get', () => saved)
+    fake.handle('settings.set', (p: Partial<typeof saved>) => (saved = { ...saved, ...p }))
+    const store = useSettingsStore()
+    await store.load()
+    expect(store.maxDownloadBytes).toBe(4 * 1024 ** 3)
+    expect(await store.setDownloads({ maxDownloadBytes: 2 * 1024 ** 3 })).toBe(true)
+    expect(fake.calls.at(-1)?.payload).toEqual({ maxDownloadBytes: 2 * 1024 ** 3 })
+    expect(store.maxDownloadBytes).toBe(2 * 1024 ** 3)
+  })
+
   it('keeps the previous values and the error when saving fails', async () => {
     fake.handle('settings.get', () => ({
       theme: 'light',

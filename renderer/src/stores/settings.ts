@@ -5,7 +5,7 @@ import type { AppError, Result } from '@contract/errors'
 import { request } from '@/bridge/bridge'
 
 type Theme = Settings['theme']
-type DownloadSettings = Pick<Settings, 'mismatchAction' | 'notifyOnFinish'>
+type DownloadSettings = Pick<Settings, 'mismatchAction' | 'notifyOnFinish' | 'maxDownloadBytes'>
 
 // settings.set's input schema in channels.ts names only the theme so far; the download settings
 // are part of Settings, so they are sent through the same channel.
@@ -23,6 +23,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const systemDark = ref(systemPrefersDark())
   const mismatchAction = ref<Settings['mismatchAction']>('quarantine')
   const notifyOnFinish = ref(true)
+  /** Largest file a download may write (main stops above it), 4 GiB unless changed. */
+  const maxDownloadBytes = ref(4 * 1024 ** 3)
   const error = ref<AppError | null>(null)
   let inflight: Promise<void> | null = null
 
@@ -56,6 +58,7 @@ export const useSettingsStore = defineStore('settings', () => {
     theme.value = data.theme
     if (data.mismatchAction) mismatchAction.value = data.mismatchAction
     if (typeof data.notifyOnFinish === 'boolean') notifyOnFinish.value = data.notifyOnFinish
+    if (typeof data.maxDownloadBytes === 'number') maxDownloadBytes.value = data.maxDownloadBytes
   }
 
   /** Saves the download settings; on failure the previous values stay and the error is kept. */
@@ -101,6 +104,7 @@ export const useSettingsStore = defineStore('settings', () => {
     dark,
     mismatchAction,
     notifyOnFinish,
+    maxDownloadBytes,
     error,
     load,
     setTheme,
