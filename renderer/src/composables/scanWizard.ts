@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { scanWizardBody } from '@contract/catalog/scans'
 import { scheduleRule } from '@contract/catalog/schedules'
 import { targetAddress } from '@contract/catalog/targets'
-import { MAX_HOST_LINES, parseHostEntry, parseHostList } from '@contract/hosts'
+import { MAX_HOST_LINES, ipv4Text, parseHostEntry, parseHostList } from '@contract/hosts'
 import type { AppError } from '@contract/errors'
 import { useDraft } from '@/data/useDraft'
 import { useOperation } from '@/data/useOperation'
@@ -73,7 +73,6 @@ function ipv4(text: string): number | null {
   if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null
   return parts.reduce((n, p) => n * 256 + Number(p), 0)
 }
-const ipv4Text = (n: number) => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.')
 
 /**
  * The IPv4 addresses an accepted entry covers, as one interval (null: a host name or IPv6). A
