@@ -65,7 +65,10 @@ const answerText = z
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'is not a real date')
+  .refine((v) => {
+    const day = new Date(`${v}T00:00:00Z`)
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v
+  }, 'is not a real date')
 
 /** The compensating-control worksheet of an "In Place with CCW" answer (every field required). */
 export const SAQ_CCW_FIELDS = [
