@@ -193,3 +193,15 @@ describe('derived facts', () => {
     expect(describeBlockers(done)).toBe('Ready to approve.')
   })
 })
+
+describe('answers kept whole in drafts', () => {
+  it('names an over-long explanation as a problem of the answer (the draft keeps the text)', () => {
+    const problems = answerProblems({
+      response: 'not_applicable',
+      explanation: 'x'.repeat(100 * 1024),
+    })
+    expect(problems).toEqual([
+      { field: 'explanation', message: 'The explanation must be at most 4,000 characters' },
+    ])
+  })
+})

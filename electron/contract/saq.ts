@@ -128,6 +128,12 @@ export function answerProblems(
 ): AnswerProblem[] {
   const problems: AnswerProblem[] = []
   const label = SAQ_RESPONSE_LABELS[answer.response]
+  const limit = `must be at most ${SAQ_TEXT_MAX.toLocaleString('en-US')} characters`
+  if ((answer.explanation?.length ?? 0) > SAQ_TEXT_MAX)
+    problems.push({ field: 'explanation', message: `The explanation ${limit}` })
+  for (const [key] of SAQ_CCW_FIELDS)
+    if ((answer.ccw?.[key]?.length ?? 0) > SAQ_TEXT_MAX)
+      problems.push({ field: `ccw.${key}`, message: `This worksheet field ${limit}` })
   if (!offered.includes(answer.response))
     problems.push({ field: 'response', message: `${label} is not offered by this questionnaire` })
   if (SAQ_RESPONSES_NEEDING_EXPLANATION.includes(answer.response) && !filled(answer.explanation))
@@ -144,9 +150,12 @@ export function answerProblems(
   return problems
 }
 
-/** One answer checked against the rules that need no template (what the service refuses). */
+/**
+ * One answer checked against the rules that need no template (what the service refuses). The
+ * lengths are checked by the shape already; the rules add what a valid shape may still lack.
+ */
 export const saqAnswer = saqAnswerShape.superRefine((answer, ctx) => {
-  for (const p of answerProblems(answer))
+  for (const p of answerProblems(answer).filter((x) => !x.message.includes(' must be at most ')))
     ctx.addIssue({ code: 'custom', message: p.message, path: p.field.split('.') })
 })
 
