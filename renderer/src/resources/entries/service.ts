@@ -228,10 +228,25 @@ export const serviceResources = [
       { key: 'saq_type', label: 'Type' },
       { key: 'status', kind: 'status', sortable: true },
       { key: 'compliance', kind: 'status' },
+      { key: 'template_version', label: 'Template version' },
       { key: 'is_template', label: 'Template', kind: 'boolean', width: 90 },
+      { key: 'approved_at', label: 'Approved', kind: 'datetime', sortable: true },
       { key: 'updated_at', label: 'Updated', kind: 'datetime', sortable: true },
     ],
     filters: ['status', 'saq_type', 'is_template'],
+    defaultSort: '-updated_at',
+    toolbar: [{ op: 'saq.create', label: 'New questionnaire…', to: '/saq/new' }],
+    rowActions: [
+      // A form with the new name (the answers and summary are the filler's, not typed here).
+      { op: 'saq.clone', label: 'Clone…' },
+      { op: 'saq.set_template', label: 'Set as template', when: (a) => a.is_template !== true },
+    ],
+    fields: {
+      answers: { hidden: true },
+      executive_summary: { hidden: true },
+      name: { label: 'Name of the copy' },
+    },
+    testId: 'saq-table',
   }),
   defineResource({
     key: 'saq_types',
