@@ -46,6 +46,11 @@ export const CHANNEL_NAMES = [
   'drafts.save',
   'drafts.delete',
   'drafts.list',
+  'saq.evidence.attach',
+  'saq.evidence.list',
+  'saq.evidence.remove',
+  'saq.evidence.link',
+  'saq.auditBundle',
 ] as const
 
 /** One request channel name. */

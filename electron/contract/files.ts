@@ -1,10 +1,15 @@
 import { z } from 'zod'
 import { accountId } from './accounts'
 import type { AppError } from './errors'
+import { requirementNumber } from './saq'
 import { idParam } from './schemas/common'
 
-/** What a downloadable document is: a report or an advanced report. */
-export const documentKind = z.enum(['report', 'advanced_report'])
+/**
+ * What a downloadable document is: a report, an advanced report, or an SAQ's PDF (`saq.show` with
+ * format=pdf: no generation step and no service-side hash check, so its hash is recorded at
+ * download and re-verified against that record).
+ */
+export const documentKind = z.enum(['report', 'advanced_report', 'saq'])
 /** One document kind. */
 export type DocumentKind = z.infer<typeof documentKind>
 
@@ -72,20 +77,44 @@ export interface ExportJob {
   updatedAt: string
 }
 
-/** Verdict of a downloaded file in the ledger. */
-export const VERDICTS = ['verified', 'mismatch', 'unverified', 'missing', 'changed'] as const
+/**
+ * Verdict of a file in the ledger. `recorded`: the hash was recorded when the file arrived and the
+ * service offers no check to compare it with (SAQ PDFs, evidence files); re-verification compares
+ * with that record.
+ */
+export const VERDICTS = [
+  'verified',
+  'recorded',
+  'mismatch',
+  'unverified',
+  'missing',
+  'changed',
+] as const
 /** One ledger verdict. */
 export type Verdict = (typeof VERDICTS)[number]
+
+/** What a ledger entry records: a downloaded document, or a local SAQ evidence file. */
+export type LedgerKind = DocumentKind | 'saq_evidence'
+
+/** What the ledger knows of an SAQ file: its type and status, and the requirement of evidence. */
+export interface LedgerSaqFacts {
+  saqType: string
+  status: string
+  requirement: string | null
+}
 
 /** One file ledger entry: what was downloaded, where, and what its bytes hash to. */
 export interface LedgerEntry {
   id: string
   accountId: string
   accountLabel: string
-  kind: DocumentKind
+  kind: LedgerKind
   resourceId: string
   resourceName: string
-  format: DocumentFormat
+  /** pdf or csv for documents; `file` for evidence (any type the user attached). */
+  format: DocumentFormat | 'file'
+  /** SAQ PDFs and evidence: the SAQ's facts (null for reports). */
+  saq: LedgerSaqFacts | null
   path: string
   size: number
   sha256: string
@@ -133,6 +162,35 @@ export const filesInputs = {
     format: documentFormat,
     path: absolutePath.optional(),
   }),
+  'saq.evidence.attach': z.strictObject({
+    accountId,
+    /** The SAQ's id, or its local draft key before it was submitted. */
+    saqKey: idParam,
+    saqName: z.string().trim().min(1).max(200),
+    saqType: z.string().trim().min(1).max(40),
+    /** The SAQ's status as the filler knows it (default draft); recorded with the file. */
+    saqStatus: z.enum(['draft', 'approved']).optional(),
+    requirement: requirementNumber,
+    /** Browser mode only (no OS dialog there); Electron opens the file dialog in main. */
+    path: absolutePath.optional(),
+  }),
+  'saq.evidence.list': z.strictObject({ accountId, saqKey: idParam }),
+  'saq.evidence.remove': z.strictObject({ entryId: localId }),
+  'saq.evidence.link': z.strictObject({ accountId, draftKey: idParam, saqId: idParam }),
+  'saq.auditBundle': z.strictObject({
+    accountId,
+    saqIds: z.array(idParam).min(1, 'Choose at least one approved SAQ.').max(200),
+  }),
+}
+
+/**
+ * What an audit bundle wrote: one folder (absolute), the manifest's absolute path, and each file
+ * (path relative to the folder, with forward slashes, as in SHA256SUMS and the manifest).
+ */
+export interface AuditBundle {
+  folder: string
+  manifest: string
+  files: { path: string; size: number; sha256: string; saqId: string; kind: LedgerKind }[]
 }
 
 /** Outputs of the files channels. */
@@ -150,6 +208,11 @@ export interface FilesOutputs {
   'library.open': { opened: boolean }
   'library.reveal': { revealed: boolean }
   'library.verifyFile': FileCheck | null
+  'saq.evidence.attach': LedgerEntry | null
+  'saq.evidence.list': LedgerEntry[]
+  'saq.evidence.remove': { removed: true }
+  'saq.evidence.link': { linked: number }
+  'saq.auditBundle': AuditBundle
 }
 
 /** Events of the files part. */

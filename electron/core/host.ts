@@ -10,8 +10,11 @@ export interface HostServices {
   pickFolder(title: string, defaultPath?: string): Promise<string | null>
   /** Lets the user choose where to save a file; null when cancelled or unavailable. */
   pickSaveAs(defaultPath: string): Promise<string | null>
-  /** Lets the user choose an existing file; null when cancelled or unavailable. */
-  pickFile(title: string): Promise<string | null>
+  /**
+   * Lets the user choose an existing file; null when cancelled or unavailable. `types`: 'documents'
+   * (default: the PDF and CSV ScanDesk downloads, for "Verify a file…") or 'any' (SAQ evidence).
+   */
+  pickFile(title: string, types?: 'documents' | 'any'): Promise<string | null>
   /** Opens a file with the OS's default application; false when that is not possible. */
   openPath(path: string): Promise<boolean>
   /** Shows a file in its folder (file manager); false when that is not possible. */

@@ -140,6 +140,18 @@ describe('picking a file to verify', () => {
       },
     })
   })
+
+  it('offers every file type for SAQ evidence', async () => {
+    electron.focused = null
+    electron.openAnswer = { canceled: false, filePaths: ['/home/ana/firewall.conf'] }
+    expect(await createElectronHost(windows).pickFile('Choose evidence', 'any')).toBe(
+      '/home/ana/firewall.conf',
+    )
+    expect(electron.openCalls.at(-1)?.options).toEqual({
+      title: 'Choose evidence',
+      properties: ['openFile'],
+    })
+  })
 })
 
 describe('opening and revealing files', () => {

@@ -68,7 +68,12 @@ export function createElectronHost(options: ElectronHostOptions): HostServices {
         filters: filtersFor(defaultPath),
         properties: ['createDirectory', 'showOverwriteConfirmation'],
       }),
-    pickFile: (title) => openDialog({ title, filters: DOCUMENT_FILTERS, properties: ['openFile'] }),
+    pickFile: (title, types = 'documents') =>
+      openDialog({
+        title,
+        ...(types === 'any' ? {} : { filters: DOCUMENT_FILTERS }),
+        properties: ['openFile'],
+      }),
     async openPath(path) {
       try {
         return (await shell.openPath(path)) === ''

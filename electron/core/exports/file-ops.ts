@@ -1,12 +1,14 @@
 import type { DocumentFormat, TransferProgress } from '@contract/files'
 import type { AccountClient } from '../http/client'
+import type { DownloadOp } from './service'
 
 /** What the export jobs ask of the files module (electron/core/files), injectable for tests. */
 export interface FileOps {
   /** Streams a document into `folder` (hash in the same pass, no partial file on failure). */
   downloadToFolder(req: {
     client: AccountClient
-    opId: 'reports.download' | 'advanced_reports.download'
+    /** A report's download, or `saq.show` with query {format: 'pdf'} (an SAQ's PDF). */
+    opId: DownloadOp
     input: { path: { id: string }; query: { format: DocumentFormat } }
     folder: string
     fileName: string
@@ -18,6 +20,8 @@ export interface FileOps {
   }): Promise<{ path: string; size: number; sha256: string }>
   /** Our file name for a document (sanitized for every OS). */
   documentFileName(d: { name: string; id: string; format: DocumentFormat; date: Date }): string
+  /** Our file name for an SAQ's PDF: `SAQ <type> - <organization> - <YYYY-MM-DD>.pdf`. */
+  saqFileName(d: { saqType: string; organization: string; date: Date }): string
   /** SHA-256 and size of a file on disk. */
   hashFile(path: string): Promise<{ sha256: string; size: number }>
   /** Moves a file into <folder>/Quarantine/; returns its new path. */

@@ -11,6 +11,29 @@ const MAX_KNOWN = 50
 export const DOCUMENT_EXTENSIONS = ['.pdf', '.csv'] as const
 
 /**
+ * Extensions of SAQ evidence files ScanDesk opens with the OS: documents and images only (never
+ * anything the OS would run). Any evidence file can still be shown in its folder.
+ */
+export const EVIDENCE_OPEN_EXTENSIONS = [
+  '.pdf',
+  '.csv',
+  '.txt',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.md',
+  '.log',
+  '.json',
+  '.conf',
+  '.cfg',
+  '.yaml',
+  '.yml',
+  '.xml',
+] as const
+
+/**
  * Checks that `folder` is an absolute, existing, writable directory and returns its real path.
  * Throws FILE_NOT_FOUND, VALIDATION or PERMISSION_DENIED with a message for the user.
  */
@@ -75,15 +98,25 @@ export class DownloadFolders {
   }
 
   /**
-   * The real path of a file that ScanDesk may hand to the OS: a .pdf or .csv that exists inside
-   * one of the account's known download folders (its Quarantine lies inside), reached without a
-   * symbolic link below that folder (a Quarantine or a file replaced by a link since the download
-   * is refused). Checked at every open and reveal. Throws otherwise.
+   * The real path of a file that ScanDesk may hand to the OS: a file with one of `extensions`
+   * (default .pdf and .csv; 'any' to reveal an evidence file) that exists inside one of the
+   * account's known download folders (its Quarantine and SAQ folders lie inside), reached without
+   * a symbolic link below that folder (a folder or a file replaced by a link since the download is
+   * refused). Checked at every open and reveal. Throws otherwise.
    */
-  async openable(accountId: string, file: string): Promise<string> {
+  async openable(
+    accountId: string,
+    file: string,
+    extensions: readonly string[] | 'any' = DOCUMENT_EXTENSIONS,
+  ): Promise<string> {
     const ext = path.extname(file).toLowerCase()
-    if (!(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext))
-      fail('FORBIDDEN', 'ScanDesk opens only PDF and CSV report files.')
+    if (extensions !== 'any' && !extensions.includes(ext))
+      fail(
+        'FORBIDDEN',
+        extensions === DOCUMENT_EXTENSIONS
+          ? 'ScanDesk opens only PDF and CSV report files.'
+          : `ScanDesk opens only documents and images (${extensions.map((e) => e.slice(1)).join(', ')}); use “Show in folder” for this file.`,
+      )
     const resolved = path.resolve(file)
     let real: string
     try {

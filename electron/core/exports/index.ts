@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import type { AccountService } from '../accounts/account-service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
@@ -5,7 +7,7 @@ import type { CoreEvents } from '../events'
 import { downloadToFolder } from '../files/download'
 import { hashFile } from '../files/hash'
 import { removeStalePartials } from '../files/leftovers'
-import { documentFileName } from '../files/names'
+import { SAQ_FOLDER, documentFileName, saqFileName } from '../files/names'
 import { quarantineFile } from '../files/quarantine'
 import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
@@ -19,9 +21,16 @@ import { DownloadFolders } from './folders'
 import { ExportJobs } from './jobs'
 import { Library } from './library'
 import { readDownloadPreferences } from './preferences'
+import { SaqFiles } from './saq-files'
 
 /** The real files module (electron/core/files). */
-export const realFileOps: FileOps = { downloadToFolder, documentFileName, hashFile, quarantineFile }
+export const realFileOps: FileOps = {
+  downloadToFolder,
+  documentFileName,
+  saqFileName,
+  hashFile,
+  quarantineFile,
+}
 
 /** What createExportServices needs from the core. */
 export interface ExportServicesDeps {
@@ -42,6 +51,8 @@ export interface ExportServices {
   jobs: ExportJobs
   library: Library
   folders: DownloadFolders
+  /** SAQ evidence files and audit bundles. */
+  saq: SaqFiles
   /**
    * Removes the temp files interrupted downloads left in the download folders, resumes stored
    * jobs and starts following sign-ins (call once the core is ready).
@@ -65,6 +76,13 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     return deps.clients.client(row)
   }
   const libraryChanged = (accountId: string) => deps.events.emit('library.changed', { accountId })
+  const accountLabel = (accountId: string) => {
+    try {
+      return deps.accounts.row(accountId).label
+    } catch {
+      return accountId
+    }
+  }
   const jobs = new ExportJobs({
     jobs: new ExportJobsRepo(deps.db),
     ledger,
@@ -75,13 +93,7 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     emit: (job) => deps.events.emit('exports.changed', job),
     libraryChanged,
     preferences: () => readDownloadPreferences(deps.settings),
-    accountLabel: (accountId) => {
-      try {
-        return deps.accounts.row(accountId).label
-      } catch {
-        return accountId
-      }
-    },
+    accountLabel,
     now,
     backoff: deps.backoff,
     log: deps.log,
@@ -96,17 +108,40 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     now,
   })
 
+  const saq = new SaqFiles({
+    ledger,
+    folders,
+    files,
+    host: deps.host,
+    clientFor,
+    libraryChanged,
+    accountLabel,
+    maxDownloadBytes: () => readDownloadPreferences(deps.settings).maxDownloadBytes,
+    now,
+  })
+
   const signedIn = new Map<string, boolean>()
   let unsubscribe: (() => void) | null = null
   return {
     jobs,
     library,
     folders,
+    saq,
     async start() {
       const accounts = (await deps.accounts.list()).accounts
       for (const a of accounts) signedIn.set(a.id, a.signedIn)
       // Nothing downloads yet: every `.partial` in a download folder is a leftover of a crash.
-      const removed = await removeStalePartials(accounts.flatMap((a) => folders.known(a.id)))
+      // The SAQ folder inside each download folder holds SAQ PDFs downloaded the same way (only
+      // a real folder: a link planted in its place is not followed).
+      const known = accounts.flatMap((a) => folders.known(a.id))
+      const saqFolders = await Promise.all(
+        known.map(async (f) => {
+          const inner = path.join(f, SAQ_FOLDER)
+          const stat = await fs.lstat(inner).catch(() => null)
+          return stat?.isDirectory() ? [inner] : []
+        }),
+      )
+      const removed = await removeStalePartials([...known, ...saqFolders.flat()])
       if (removed.length)
         deps.log?.('info', `removed ${removed.length} leftover partial download file(s)`)
       unsubscribe = deps.events.on('accounts.changed', ({ accounts }) => {

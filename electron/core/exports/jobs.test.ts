@@ -65,6 +65,7 @@ const files: FileOps = {
     return downloadAnswer()
   },
   documentFileName: (d) => `${d.name} - ${d.id}.${d.format}`,
+  saqFileName: (d) => `SAQ ${d.saqType} - ${d.organization}.pdf`,
   hashFile: async () => ({ sha256: GOOD, size: 13 }),
   quarantineFile: async (file, into) => {
     const target = path.join(into, 'Quarantine', path.basename(file))
@@ -278,6 +279,7 @@ describe('starting again after ScanDesk closed', () => {
       generationStartedAt: '2025-01-01T00:00:00.000Z',
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
+      saq: null,
     }
     const kept = path.join(folder, 'kept.pdf')
     fs.writeFileSync(kept, '%PDF-')

@@ -21,6 +21,7 @@ import {
   describe,
   notify,
   record,
+  SAQ_RECORDED_DETAIL,
   recordFailedDownload,
   setAside,
   type OutcomeDeps,
@@ -29,7 +30,9 @@ import {
   documentName,
   downloadOp,
   fileState,
+  isGenerated,
   requestGeneration,
+  saqFacts,
   verifyWithService,
 } from './service'
 import { chooseTarget, sameTarget } from './target'
@@ -122,15 +125,15 @@ export class ExportJobs {
           (j.state === 'queued' || j.state === 'generating'),
       )
     if (same) return this.view(same)
+    if (req.kind === 'saq' && req.format !== 'pdf')
+      fail('VALIDATION', 'An SAQ is downloaded as a PDF only.', {
+        fieldErrors: { format: ['must be pdf'] },
+      })
     const client = await this.deps.clientFor(req.accountId)
-    const name = await documentName(client, req.kind, req.resourceId)
     const now = this.deps.now().toISOString()
-    const row: ExportJobRow = {
+    const base = {
       id: randomUUID(),
       ...req,
-      resourceName: name,
-      state: 'queued',
-      phase: 'generate',
       error: null,
       targetPath: null,
       path: null,
@@ -139,6 +142,29 @@ export class ExportJobs {
       generationStartedAt: null,
       createdAt: now,
       updatedAt: now,
+    }
+    if (!isGenerated(req.kind)) {
+      // An SAQ's PDF is made on request by `saq.show` (format=pdf): no generation step, so the
+      // job is ready at once; its name, type, organization and status come from `saq.show` (JSON).
+      const facts = await saqFacts(client, req.resourceId)
+      const row: ExportJobRow = {
+        ...base,
+        resourceName: facts.name,
+        state: 'ready',
+        phase: 'download',
+        saq: { saqType: facts.saqType, organization: facts.organization, status: facts.status },
+      }
+      this.deps.jobs.insert(row)
+      this.deps.emit(this.view(row))
+      return this.view(row)
+    }
+    const name = await documentName(client, req.kind, req.resourceId)
+    const row: ExportJobRow = {
+      ...base,
+      resourceName: name,
+      state: 'queued',
+      phase: 'generate',
+      saq: null,
     }
     this.deps.jobs.insert(row)
     this.deps.emit(this.view(row))
@@ -193,7 +219,7 @@ export class ExportJobs {
       }
     }
     const target = job.targetPath
-      ? await sameTarget(job.targetPath)
+      ? await sameTarget(job.targetPath, this.deps.folders.get(job.accountId))
       : await chooseTarget(this.deps, job, false)
     if (!target) return this.view(job)
     return this.startDownload(jobId, target)
@@ -257,21 +283,25 @@ export class ExportJobs {
 
   private async generateTask(jobId: string, signal: AbortSignal, request: boolean): Promise<void> {
     let job = this.require(jobId)
+    const kind = job.kind
+    if (!isGenerated(kind)) {
+      this.set(jobId, { state: 'ready', phase: 'download', error: null })
+      return
+    }
     const client = await this.deps.clientFor(job.accountId)
     const call = { signal }
     let status: 'generating' | 'ready' = 'generating'
-    if (request)
-      status = await requestGeneration(client, job.kind, job.resourceId, job.format, call)
+    if (request) status = await requestGeneration(client, kind, job.resourceId, job.format, call)
     const startedAt = job.generationStartedAt ?? this.deps.now().toISOString()
     job = this.set(jobId, { state: 'generating', error: null, generationStartedAt: startedAt })!
     for (let attempt = 0; status !== 'ready'; attempt++) {
       await sleep(backoffDelay(attempt, this.deps.backoff ?? DEFAULT_BACKOFF), signal)
-      const state = await fileState(client, job.kind, job.resourceId, job.format, call)
+      const state = await fileState(client, kind, job.resourceId, job.format, call)
       if (state.status === 'ready') status = 'ready'
       else if (state.status === 'failed')
         fail('SERVER', `The service could not generate ${describe(job)}. Retry to ask it again.`)
       else if (state.status === 'not_generated')
-        await requestGeneration(client, job.kind, job.resourceId, job.format, call)
+        await requestGeneration(client, kind, job.resourceId, job.format, call)
     }
     job = this.set(jobId, { state: 'ready', phase: 'download' })!
     if (this.deps.now().getTime() - Date.parse(startedAt) > LONG_GENERATION_MS)
@@ -323,10 +353,32 @@ export class ExportJobs {
     const file = job.path!
     const sha256 = job.sha256!
     const size = knownSize ?? (await fs.stat(file)).size
+    const kind = job.kind
+    if (!isGenerated(kind)) {
+      // An SAQ's PDF: the service offers no hash check, so its SHA-256 is recorded as it arrived
+      // (ledger verdict 'recorded'; re-verification compares with that record). The job itself
+      // ends 'verified' — every step it has (download, hash, record) succeeded; the job states
+      // have no 'recorded', and the library is where the verdict is read.
+      const entry = record(this.deps, job, {
+        path: file,
+        size,
+        sha256,
+        verdict: 'recorded',
+        detail: SAQ_RECORDED_DETAIL,
+      })
+      this.set(jobId, { state: 'verified', ledgerId: entry.id, error: null })
+      this.deps.libraryChanged(job.accountId)
+      notify(
+        this.deps,
+        'SAQ saved',
+        `${capital(describe(job))} was saved; its SHA-256 was recorded.`,
+      )
+      return
+    }
     let verdict: { match: boolean; expected: string | null }
     try {
       const client = await this.deps.clientFor(job.accountId)
-      verdict = await verifyWithService(client, job.kind, job.resourceId, job.format, sha256, {
+      verdict = await verifyWithService(client, kind, job.resourceId, job.format, sha256, {
         signal,
       })
     } catch (err) {

@@ -5,9 +5,9 @@ import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import type { LedgerRepo } from '../store/ledger-repo'
 import type { FileOps } from './file-ops'
-import type { DownloadFolders } from './folders'
+import { EVIDENCE_OPEN_EXTENSIONS, type DownloadFolders } from './folders'
 import { shortHash } from './outcomes'
-import { documentName, verifyWithService } from './service'
+import { documentName, isGenerated, verifyWithService } from './service'
 
 /** What the library needs. */
 export interface LibraryDeps {
@@ -29,7 +29,20 @@ export interface VerifyFileRequest {
   path?: string
 }
 
-const FORMAT = { pdf: 'PDF', csv: 'CSV' } as const
+const FORMAT = { pdf: 'PDF', csv: 'CSV', file: 'file' } as const
+
+/** SAQ PDFs and evidence: the service has no hash check; re-verification compares with the record. */
+function recordedOnly(entry: LedgerEntry): boolean {
+  return entry.kind === 'saq' || entry.kind === 'saq_evidence'
+}
+
+/** "downloaded" or "attached" (evidence), for messages. */
+function arrival(entry: LedgerEntry): string {
+  return entry.kind === 'saq_evidence' ? 'attached' : 'downloaded'
+}
+
+const NO_SERVICE_CHECK =
+  'The service offers no check for SAQ files, so it was compared with the SHA-256 recorded when it arrived.'
 
 async function hashOrNull(
   files: LibraryDeps['files'],
@@ -54,8 +67,10 @@ export class Library {
   }
 
   /**
-   * Re-verifies an entry. Offline: the file's hash against the recorded one (same → verified,
-   * different → changed, gone → missing). Online: the service is asked about the file's hash.
+   * Re-verifies an entry. Offline: the file's hash against the recorded one (same → verified, or
+   * recorded for SAQ files; different → changed; gone → missing). Online: the service is asked
+   * about the file's hash — except for SAQ PDFs and evidence, which the service cannot check: they
+   * get the offline comparison, and the detail says so (no service call).
    */
   async reverify(entryId: string, mode: 'offline' | 'online'): Promise<LedgerEntry> {
     const entry = this.entry(entryId)
@@ -64,31 +79,16 @@ export class Library {
     const now = this.deps.now().toISOString()
     const actual = await hashOrNull(this.deps.files, entry.path)
     let patch: Pick<LedgerEntry, 'verdict' | 'detail'>
+    const kind = entry.kind
     if (!actual) {
       patch = { verdict: 'missing', detail: `The file is no longer at ${entry.path}.` }
-    } else if (mode === 'offline') {
-      patch =
-        actual.sha256 === entry.sha256
-          ? {
-              verdict: entry.verdict === 'mismatch' ? 'mismatch' : 'verified',
-              detail:
-                entry.verdict === 'mismatch'
-                  ? entry.detail
-                  : `Unchanged since it was downloaded (SHA-256 ${shortHash(actual.sha256)}…).`,
-            }
-          : {
-              verdict: 'changed',
-              detail: `The file changed on disk since it was downloaded: its SHA-256 is now ${shortHash(actual.sha256)}…, it was ${shortHash(entry.sha256)}….`,
-            }
+    } else if (mode === 'offline' || kind === 'saq' || kind === 'saq_evidence') {
+      patch = this.compareWithRecord(entry, actual.sha256)
+      if (mode === 'online') patch = { ...patch, detail: `${patch.detail} ${NO_SERVICE_CHECK}` }
     } else {
       const client = await this.deps.clientFor(entry.accountId)
-      const verdict = await verifyWithService(
-        client,
-        entry.kind,
-        entry.resourceId,
-        entry.format,
-        actual.sha256,
-      )
+      const format = entry.format === 'file' ? 'pdf' : entry.format
+      const verdict = await verifyWithService(client, kind, entry.resourceId, format, actual.sha256)
       if (verdict.match)
         patch = {
           verdict: 'verified',
@@ -110,17 +110,39 @@ export class Library {
     return updated
   }
 
-  /** Opens an entry's file with the OS (only document files inside the account's folders). */
+  /** The offline verdict: the file's digest against the one recorded when it arrived. */
+  private compareWithRecord(
+    entry: LedgerEntry,
+    sha256: string,
+  ): Pick<LedgerEntry, 'verdict' | 'detail'> {
+    if (sha256 !== entry.sha256)
+      return {
+        verdict: 'changed',
+        detail: `The file changed on disk since it was ${arrival(entry)}: its SHA-256 is now ${shortHash(sha256)}…, it was ${shortHash(entry.sha256)}….`,
+      }
+    if (entry.verdict === 'mismatch') return { verdict: 'mismatch', detail: entry.detail }
+    return {
+      verdict: recordedOnly(entry) ? 'recorded' : 'verified',
+      detail: `Unchanged since it was ${arrival(entry)} (SHA-256 ${shortHash(sha256)}…).`,
+    }
+  }
+
+  /**
+   * Opens an entry's file with the OS: only files inside the account's folders, and only document
+   * types (reports: PDF and CSV; evidence: documents and images, EVIDENCE_OPEN_EXTENSIONS).
+   */
   async open(entryId: string): Promise<{ opened: boolean }> {
     const entry = this.entry(entryId)
-    const file = await this.deps.folders.openable(entry.accountId, entry.path)
+    const types = entry.kind === 'saq_evidence' ? EVIDENCE_OPEN_EXTENSIONS : undefined
+    const file = await this.deps.folders.openable(entry.accountId, entry.path, types)
     return { opened: await this.deps.host.openPath(file) }
   }
 
-  /** Shows an entry's file in its folder (same rules as open). */
+  /** Shows an entry's file in its folder (same rules as open; evidence of any type). */
   async reveal(entryId: string): Promise<{ revealed: boolean }> {
     const entry = this.entry(entryId)
-    const file = await this.deps.folders.openable(entry.accountId, entry.path)
+    const types = entry.kind === 'saq_evidence' ? 'any' : undefined
+    const file = await this.deps.folders.openable(entry.accountId, entry.path, types)
     return { revealed: await this.deps.host.revealPath(file) }
   }
 
@@ -130,15 +152,11 @@ export class Library {
     if (!file) return null
     const actual = await hashOrNull(this.deps.files, path.resolve(file))
     if (!actual) fail('FILE_NOT_FOUND', `There is no file at ${file}.`)
+    const kind = req.kind
+    if (!isGenerated(kind)) return this.checkAgainstRecord(req, file, actual)
     const client = await this.deps.clientFor(req.accountId)
-    const name = await documentName(client, req.kind, req.resourceId)
-    const verdict = await verifyWithService(
-      client,
-      req.kind,
-      req.resourceId,
-      req.format,
-      actual.sha256,
-    )
+    const name = await documentName(client, kind, req.resourceId)
+    const verdict = await verifyWithService(client, kind, req.resourceId, req.format, actual.sha256)
     const what = `the ${FORMAT[req.format]} of “${name}”`
     return {
       path: file,
@@ -148,6 +166,39 @@ export class Library {
       message: verdict.match
         ? `This file is exactly ${what} as the service produced it (SHA-256 ${shortHash(actual.sha256)}…).`
         : `This file is not ${what}: its SHA-256 (${shortHash(actual.sha256)}…) ${verdict.expected ? `differs from the service’s (${shortHash(verdict.expected)}…)` : 'was not confirmed by the service'}.`,
+    }
+  }
+
+  /**
+   * "Verify a file…" for an SAQ's PDF: the service has no check, so the file is compared with the
+   * PDFs of that SAQ recorded in the ledger (the latest first); none recorded → FILE_NOT_FOUND.
+   */
+  private checkAgainstRecord(
+    req: VerifyFileRequest,
+    file: string,
+    actual: { sha256: string; size: number },
+  ): FileCheck {
+    const recorded = this.deps.ledger
+      .listFor(req.accountId, 'saq', req.resourceId)
+      .filter((e) => e.sha256 !== '')
+      .reverse()
+    const latest = recorded[0]
+    if (!latest)
+      fail(
+        'FILE_NOT_FOUND',
+        `ScanDesk has no recorded download of the PDF of SAQ ${req.resourceId}, so there is nothing to compare this file with (the service offers no check for SAQ files). Download the SAQ’s PDF first.`,
+      )
+    const same = recorded.find((e) => e.sha256 === actual.sha256)
+    const day = (e: LedgerEntry) => e.downloadedAt.slice(0, 10)
+    const what = `the PDF of “${latest.resourceName}”`
+    return {
+      path: file,
+      size: actual.size,
+      sha256: actual.sha256,
+      match: !!same,
+      message: same
+        ? `This file is exactly ${what} as ScanDesk downloaded it on ${day(same)} (SHA-256 ${shortHash(actual.sha256)}…, as recorded; the service offers no check for SAQ files).`
+        : `This file is not ${what} as ScanDesk recorded it: its SHA-256 (${shortHash(actual.sha256)}…) differs from the latest download’s (${shortHash(latest.sha256)}…, ${day(latest)}).`,
     }
   }
 

@@ -17,6 +17,10 @@ export function describe(job: Pick<ExportJobRow, 'format' | 'resourceName'>): st
   return `the ${FORMAT_LABEL[job.format]} of “${job.resourceName}”`
 }
 
+/** The ledger's detail for an SAQ file whose hash was recorded at download. */
+export const SAQ_RECORDED_DETAIL =
+  'SHA-256 recorded at download; the service offers no check for SAQ files.'
+
 /** The first 12 hex digits of a digest, for messages. */
 export function shortHash(sha256: string): string {
   return sha256.slice(0, 12)
@@ -39,7 +43,10 @@ export function record(
   fields: { path: string; size: number; sha256: string; verdict: Verdict; detail: string | null },
 ): LedgerEntry {
   const now = deps.now().toISOString()
-  const verifiedAt = fields.verdict === 'verified' || fields.verdict === 'mismatch' ? now : null
+  const verifiedAt =
+    fields.verdict === 'verified' || fields.verdict === 'mismatch' || fields.verdict === 'recorded'
+      ? now
+      : null
   const existing = job.ledgerId ? deps.ledger.get(job.ledgerId) : undefined
   if (existing && existing.sha256 !== '' && existing.sha256 === fields.sha256) {
     return deps.ledger.update(existing.id, {
@@ -58,6 +65,7 @@ export function record(
     resourceId: job.resourceId,
     resourceName: job.resourceName,
     format: job.format,
+    saq: job.saq ? { saqType: job.saq.saqType, status: job.saq.status, requirement: null } : null,
     ...fields,
     downloadedAt: now,
     verifiedAt,

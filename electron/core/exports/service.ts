@@ -17,9 +17,26 @@ export interface ServiceVerdict {
 type Call = Pick<AccountClient, 'call'>
 type Options = { signal?: AbortSignal }
 
-const GROUP: Record<DocumentKind, 'reports' | 'advanced_reports'> = {
+/** Kinds the service generates (and checks); an SAQ's PDF needs neither. */
+type GeneratedKind = Exclude<DocumentKind, 'saq'>
+
+const GROUP: Record<GeneratedKind, 'reports' | 'advanced_reports'> = {
   report: 'reports',
   advanced_report: 'advanced_reports',
+}
+
+/** The operations that download a document: the reports' download, or `saq.show` with format=pdf. */
+export type DownloadOp = 'reports.download' | 'advanced_reports.download' | 'saq.show'
+
+/** What `saq.show` says of an SAQ (for its file name, the ledger and the audit manifest). */
+export interface SaqFacts {
+  id: string
+  name: string
+  saqType: string
+  organization: string
+  status: string
+  compliance: string | null
+  approvedAt: string | null
 }
 
 interface Shown {
@@ -28,13 +45,35 @@ interface Shown {
   }
 }
 
-async function show(client: Call, kind: DocumentKind, id: string, o: Options): Promise<Shown> {
+async function show(client: Call, kind: GeneratedKind, id: string, o: Options): Promise<Shown> {
   return (await client.call(`${GROUP[kind]}.show`, { path: { id } }, o)) as Shown
 }
 
-/** The catalog operation that downloads a document of `kind`. */
-export function downloadOp(kind: DocumentKind): 'reports.download' | 'advanced_reports.download' {
-  return `${GROUP[kind]}.download`
+/**
+ * The catalog operation that downloads a document of `kind`; an SAQ's PDF is `saq.show` with the
+ * query `SAQ_PDF_QUERY` ({format: 'pdf'}), the same `{format}` query the reports' downloads take.
+ */
+export function downloadOp(kind: DocumentKind): DownloadOp {
+  return kind === 'saq' ? 'saq.show' : `${GROUP[kind]}.download`
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '')
+
+/** An SAQ's facts from `saq.show` (JSON). */
+export async function saqFacts(client: Call, id: string, o: Options = {}): Promise<SaqFacts> {
+  const answer = (await client.call('saq.show', { path: { id } }, o)) as {
+    data: { id?: unknown; attributes: Record<string, unknown> }
+  }
+  const a = answer.data.attributes
+  return {
+    id: text(answer.data.id) || id,
+    name: text(a.name).trim() || id,
+    saqType: text(a.saq_type),
+    organization: text(a.organization_name),
+    status: text(a.status),
+    compliance: text(a.compliance) || null,
+    approvedAt: text(a.approved_at) || null,
+  }
 }
 
 /** The document's name (for file names and the tray). */
@@ -44,14 +83,20 @@ export async function documentName(
   id: string,
   o: Options = {},
 ): Promise<string> {
+  if (kind === 'saq') return (await saqFacts(client, id, o)).name
   const name = (await show(client, kind, id, o)).data.attributes.name
   return typeof name === 'string' && name.trim() ? name : id
+}
+
+/** True for kinds the service generates and can check (reports), false for SAQ PDFs. */
+export function isGenerated(kind: DocumentKind): kind is GeneratedKind {
+  return kind !== 'saq'
 }
 
 /** Asks the service to build the file; 'ready' when it already exists. */
 export async function requestGeneration(
   client: Call,
-  kind: DocumentKind,
+  kind: GeneratedKind,
   id: string,
   format: DocumentFormat,
   o: Options = {},
@@ -67,7 +112,7 @@ export async function requestGeneration(
 /** Reports: "file exists"; advanced reports (no such operation): files.<format> of show. */
 export async function fileState(
   client: Call,
-  kind: DocumentKind,
+  kind: GeneratedKind,
   id: string,
   format: DocumentFormat,
   o: Options = {},
@@ -97,7 +142,7 @@ export async function fileState(
  */
 export async function verifyWithService(
   client: Call,
-  kind: DocumentKind,
+  kind: GeneratedKind,
   id: string,
   format: DocumentFormat,
   sha256: string,

@@ -1,6 +1,8 @@
 import os from 'node:os'
 import path from 'node:path'
 import { fail } from '@contract/errors'
+import { SAQ_FOLDER } from '../files/names'
+import { ensureRealFolders } from '../files/quarantine'
 import type { HostServices } from '../host'
 import type { ExportJobRow } from '../store/export-jobs-repo'
 import type { FileOps } from './file-ops'
@@ -16,15 +18,42 @@ export interface DownloadTarget {
 export interface TargetDeps {
   folders: DownloadFolders
   host: HostServices
-  files: Pick<FileOps, 'documentFileName'>
+  files: Pick<FileOps, 'documentFileName' | 'saqFileName'>
   accountLabel: (accountId: string) => string
   now: () => Date
 }
 
+/** What ScanDesk is doing when it makes the SAQ folder (for refusals). */
+const MAKE_SAQ_FOLDER = 'save the SAQ'
+
+/**
+ * The account's SAQ folder, `<download folder>/SAQ`, created when missing without following a
+ * symbolic link (or accepting a file) planted in its place: FORBIDDEN then.
+ */
+export async function saqFolder(accountFolder: string): Promise<string> {
+  return ensureRealFolders(accountFolder, [SAQ_FOLDER], MAKE_SAQ_FOLDER)
+}
+
+/** Our name for a job's file: the reports' `<name> - <id> - <date>`, or the SAQ's own. */
+function fileNameOf(deps: TargetDeps, job: ExportJobRow): string {
+  if (job.kind === 'saq')
+    return deps.files.saqFileName({
+      saqType: job.saq?.saqType ?? '',
+      organization: job.saq?.organization ?? '',
+      date: deps.now(),
+    })
+  return deps.files.documentFileName({
+    name: job.resourceName,
+    id: job.resourceId,
+    format: job.format,
+    date: deps.now(),
+  })
+}
+
 /**
  * The folder and name of a download. "Save as…": the host's save dialog (null = cancelled).
- * Otherwise the account's folder; when it has none, the host's folder dialog once (remembered),
- * and NO_FOLDER where there is no dialog (browser mode).
+ * Otherwise the account's folder (an SAQ's PDF: its SAQ subfolder); when it has none, the host's
+ * folder dialog once (remembered), and NO_FOLDER where there is no dialog (browser mode).
  */
 export async function chooseTarget(
   deps: TargetDeps,
@@ -32,12 +61,8 @@ export async function chooseTarget(
   saveAs: boolean,
 ): Promise<DownloadTarget | null> {
   const { folders, host } = deps
-  const name = deps.files.documentFileName({
-    name: job.resourceName,
-    id: job.resourceId,
-    format: job.format,
-    date: deps.now(),
-  })
+  const name = fileNameOf(deps, job)
+  const inner = async (folder: string) => (job.kind === 'saq' ? saqFolder(folder) : folder)
   if (saveAs) {
     const chosen = await host.pickSaveAs(
       path.join(folders.get(job.accountId) ?? os.homedir(), name),
@@ -50,20 +75,29 @@ export async function chooseTarget(
     return { folder, fileName: base.toLowerCase().endsWith(ext) ? base : `${base}${ext}` }
   }
   const current = folders.get(job.accountId)
-  if (current) return { folder: await checkFolder(current), fileName: name }
+  if (current) return { folder: await inner(await checkFolder(current)), fileName: name }
   const picked = await host.pickFolder(
     `Choose where to save the reports of “${deps.accountLabel(job.accountId)}”`,
   )
   if (!picked) fail('NO_FOLDER', 'Choose a download folder for this account first.')
   const folder = await checkFolder(picked)
   folders.set(job.accountId, folder)
-  return { folder, fileName: name }
+  return { folder: await inner(folder), fileName: name }
 }
 
-/** The target of a retried download: the same folder (checked again) and name. */
-export async function sameTarget(targetPath: string): Promise<DownloadTarget> {
-  return {
-    folder: await checkFolder(path.dirname(targetPath)),
-    fileName: path.basename(targetPath),
-  }
+/**
+ * The target of a retried download: the same folder (checked again) and name. When that folder is
+ * the account's SAQ folder, it is made again without following a link planted since.
+ */
+export async function sameTarget(
+  targetPath: string,
+  accountFolder: string | null = null,
+): Promise<DownloadTarget> {
+  const dir = path.dirname(targetPath)
+  if (accountFolder && dir === path.join(accountFolder, SAQ_FOLDER))
+    return {
+      folder: await saqFolder(await checkFolder(accountFolder)),
+      fileName: path.basename(targetPath),
+    }
+  return { folder: await checkFolder(dir), fileName: path.basename(targetPath) }
 }

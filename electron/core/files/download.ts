@@ -14,7 +14,11 @@ import { ProgressMeter } from './progress'
 export interface DownloadRequest {
   /** The account's client from electron/core/http/client.ts. */
   client: AccountClient
-  opId: 'reports.download' | 'advanced_reports.download'
+  /**
+   * A report's download, or `saq.show` with query `SAQ_PDF_QUERY` ({format: 'pdf'}): the one JSON
+   * operation that answers a file (see `answersFile` in the SAQ catalog).
+   */
+  opId: 'reports.download' | 'advanced_reports.download' | 'saq.show'
   input: { path: { id: string }; query: { format: 'pdf' | 'csv' } }
   /** Destination folder (must exist; the file lands directly inside it). */
   folder: string

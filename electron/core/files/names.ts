@@ -126,3 +126,42 @@ export function documentFileName(d: {
   const stem = safeStem([name || FALLBACK_STEM, suffix].filter(Boolean).join(' - '))
   return `${stem}.${d.format}`
 }
+
+/** The folder, inside an account's download folder, that holds its SAQ files. */
+export const SAQ_FOLDER = 'SAQ'
+
+/** The folder, inside the SAQ folder, that holds copies of evidence files. */
+export const EVIDENCE_FOLDER = 'Evidence'
+
+/**
+ * The name an SAQ's PDF is saved under: `SAQ <type> - <organization> - <YYYY-MM-DD>.pdf` (date of
+ * the download, UTC), built from our own data and made safe for every OS; a missing organization
+ * is left out.
+ */
+export function saqFileName(d: { saqType: string; organization: string; date: Date }): string {
+  const type = truncateUtf8(trimEnds(cleanPart(d.saqType)), 40)
+  const date = isoDate(d.date)
+  const suffix = date ? ` - ${date}` : ''
+  const head = `SAQ ${type}`.trim()
+  const org = trimEnds(
+    truncateUtf8(
+      trimEnds(cleanPart(d.organization)),
+      MAX_STEM_BYTES - utf8Length(`${head} - ${suffix}`),
+    ),
+  )
+  return `${safeStem([head, org].filter(Boolean).join(' - ') + suffix)}.pdf`
+}
+
+/** The name of a folder of evidence (an SAQ key, a requirement number): a safe stem. */
+export function safeFolderName(raw: string): string {
+  return safeStem(raw, 64)
+}
+
+/**
+ * The folder of one audit bundle: `Audit <YYYY-MM-DD HH-mm-ss>` (UTC; no colons, which Windows
+ * refuses in names).
+ */
+export function auditFolderName(date: Date): string {
+  const iso = date.toISOString()
+  return `Audit ${iso.slice(0, 10)} ${iso.slice(11, 19).replace(/:/g, '-')}`
+}

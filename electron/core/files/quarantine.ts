@@ -8,15 +8,27 @@ import { placeWithoutOverwrite } from './place'
 /** The folder, inside a download folder, that holds files which failed verification. */
 export const QUARANTINE_FOLDER = 'Quarantine'
 
+/** A folder ScanDesk makes is not a real folder (a symbolic link or a file was put in its place). */
+export class FolderRefused extends AppFailure {}
+
 /** `<folder>/Quarantine` is not a real folder (a symbolic link or a file was put in its place). */
-export class QuarantineRefused extends AppFailure {}
+export class QuarantineRefused extends FolderRefused {}
+
+const TO_QUARANTINE = 'move the file to quarantine'
 
 /**
  * Makes sure `target` is a real folder, creating it when missing, without following a symbolic
  * link put in its place: lstat, create, lstat again (a link planted in between is caught too).
- * Throws QuarantineRefused (FORBIDDEN) for a link or a non-folder.
+ * Throws FORBIDDEN for a link or a non-folder: QuarantineRefused for the Quarantine folder (the
+ * default `doing`), FolderRefused for the others (the SAQ folders), `doing` naming the work.
  */
-export async function ensureRealFolder(target: string, ops: FileOps = nodeFileOps): Promise<void> {
+export async function ensureRealFolder(
+  target: string,
+  ops: FileOps = nodeFileOps,
+  doing: string = TO_QUARANTINE,
+): Promise<void> {
+  const refuse = (error: { code: 'FORBIDDEN'; message: string }) =>
+    doing === TO_QUARANTINE ? new QuarantineRefused(error) : new FolderRefused(error)
   for (let attempt = 0; attempt < 3; attempt++) {
     let stat
     try {
@@ -27,18 +39,36 @@ export async function ensureRealFolder(target: string, ops: FileOps = nodeFileOp
       continue
     }
     if (stat.isSymbolicLink())
-      throw new QuarantineRefused({
+      throw refuse({
         code: 'FORBIDDEN',
-        message: `Could not move the file to quarantine: ${target} is a symbolic link, not a folder: ScanDesk does not write through it. Remove or rename it, then retry.`,
+        message: `Could not ${doing}: ${target} is a symbolic link, not a folder: ScanDesk does not write through it. Remove or rename it, then retry.`,
       })
     if (!stat.isDirectory())
-      throw new QuarantineRefused({
+      throw refuse({
         code: 'FORBIDDEN',
-        message: `Could not move the file to quarantine: ${target} is a file, not a folder: ScanDesk cannot put files aside there. Remove or rename it, then retry.`,
+        message: `Could not ${doing}: ${target} is a file, not a folder: ScanDesk cannot put files ${doing === TO_QUARANTINE ? 'aside there' : 'there'}. Remove or rename it, then retry.`,
       })
     return
   }
   throw Object.assign(new Error('the folder keeps disappearing'), { code: 'ENOENT' })
+}
+
+/**
+ * Makes `base/parts[0]/parts[1]/…` level by level with `ensureRealFolder` (no level may be a link
+ * or a file); `base` itself is the user's folder, checked by the caller. Returns the full path.
+ */
+export async function ensureRealFolders(
+  base: string,
+  parts: readonly string[],
+  doing: string,
+  ops: FileOps = nodeFileOps,
+): Promise<string> {
+  let current = path.resolve(base)
+  for (const part of parts) {
+    current = path.join(current, part)
+    await ensureRealFolder(current, ops, doing)
+  }
+  return current
 }
 
 /**

@@ -73,7 +73,43 @@ export function libraryHandlers(ctx: HandlerContext): Pick<HandlerTable, Library
   }
 }
 
-/** Every handler of the files part (exports, folders, library). */
+type SaqFileChannels =
+  | 'saq.evidence.attach'
+  | 'saq.evidence.list'
+  | 'saq.evidence.remove'
+  | 'saq.evidence.link'
+  | 'saq.auditBundle'
+
+/** saq.evidence.* and saq.auditBundle: SAQ evidence files and audit bundles on local disk. */
+export function saqFileHandlers(ctx: HandlerContext): Pick<HandlerTable, SaqFileChannels> {
+  const saq = ctx.exports.saq
+  return {
+    'saq.evidence.attach': async (input) => {
+      ctx.accounts.row(input.accountId)
+      return saq.attach(input, ctx.mode)
+    },
+    'saq.evidence.list': async ({ accountId, saqKey }) => {
+      ctx.accounts.row(accountId)
+      return saq.list(accountId, saqKey)
+    },
+    'saq.evidence.remove': async ({ entryId }) => saq.remove(entryId),
+    'saq.evidence.link': async ({ accountId, draftKey, saqId }) => {
+      ctx.accounts.row(accountId)
+      return saq.link(accountId, draftKey, saqId)
+    },
+    'saq.auditBundle': async ({ accountId, saqIds }) => {
+      ctx.accounts.row(accountId)
+      return saq.auditBundle(accountId, saqIds)
+    },
+  }
+}
+
+/** Every handler of the files part (exports, folders, library, SAQ files). */
 export function filesHandlers(ctx: HandlerContext) {
-  return { ...exportHandlers(ctx), ...folderHandlers(ctx), ...libraryHandlers(ctx) }
+  return {
+    ...exportHandlers(ctx),
+    ...folderHandlers(ctx),
+    ...libraryHandlers(ctx),
+    ...saqFileHandlers(ctx),
+  }
 }

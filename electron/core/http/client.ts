@@ -4,6 +4,7 @@ import tls from 'node:tls'
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios'
 import axiosRetry from 'axios-retry'
 import { findOperation, inRelease } from '@contract/catalog/index'
+import { answersFile } from '@contract/catalog/saq'
 import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure, fail } from '@contract/errors'
 import type { Release } from '@contract/releases'
@@ -189,6 +190,12 @@ function errorFromResponse(
   )
 }
 
+/** The query of a call's input as a record (for `answersFile`). */
+function queryOf(input: CallInput): Record<string, unknown> | undefined {
+  const q = input.query
+  return typeof q === 'object' && q !== null ? (q as Record<string, unknown>) : undefined
+}
+
 /** The absolute URL of a download: the base URL (its path kept) + the encoded path + the query. */
 function downloadUrl(base: URL, path: string, params: Record<string, unknown> | undefined): URL {
   const url = new URL(base.href)
@@ -262,7 +269,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
 
   async function call(opId: string, input: CallInput = {}, callOptions: CallOptions = {}) {
     const op = operation(opId)
-    if (op.responseKind === 'file')
+    if (op.responseKind === 'file' || answersFile(opId, queryOf(input)))
       fail('BAD_REQUEST', `“${op.summary}” is a download; use the download action instead.`)
     const request = prepareRequest(op, input)
     const headers: Record<string, string> = {
@@ -367,7 +374,9 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     streamOptions: StreamOptions = {},
   ): Promise<StreamResult> {
     const op = operation(opId)
-    if (op.responseKind !== 'file' || op.method !== 'GET')
+    // A file operation, or the one JSON operation that answers a file with its query (an SAQ's
+    // PDF: `saq.show` with format=pdf).
+    if ((op.responseKind !== 'file' && !answersFile(opId, queryOf(input))) || op.method !== 'GET')
       fail('BAD_REQUEST', `“${op.summary}” is not a download.`)
     const request = prepareRequest(op, input)
     const headers: Record<string, string> = {

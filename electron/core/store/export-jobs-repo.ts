@@ -5,8 +5,17 @@ import type { Db } from './database'
 /** Which step a job is at (or ended in): where a retry picks up. */
 export type JobPhase = 'generate' | 'download' | 'verify'
 
+/** What an SAQ PDF job knows of its SAQ (from `saq.show` when the job was made). */
+export interface SaqJobFacts {
+  saqType: string
+  organization: string
+  status: string
+}
+
 /** One stored export job: what the renderer sees (without live progress) plus where to resume. */
 export interface ExportJobRow extends Omit<ExportJob, 'progress'> {
+  /** SAQ PDFs: the SAQ's type, organization and status (file name, ledger); null otherwise. */
+  saq: SaqJobFacts | null
   phase: JobPhase
   /** Where the download goes (folder + our file name), fixed when a download starts. */
   targetPath: string | null
@@ -47,6 +56,7 @@ interface RawJob {
   generation_started_at: string | null
   created_at: string
   updated_at: string
+  saq_facts: string | null
 }
 
 function parseError(text: string | null): AppError | null {
@@ -55,6 +65,20 @@ function parseError(text: string | null): AppError | null {
     return JSON.parse(text) as AppError
   } catch {
     return { code: 'INTERNAL', message: 'The stored error of this job could not be read.' }
+  }
+}
+
+function parseFacts(text: string | null): SaqJobFacts | null {
+  if (!text) return null
+  try {
+    const v = JSON.parse(text) as Partial<SaqJobFacts>
+    return {
+      saqType: String(v.saqType ?? ''),
+      organization: String(v.organization ?? ''),
+      status: String(v.status ?? ''),
+    }
+  } catch {
+    return null
   }
 }
 
@@ -76,6 +100,7 @@ function fromRaw(r: RawJob): ExportJobRow {
     generationStartedAt: r.generation_started_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    saq: parseFacts(r.saq_facts),
   }
 }
 
@@ -91,22 +116,27 @@ const COLUMNS: Record<keyof ExportJobPatch, string> = {
   resourceName: 'resource_name',
 }
 
-/** The export_jobs table (migration 2). */
+/** The export_jobs table (migration 2, rebuilt by 5). */
 export class ExportJobsRepo {
   constructor(private readonly db: Db) {}
 
   /** Inserts a new job. */
   insert(job: ExportJobRow): void {
+    const { saq, ...fields } = job
     this.db
       .prepare(
         `INSERT INTO export_jobs (id, account_id, kind, resource_id, resource_name, format, state,
            phase, error, target_path, path, sha256, ledger_id, generation_started_at, created_at,
-           updated_at)
+           updated_at, saq_facts)
          VALUES (@id, @accountId, @kind, @resourceId, @resourceName, @format, @state, @phase,
            @error, @targetPath, @path, @sha256, @ledgerId, @generationStartedAt, @createdAt,
-           @updatedAt)`,
+           @updatedAt, @saqFacts)`,
       )
-      .run({ ...job, error: job.error ? JSON.stringify(job.error) : null })
+      .run({
+        ...fields,
+        error: job.error ? JSON.stringify(job.error) : null,
+        saqFacts: saq ? JSON.stringify(saq) : null,
+      })
   }
 
   /** One job, or undefined. */

@@ -49,6 +49,7 @@ const job = (id: string, accountId: string, over: Partial<ExportJobRow> = {}): E
   generationStartedAt: null,
   createdAt: NOW,
   updatedAt: NOW,
+  saq: null,
   ...over,
 })
 const entry = (id: string, accountId: string, over = {}) => ({
@@ -66,6 +67,7 @@ const entry = (id: string, accountId: string, over = {}) => ({
   detail: null,
   downloadedAt: NOW,
   verifiedAt: NOW,
+  saq: null,
   ...over,
 })
 

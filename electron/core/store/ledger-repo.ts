@@ -1,4 +1,4 @@
-import type { DocumentFormat, DocumentKind, LedgerEntry, Verdict } from '@contract/files'
+import type { DocumentFormat, LedgerEntry, LedgerKind, Verdict } from '@contract/files'
 import type { Db } from './database'
 
 /** Fields of a ledger entry that a re-verification changes. */
@@ -20,6 +20,9 @@ interface RawEntry {
   detail: string | null
   downloaded_at: string
   verified_at: string | null
+  saq_type: string | null
+  saq_status: string | null
+  requirement: string | null
 }
 
 function fromRaw(r: RawEntry): LedgerEntry {
@@ -28,10 +31,14 @@ function fromRaw(r: RawEntry): LedgerEntry {
     accountId: r.account_id,
     // The account's current label; the stored one (marked) once the account was removed.
     accountLabel: r.current_label ?? `${r.account_label} (removed)`,
-    kind: r.kind as DocumentKind,
+    kind: r.kind as LedgerKind,
     resourceId: r.resource_id,
     resourceName: r.resource_name,
-    format: r.format as DocumentFormat,
+    format: r.format as DocumentFormat | 'file',
+    saq:
+      r.saq_type !== null || r.saq_status !== null
+        ? { saqType: r.saq_type ?? '', status: r.saq_status ?? '', requirement: r.requirement }
+        : null,
     path: r.path,
     size: r.size,
     sha256: r.sha256,
@@ -50,22 +57,55 @@ function escapeLike(text: string): string {
 }
 
 /**
- * The file_ledger table (migration 2): one row per download, kept when its account is removed
- * (the file stays on disk).
+ * The file_ledger table (migration 2, rebuilt by 5): one row per download or SAQ evidence file,
+ * kept when its account is removed (the file stays on disk).
  */
 export class LedgerRepo {
   constructor(private readonly db: Db) {}
 
-  /** Records one download. */
-  insert(entry: Omit<LedgerEntry, 'accountLabel'> & { accountLabel: string }): void {
+  /** Records one download (or evidence file). */
+  insert(entry: LedgerEntry): void {
+    const { saq, ...rest } = entry
     this.db
       .prepare(
         `INSERT INTO file_ledger (id, account_id, account_label, kind, resource_id, resource_name,
-           format, path, size, sha256, verdict, detail, downloaded_at, verified_at)
+           format, path, size, sha256, verdict, detail, downloaded_at, verified_at, saq_type,
+           saq_status, requirement)
          VALUES (@id, @accountId, @accountLabel, @kind, @resourceId, @resourceName, @format, @path,
-           @size, @sha256, @verdict, @detail, @downloadedAt, @verifiedAt)`,
+           @size, @sha256, @verdict, @detail, @downloadedAt, @verifiedAt, @saqType, @saqStatus,
+           @requirement)`,
       )
-      .run(entry)
+      .run({
+        ...rest,
+        saqType: saq?.saqType ?? null,
+        saqStatus: saq?.status ?? null,
+        requirement: saq?.requirement ?? null,
+      })
+  }
+
+  /** The entries of one kind about one resource of an account (an SAQ's evidence), oldest first. */
+  listFor(accountId: string, kind: LedgerKind, resourceId: string): LedgerEntry[] {
+    const rows = this.db
+      .prepare(
+        `${SELECT} WHERE l.account_id = ? AND l.kind = ? AND l.resource_id = ?
+         ORDER BY l.downloaded_at, l.id`,
+      )
+      .all(accountId, kind, resourceId) as RawEntry[]
+    return rows.map(fromRaw)
+  }
+
+  /** Re-points the entries of one kind from one resource id to another; returns how many. */
+  relink(accountId: string, kind: LedgerKind, fromId: string, toId: string): number {
+    return this.db
+      .prepare(
+        `UPDATE file_ledger SET resource_id = ? WHERE account_id = ? AND kind = ? AND resource_id = ?`,
+      )
+      .run(toId, accountId, kind, fromId).changes
+  }
+
+  /** Deletes one entry; true when it existed. */
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM file_ledger WHERE id = ?').run(id).changes > 0
   }
 
   /** One entry, or undefined. */
@@ -86,7 +126,8 @@ export class LedgerRepo {
     if (search) {
       where.push(
         `(l.resource_name LIKE @q ESCAPE '\\' OR l.path LIKE @q ESCAPE '\\'
-          OR l.format LIKE @q ESCAPE '\\' OR l.resource_id LIKE @q ESCAPE '\\')`,
+          OR l.format LIKE @q ESCAPE '\\' OR l.resource_id LIKE @q ESCAPE '\\'
+          OR l.saq_type LIKE @q ESCAPE '\\' OR l.requirement LIKE @q ESCAPE '\\')`,
       )
       values.q = `%${escapeLike(search)}%`
     }

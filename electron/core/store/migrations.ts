@@ -117,4 +117,77 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 5,
+    name: 'SAQ files in export jobs and the file ledger',
+    up(db) {
+      // SQLite cannot change a CHECK constraint, so both tables are rebuilt (every row, index and
+      // foreign key kept). Jobs may download an SAQ's PDF (kind 'saq', with the SAQ's facts as JSON
+      // for its file name and ledger entry); the ledger records SAQ PDFs and evidence files
+      // (kind 'saq_evidence', format 'file'), the 'recorded' verdict (hash recorded at arrival, no
+      // service check exists), and the SAQ's type and status, and the requirement of evidence.
+      db.exec(`
+        CREATE TABLE export_jobs_v5 (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('report', 'advanced_report', 'saq')),
+          resource_id TEXT NOT NULL,
+          resource_name TEXT NOT NULL,
+          format TEXT NOT NULL CHECK (format IN ('pdf', 'csv')),
+          state TEXT NOT NULL CHECK (state IN ('queued', 'generating', 'ready', 'downloading',
+            'verifying', 'verified', 'mismatch', 'failed', 'cancelled')),
+          phase TEXT NOT NULL DEFAULT 'generate' CHECK (phase IN ('generate', 'download', 'verify')),
+          error TEXT CHECK (error IS NULL OR json_valid(error)),
+          target_path TEXT,
+          path TEXT,
+          sha256 TEXT,
+          ledger_id TEXT,
+          generation_started_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          saq_facts TEXT CHECK (saq_facts IS NULL OR json_valid(saq_facts))
+        ) STRICT;
+        INSERT INTO export_jobs_v5 (id, account_id, kind, resource_id, resource_name, format, state,
+            phase, error, target_path, path, sha256, ledger_id, generation_started_at, created_at,
+            updated_at)
+          SELECT id, account_id, kind, resource_id, resource_name, format, state, phase, error,
+            target_path, path, sha256, ledger_id, generation_started_at, created_at, updated_at
+          FROM export_jobs;
+        DROP TABLE export_jobs;
+        ALTER TABLE export_jobs_v5 RENAME TO export_jobs;
+        CREATE INDEX export_jobs_account ON export_jobs (account_id, created_at);
+        CREATE INDEX export_jobs_state ON export_jobs (state);
+
+        CREATE TABLE file_ledger_v5 (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          account_label TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('report', 'advanced_report', 'saq', 'saq_evidence')),
+          resource_id TEXT NOT NULL,
+          resource_name TEXT NOT NULL,
+          format TEXT NOT NULL CHECK (format IN ('pdf', 'csv', 'file')),
+          path TEXT NOT NULL,
+          size INTEGER NOT NULL CHECK (size >= 0),
+          sha256 TEXT NOT NULL,
+          verdict TEXT NOT NULL CHECK (verdict IN ('verified', 'recorded', 'mismatch', 'unverified',
+            'missing', 'changed')),
+          detail TEXT,
+          downloaded_at TEXT NOT NULL,
+          verified_at TEXT,
+          saq_type TEXT,
+          saq_status TEXT,
+          requirement TEXT
+        ) STRICT;
+        INSERT INTO file_ledger_v5 (id, account_id, account_label, kind, resource_id, resource_name,
+            format, path, size, sha256, verdict, detail, downloaded_at, verified_at)
+          SELECT id, account_id, account_label, kind, resource_id, resource_name, format, path,
+            size, sha256, verdict, detail, downloaded_at, verified_at
+          FROM file_ledger;
+        DROP TABLE file_ledger;
+        ALTER TABLE file_ledger_v5 RENAME TO file_ledger;
+        CREATE INDEX file_ledger_account ON file_ledger (account_id, downloaded_at);
+        CREATE INDEX file_ledger_saq ON file_ledger (account_id, kind, resource_id);
+      `)
+    },
+  },
 ]

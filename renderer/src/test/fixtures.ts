@@ -90,6 +90,7 @@ export function ledgerEntry(extra: Partial<LedgerEntry> = {}): LedgerEntry {
     detail: null,
     downloadedAt: '2030-01-01T00:00:00.000Z',
     verifiedAt: '2030-01-01T00:00:01.000Z',
+    saq: null,
     ...extra,
   }
 }
