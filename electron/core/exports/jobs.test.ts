@@ -47,6 +47,18 @@ const client = {
       return { data: { status } }
     }
     if (op === 'reports.verify_hash') return verifyAnswer()
+    if (op === 'saq.show')
+      return {
+        data: {
+          id: 'saq-001',
+          attributes: {
+            name: 'Web shop SAQ',
+            saq_type: 'A',
+            organization_name: 'Acme Retail',
+            status: 'approved',
+          },
+        },
+      }
     throw new Error(`unexpected ${op}`)
   },
 } as unknown as AccountClient
@@ -59,9 +71,12 @@ function writeDownload(sha256: string) {
   }
 }
 
+let downloads: Parameters<FileOps['downloadToFolder']>[0][]
+
 const files: FileOps = {
-  downloadToFolder: async () => {
+  downloadToFolder: async (req) => {
     calls.push('download')
+    downloads.push(req)
     return downloadAnswer()
   },
   documentFileName: (d) => `${d.name} - ${d.id}.${d.format}`,
@@ -94,6 +109,7 @@ beforeEach(() => {
   ledger = new LedgerRepo(db)
   seen = []
   calls = []
+  downloads = []
   statuses = []
   notes = []
   clock = Date.parse('2025-01-02T00:00:00.000Z')
@@ -258,8 +274,9 @@ describe('downloading and verifying', () => {
       expect(ledger.list()).toEqual([])
       expect(fs.readdirSync(folder)).toEqual([])
     } finally {
-      files.downloadToFolder = async () => {
+      files.downloadToFolder = async (req) => {
         calls.push('download')
+        downloads.push(req)
         return downloadAnswer()
       }
     }
@@ -329,5 +346,77 @@ describe('starting again after ScanDesk closed', () => {
     expect(calls).not.toContain('reports.generate')
     await jobs.retry('j-ver')
     expect((await settled('j-ver')).state).toBe('verified')
+  })
+})
+
+describe('an SAQ’s PDF', () => {
+  const saqJob = () =>
+    jobs.generate({ accountId: 'acc-1', kind: 'saq', resourceId: 'saq-001', format: 'pdf' })
+
+  it('has no generation step: ready at once, named from saq.show', async () => {
+    const job = await saqJob()
+    expect(job).toMatchObject({ state: 'ready', resourceName: 'Web shop SAQ', kind: 'saq' })
+    expect(repo.get(job.id)).toMatchObject({
+      phase: 'download',
+      saq: { saqType: 'A', organization: 'Acme Retail', status: 'approved' },
+    })
+    await jobs.idle()
+    expect(calls).toEqual(['saq.show'])
+    expect(seen).toEqual(['ready'])
+  })
+
+  it('refuses a CSV', async () => {
+    await expect(
+      jobs.generate({ accountId: 'acc-1', kind: 'saq', resourceId: 'saq-001', format: 'csv' }),
+    ).rejects.toMatchObject({ error: { code: 'VALIDATION' } })
+    expect(repo.listByAccount('acc-1')).toEqual([])
+  })
+
+  it('downloads through saq.show (format=pdf) into <folder>/SAQ and records the hash without a service check', async () => {
+    const job = await saqJob()
+    downloadAnswer = async () => {
+      const file = path.join(folder, 'SAQ', 'SAQ A - Acme Retail.pdf')
+      fs.writeFileSync(file, '%PDF-1.4 saq')
+      return { path: file, size: 12, sha256: GOOD }
+    }
+    await jobs.download(job.id)
+    const done = await settled(job.id)
+    expect(downloads[0]).toMatchObject({
+      opId: 'saq.show',
+      input: { path: { id: 'saq-001' }, query: { format: 'pdf' } },
+      folder: path.join(folder, 'SAQ'),
+      fileName: 'SAQ A - Acme Retail.pdf',
+      format: 'pdf',
+    })
+    expect(fs.lstatSync(path.join(folder, 'SAQ')).isDirectory()).toBe(true)
+    // The job's steps all succeeded ('verified'); the ledger says what that means: recorded.
+    expect(done.state).toBe('verified')
+    expect(calls).not.toContain('reports.verify_hash')
+    expect(ledger.get(done.ledgerId!)).toMatchObject({
+      kind: 'saq',
+      format: 'pdf',
+      verdict: 'recorded',
+      detail: 'SHA-256 recorded at download; the service offers no check for SAQ files.',
+      saq: { saqType: 'A', status: 'approved', requirement: null },
+    })
+    expect(notes).toEqual(['SAQ saved'])
+  })
+
+  it('refuses a link planted where the SAQ folder goes, on the first try and on a retry', async () => {
+    const job = await saqJob()
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-else-'))
+    fs.symlinkSync(elsewhere, path.join(folder, 'SAQ'))
+    await expect(jobs.download(job.id)).rejects.toMatchObject({ error: { code: 'FORBIDDEN' } })
+    fs.unlinkSync(path.join(folder, 'SAQ'))
+    downloadAnswer = async () => {
+      throw new AppFailure({ code: 'OFFLINE', message: 'Offline.' })
+    }
+    await jobs.download(job.id)
+    expect((await settled(job.id)).state).toBe('failed')
+    fs.rmdirSync(path.join(folder, 'SAQ'))
+    fs.symlinkSync(elsewhere, path.join(folder, 'SAQ'))
+    await expect(jobs.retry(job.id)).rejects.toMatchObject({ error: { code: 'FORBIDDEN' } })
+    expect(downloads).toHaveLength(1)
+    expect(fs.readdirSync(elsewhere)).toEqual([])
   })
 })

@@ -1,7 +1,10 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
+  auditFolderName,
   documentFileName,
+  saqFileName,
+  safeFolderName,
   isReservedDeviceName,
   MAX_STEM_BYTES,
   safeFileName,
@@ -183,5 +186,34 @@ describe('fuzzing names (seeded)', () => {
       expect([raw, safeFileName(safe)]).toEqual([raw, safe])
       expect([raw, safeFileName(name)]).toEqual([raw, name])
     }
+  })
+})
+
+describe('SAQ names', () => {
+  it('names an SAQ PDF by type, organization and the UTC date of the download', () => {
+    expect(saqFileName({ saqType: 'A-EP', organization: 'Acme Retail', date: DATE })).toBe(
+      'SAQ A-EP - Acme Retail - 2024-05-01.pdf',
+    )
+    expect(saqFileName({ saqType: 'D-Service Provider', organization: '', date: DATE })).toBe(
+      'SAQ D-Service Provider - 2024-05-01.pdf',
+    )
+  })
+
+  it('makes the organization safe and keeps the date when it is cut', () => {
+    const name = saqFileName({
+      saqType: 'B/IP',
+      organization: `../../etc/${'x'.repeat(400)}\u202e:`,
+      date: DATE,
+    })
+    expect(name).toMatch(/^SAQ B_IP - _\.\._etc_x+ - 2024-05-01\.pdf$/)
+    expect(name).not.toContain('/')
+    expect(Buffer.byteLength(name.slice(0, -4))).toBeLessThanOrEqual(MAX_STEM_BYTES)
+  })
+
+  it('names evidence folders and audit bundles safely', () => {
+    expect(safeFolderName('8.3.1')).toBe('8.3.1')
+    expect(safeFolderName('draft-42')).toBe('draft-42')
+    expect(safeFolderName('..')).toBe('report')
+    expect(auditFolderName(new Date('2025-03-04T05:06:07.890Z'))).toBe('Audit 2025-03-04 05-06-07')
   })
 })

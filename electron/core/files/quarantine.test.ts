@@ -2,7 +2,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { QUARANTINE_FOLDER, QuarantineRefused, quarantineFile } from './quarantine'
+import {
+  ensureRealFolders,
+  FolderRefused,
+  QUARANTINE_FOLDER,
+  QuarantineRefused,
+  quarantineFile,
+} from './quarantine'
 
 describe('quarantining a file that failed verification', () => {
   it('moves it into <folder>/Quarantine, creating the folder', async () => {
@@ -60,5 +66,36 @@ describe('quarantining a file that failed verification', () => {
       error: { code: 'FORBIDDEN', message: expect.stringMatching(/is a file, not a folder/) },
     })
     expect(fs.readFileSync(path.join(folder, QUARANTINE_FOLDER), 'utf8')).toBe('not a folder')
+  })
+})
+
+describe('making nested folders without following links', () => {
+  it('creates each level, and accepts the levels that already exist', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-nest-'))
+    fs.mkdirSync(path.join(base, 'SAQ'))
+    const made = await ensureRealFolders(base, ['SAQ', 'Evidence', 'saq-1'], 'attach the evidence')
+    expect(made).toBe(path.join(base, 'SAQ', 'Evidence', 'saq-1'))
+    expect(fs.lstatSync(made).isDirectory()).toBe(true)
+  })
+
+  it('refuses a link at any level with the work named, writing nothing behind it', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-nest-'))
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-elsewhere-'))
+    fs.mkdirSync(path.join(base, 'SAQ'))
+    fs.symlinkSync(elsewhere, path.join(base, 'SAQ', 'Evidence'))
+    const err = await ensureRealFolders(
+      base,
+      ['SAQ', 'Evidence', 'x'],
+      'attach the evidence',
+    ).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(FolderRefused)
+    expect(err).not.toBeInstanceOf(QuarantineRefused)
+    expect((err as FolderRefused).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(
+        /^Could not attach the evidence: .*Evidence is a symbolic link/,
+      ),
+    })
+    expect(fs.readdirSync(elsewhere)).toEqual([])
   })
 })

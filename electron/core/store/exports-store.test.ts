@@ -164,3 +164,169 @@ describe('the ledger repo', () => {
     expect(ledger.update('e-1', { verdict: 'changed', detail: 'x' })?.verdict).toBe('changed')
   })
 })
+
+describe('migration 5 (SAQ files in export jobs and the ledger)', () => {
+  it('rebuilds both tables of a version 4 database keeping every row, index and foreign key', () => {
+    db = openDatabase(
+      dir,
+      MIGRATIONS.filter((m) => m.version <= 4),
+    )
+    expect(schemaVersion(db)).toBe(4)
+    db.prepare(
+      `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
+         allow_insecure_http, created_at, updated_at)
+       VALUES ('acc-1', 'Acme', 'https://scan.example', 'a@example.test', 'latest', '#000000',
+         'password', 0, 0, @now, @now)`,
+    ).run({ now: NOW })
+    // Rows as version 4 wrote them (its columns only).
+    const oldJob = db.prepare(
+      `INSERT INTO export_jobs (id, account_id, kind, resource_id, resource_name, format, state,
+         phase, error, target_path, path, sha256, ledger_id, generation_started_at, created_at,
+         updated_at)
+       VALUES (@id, 'acc-1', @kind, 'rpt-1', 'Quarterly', @format, @state, 'download', @error,
+         '/d/q.pdf', '/d/q.pdf', @sha, 'led-1', @now, @now, @now)`,
+    )
+    oldJob.run({
+      id: 'job-a',
+      kind: 'report',
+      format: 'pdf',
+      state: 'verified',
+      error: null,
+      sha: 'a'.repeat(64),
+      now: NOW,
+    })
+    oldJob.run({
+      id: 'job-b',
+      kind: 'advanced_report',
+      format: 'csv',
+      state: 'failed',
+      error: JSON.stringify({ code: 'OFFLINE', message: 'Offline.' }),
+      sha: null,
+      now: NOW,
+    })
+    const oldEntry = db.prepare(
+      `INSERT INTO file_ledger (id, account_id, account_label, kind, resource_id, resource_name,
+         format, path, size, sha256, verdict, detail, downloaded_at, verified_at)
+       VALUES (@id, @account, 'Acme', 'report', 'rpt-1', 'Quarterly', 'pdf', @path, 10, @sha,
+         @verdict, @detail, @now, NULL)`,
+    )
+    oldEntry.run({
+      id: 'led-1',
+      account: 'acc-1',
+      path: '/d/q.pdf',
+      sha: 'a'.repeat(64),
+      verdict: 'verified',
+      detail: null,
+      now: NOW,
+    })
+    // A ledger row of an account removed long ago stays (no foreign key on the ledger).
+    oldEntry.run({
+      id: 'led-2',
+      account: 'gone',
+      path: '/d/old.pdf',
+      sha: 'b'.repeat(64),
+      verdict: 'changed',
+      detail: 'Edited.',
+      now: NOW,
+    })
+    db.close()
+
+    db = openDatabase(dir)
+    expect(schemaVersion(db)).toBe(5)
+    const jobs = new ExportJobsRepo(db)
+    expect(jobs.get('job-a')).toMatchObject({
+      kind: 'report',
+      state: 'verified',
+      phase: 'download',
+      path: '/d/q.pdf',
+      ledgerId: 'led-1',
+      saq: null,
+    })
+    expect(jobs.get('job-b')).toMatchObject({
+      kind: 'advanced_report',
+      format: 'csv',
+      error: { code: 'OFFLINE', message: 'Offline.' },
+    })
+    const ledger = new LedgerRepo(db)
+    expect(ledger.get('led-1')).toMatchObject({ verdict: 'verified', saq: null, size: 10 })
+    expect(ledger.get('led-2')).toMatchObject({
+      accountLabel: 'Acme (removed)',
+      verdict: 'changed',
+      detail: 'Edited.',
+    })
+    const indexes = (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        .all() as {
+        name: string
+      }[]
+    ).map((r) => r.name)
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        'export_jobs_account',
+        'export_jobs_state',
+        'file_ledger_account',
+        'file_ledger_saq',
+      ]),
+    )
+    expect(db.pragma('foreign_key_check')).toEqual([])
+
+    // The new kinds, format, verdict and SAQ facts insert and read back.
+    jobs.insert(
+      job('job-saq', 'acc-1', {
+        kind: 'saq',
+        resourceId: 'saq-001',
+        state: 'ready',
+        phase: 'download',
+        saq: { saqType: 'A', organization: 'Acme Retail', status: 'approved' },
+      }),
+    )
+    expect(jobs.get('job-saq')?.saq).toEqual({
+      saqType: 'A',
+      organization: 'Acme Retail',
+      status: 'approved',
+    })
+    ledger.insert(
+      entry('led-saq', 'acc-1', {
+        kind: 'saq',
+        verdict: 'recorded',
+        saq: { saqType: 'A', status: 'approved', requirement: null },
+      }),
+    )
+    ledger.insert(
+      entry('led-ev', 'acc-1', {
+        kind: 'saq_evidence',
+        format: 'file',
+        resourceId: 'draft-1',
+        verdict: 'recorded',
+        saq: { saqType: 'A', status: 'draft', requirement: '8.3.1' },
+      }),
+    )
+    expect(ledger.get('led-ev')).toMatchObject({
+      kind: 'saq_evidence',
+      format: 'file',
+      saq: { saqType: 'A', status: 'draft', requirement: '8.3.1' },
+    })
+    expect(ledger.list({ search: '8.3.1' }).map((e) => e.id)).toEqual(['led-ev'])
+    expect(ledger.listFor('acc-1', 'saq_evidence', 'draft-1').map((e) => e.id)).toEqual(['led-ev'])
+    expect(ledger.relink('acc-1', 'saq_evidence', 'draft-1', 'saq-009')).toBe(1)
+    expect(ledger.listFor('acc-1', 'saq_evidence', 'saq-009').map((e) => e.id)).toEqual(['led-ev'])
+    expect(ledger.delete('led-ev')).toBe(true)
+    expect(ledger.get('led-ev')).toBeUndefined()
+
+    // The foreign key survived the rebuild: removing the account removes its jobs.
+    db.prepare("DELETE FROM accounts WHERE id = 'acc-1'").run()
+    expect(jobs.listByAccount('acc-1')).toEqual([])
+    expect(ledger.get('led-1')).toBeDefined()
+  })
+
+  it('still refuses kinds, formats and verdicts outside the contract', () => {
+    db = openDatabase(dir)
+    new AccountsRepo(db).insert(account('acc-1'))
+    const jobs = new ExportJobsRepo(db)
+    expect(() => jobs.insert(job('j', 'acc-1', { kind: 'saq_evidence' as never }))).toThrow(/CHECK/)
+    const ledger = new LedgerRepo(db)
+    expect(() => ledger.insert(entry('e', 'acc-1', { kind: 'scan' }))).toThrow(/CHECK/)
+    expect(() => ledger.insert(entry('e', 'acc-1', { format: 'exe' }))).toThrow(/CHECK/)
+  })
+})

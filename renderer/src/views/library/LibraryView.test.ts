@@ -115,4 +115,46 @@ describe('the library of downloaded files', () => {
     await flushPromises()
     expect(rows()).toHaveLength(2)
   })
+
+  it('shows SAQ files as recorded at download, neutral, with their type, status and requirement', async () => {
+    entries.splice(
+      0,
+      entries.length,
+      ledgerEntry({
+        kind: 'saq',
+        resourceName: 'Web shop SAQ',
+        verdict: 'recorded',
+        detail: 'SHA-256 recorded at download; the service offers no check for SAQ files.',
+        saq: { saqType: 'A', status: 'approved', requirement: null },
+      }),
+      ledgerEntry({
+        kind: 'saq_evidence',
+        format: 'file',
+        resourceName: 'Web shop SAQ',
+        path: '/home/me/Reports/SAQ/Evidence/saq-1/8.3.1/rules.conf',
+        verdict: 'recorded',
+        saq: { saqType: 'A', status: 'draft', requirement: '8.3.1' },
+      }),
+    )
+    mountLibrary()
+    await flushPromises()
+    expect(rows().map((r) => r.dataset.verdict)).toEqual(['recorded', 'recorded'])
+    const tags = [...document.querySelectorAll<HTMLElement>('[data-testid="library-verdict"]')]
+    expect(tags.map((t) => t.textContent?.trim())).toEqual([
+      'Recorded at download',
+      'Recorded at download',
+    ])
+    expect(tags[0].className).toContain('el-tag--info')
+    expect(tags[0].title).toMatch(/service offers no hash check for SAQ files/)
+    const facts = [...document.querySelectorAll('[data-testid="library-saq"]')]
+    expect(facts.map((f) => f.textContent?.trim())).toEqual([
+      'SAQ · type A · approved',
+      'SAQ evidence · type A · draft · requirement 8.3.1',
+    ])
+    const table = document.querySelector('[data-testid="library-table"]')!
+    expect(table.textContent).toContain('File')
+    // A recorded verdict's detail is information, not a warning.
+    const detail = [...table.querySelectorAll('.library__detail')][0]
+    expect(detail.className).not.toContain('library__detail--bad')
+  })
 })
