@@ -1,7 +1,65 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { answersFile } from '@contract/catalog/saq'
+import { SAQ_TESTING_METHODS, SAQ_TEXT_MAX } from '@contract/saq'
 import type { RunningSandbox } from '../../server'
 import { call, download, startReportingSandbox } from './test-harness'
+
+interface Req {
+  number: string
+  title: string
+  required: boolean
+  testing_methods: string[]
+  guidance: string | null
+}
+interface Section {
+  number: string
+  title: string
+  requirements: Req[]
+}
+
+const hasPdftoppm = (() => {
+  try {
+    execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+/** Renders every page with pdftoppm; returns how many PNG pages it wrote. */
+function renderPages(bytes: Buffer): number {
+  const dir = mkdtempSync(join(tmpdir(), 'saq-pdf-'))
+  try {
+    writeFileSync(join(dir, 'saq.pdf'), bytes)
+    execFileSync('pdftoppm', ['-png', '-r', '30', join(dir, 'saq.pdf'), join(dir, 'page')], {
+      stdio: 'pipe',
+    })
+    return readdirSync(dir).filter((f) => f.endsWith('.png')).length
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const SIZES: Record<string, [number, number]> = {
+  A: [25, 35],
+  'A-EP': [130, 150],
+  B: [35, 45],
+  'B-IP': [45, 55],
+  C: [150, 170],
+  'C-VT': [70, 90],
+  'D-Merchant': [225, 255],
+  'D-Service Provider': [250, 270],
+  P2PE: [20, 30],
+  SPoC: [30, 40],
+}
+
+const TYPE_IDS: Record<string, string> = { 'D-Service Provider': 'sqt-008' }
+const BASE = ['in_place', 'in_place_ccw', 'not_applicable', 'not_in_place']
+const ATTESTATION = { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2026-11-20' }
 
 describe('SAQs and white label settings over HTTP', () => {
   let sb: RunningSandbox
@@ -16,83 +74,137 @@ describe('SAQs and white label settings over HTTP', () => {
     admin = sb.sessionFor('admin@sandbox.test')
   })
 
-  it('offers ten SAQ types whose templates have numbered, titled requirements', async () => {
+  async function templateOf(code: string): Promise<{
+    template_version: string
+    responses: string[]
+    eligibility: string[]
+    sections: Section[]
+  }> {
+    // Codes with a space (D-Service Provider) are not valid path ids: use the type's id.
+    const id = code.includes(' ') ? TYPE_IDS[code] : code
+    const res = await call(sb, 'GET', `/v2/saq/types/${id}/template`, {
+      token: admin,
+    })
+    expect(res.status).toBe(200)
+    return res.json.data.attributes
+  }
+
+  async function requiredOf(code: string): Promise<string[]> {
+    return (await templateOf(code)).sections
+      .flatMap((s) => s.requirements)
+      .filter((r) => r.required)
+      .map((r) => r.number)
+  }
+
+  async function count(): Promise<number> {
+    return (await call(sb, 'GET', '/v2/saq?per_page=100', { token: admin })).json.data.length
+  }
+
+  it('offers ten SAQ types sized like the real questionnaires, with eligibility lines', async () => {
     const types = await call(sb, 'GET', '/v2/saq/types', { token: admin })
     const codes = types.json.data.map((t: { attributes: { code: string } }) => t.attributes.code)
-    expect(codes).toEqual([
-      'A',
-      'A-EP',
-      'B',
-      'B-IP',
-      'C',
-      'C-VT',
-      'D-Merchant',
-      'D-Service Provider',
-      'P2PE',
-      'SPoC',
-    ])
+    expect(codes).toEqual(Object.keys(SIZES))
     for (const t of types.json.data) {
+      const code: string = t.attributes.code
       const tpl = await call(sb, 'GET', `/v2/saq/types/${t.id}/template`, { token: admin })
-      const reqs = tpl.json.data.attributes.sections.flatMap(
-        (s: { title: string; requirements: { number: string; title: string }[] }) => {
-          expect(s.title.trim()).not.toBe('')
-          return s.requirements
-        },
-      )
+      const attrs = tpl.json.data.attributes
+      const reqs: Req[] = attrs.sections.flatMap((s: Section) => {
+        expect(s.title.trim()).not.toBe('')
+        return s.requirements
+      })
+      const [min, max] = SIZES[code]
+      expect(reqs.length, code).toBeGreaterThanOrEqual(min)
+      expect(reqs.length, code).toBeLessThanOrEqual(max)
       expect(reqs.length).toBe(t.attributes.requirements_count)
+      expect(attrs.template_version).toBe(t.attributes.template_version)
+      for (const lines of [t.attributes.eligibility, attrs.eligibility]) {
+        expect(lines.length, code).toBeGreaterThanOrEqual(3)
+        expect(lines.length, code).toBeLessThanOrEqual(5)
+      }
+      expect(new Set(reqs.map((r) => r.number)).size).toBe(reqs.length)
       for (const r of reqs) {
         expect(r.title.trim(), r.number).not.toBe('')
         expect(r.number).toMatch(/^[A-Z]?\d{1,2}(\.\d{1,2}){1,3}$/)
+        expect(r.testing_methods.length, r.number).toBeGreaterThan(0)
+        for (const m of r.testing_methods) expect(SAQ_TESTING_METHODS).toContain(m)
       }
+      const hasA1 = reqs.some((r) => r.number.startsWith('A1.'))
+      expect(hasA1, code).toBe(code === 'D-Service Provider')
     }
+    const dsp = (await templateOf('D-Service Provider')).sections.flatMap((s) => s.requirements)
+    expect(dsp.some((r) => !r.required)).toBe(true)
+    expect(dsp.some((r) => r.guidance)).toBe(true)
     const byCode = await call(sb, 'GET', '/v2/saq/types/A-EP/template', { token: admin })
     expect(byCode.json.data.id).toBe('sqt-002')
   })
 
-  it('refuses to approve an SAQ with missing answers and names the requirements', async () => {
-    const draft = await call(sb, 'POST', '/v2/saq', {
-      token: admin,
-      body: { saq_type: 'A', name: 'Shop', answers: [{ requirement: '8.3.1', response: 'yes' }] },
-    })
-    expect(draft.status).toBe(201)
-    const tpl = await call(sb, 'GET', '/v2/saq/types/A/template', { token: admin })
-    const required = tpl.json.data.attributes.sections
-      .flatMap((s: { requirements: { number: string; required: boolean }[] }) => s.requirements)
-      .filter((r: { required: boolean }) => r.required)
-      .map((r: { number: string }) => r.number)
-    const refused = await call(sb, 'PUT', `/v2/saq/${draft.json.data.id}/approve`, {
-      token: admin,
-      body: {},
-    })
-    expect(refused.status).toBe(422)
-    const missing = required.filter((n: string) => n !== '8.3.1')
-    expect(refused.json.fields.answers).toEqual(missing.map((n: string) => `${n} is not answered`))
-    const still = await call(sb, 'GET', `/v2/saq/${draft.json.data.id}`, { token: admin })
-    expect(still.json.data.attributes.status).toBe('draft')
-    const ok = await call(sb, 'PUT', `/v2/saq/${draft.json.data.id}/approve`, {
-      token: admin,
-      body: { answers: missing.map((n: string) => ({ requirement: n, response: 'yes' })) },
-    })
-    expect(ok.status).toBe(200)
-    expect(ok.json.data.attributes).toMatchObject({
-      status: 'approved',
-      compliance: 'compliant',
-      approved_by: 'usr-001',
-    })
-    expect(
-      (await call(sb, 'PUT', `/v2/saq/${draft.json.data.id}/approve`, { token: admin, body: {} }))
-        .status,
-    ).toBe(409)
+  it('offers answer choices by type and template version', async () => {
+    const a = await templateOf('A')
+    expect(a.template_version).toBe('4.0.1')
+    expect(a.responses).toEqual([...BASE.slice(0, 2), 'in_place_remediation', ...BASE.slice(2)])
+    for (const code of ['P2PE', 'SPoC']) {
+      const t = await templateOf(code)
+      expect(t.template_version).toBe('4.0')
+      expect(t.responses).toEqual(BASE)
+    }
+    const dsp = await templateOf('D-Service Provider')
+    expect(dsp.responses).toContain('not_tested')
+    expect(dsp.responses).toContain('in_place_remediation')
+    for (const code of ['A', 'C', 'D-Merchant', 'P2PE'])
+      expect((await templateOf(code)).responses).not.toContain('not_tested')
   })
 
-  it('checks answers against the type and asks a note for N/A and compensating controls', async () => {
-    const unknown = await call(sb, 'POST', '/v2/saq', {
+  it('refuses bad answers with keys answers.<requirement number>, saving nothing', async () => {
+    const before = await count()
+    const refused = await call(sb, 'POST', '/v2/saq', {
       token: admin,
-      body: { saq_type: 'A', name: 'x', answers: [{ requirement: '3.5.1', response: 'yes' }] },
+      body: {
+        saq_type: 'A',
+        name: 'x',
+        answers: [
+          { requirement: '8.3.1', response: 'not_tested', explanation: 'not looked at' },
+          { requirement: '3.5.1', response: 'in_place' },
+          { requirement: '2.2.2', response: 'in_place' },
+        ],
+      },
     })
-    expect(unknown.status).toBe(422)
-    expect(unknown.json.fields.answers[0]).toContain('3.5.1')
-    const noNote = await call(sb, 'POST', '/v2/saq', {
+    expect(refused.status).toBe(422)
+    expect(refused.json.fields).toEqual({
+      'answers.8.3.1': ['Not Tested is not offered by this questionnaire'],
+      'answers.3.5.1': ['is not a requirement of SAQ A (template 4.0.1)'],
+    })
+    const p2pe = await call(sb, 'POST', '/v2/saq', {
+      token: admin,
+      body: {
+        saq_type: 'P2PE',
+        name: 'x',
+        answers: [{ requirement: '9.5.1', response: 'in_place_remediation' }],
+      },
+    })
+    expect(p2pe.status).toBe(422)
+    expect(p2pe.json.fields['answers.9.5.1']).toEqual([
+      'In Place with Remediation is not offered by this questionnaire',
+    ])
+    expect(await count()).toBe(before)
+  })
+
+  it('refuses an over-long explanation and a missing explanation with clear messages', async () => {
+    const huge = await call(sb, 'POST', '/v2/saq', {
+      token: admin,
+      body: {
+        saq_type: 'A',
+        name: 'x',
+        answers: [
+          { requirement: '8.3.1', response: 'not_applicable', explanation: 'x'.repeat(100_000) },
+        ],
+      },
+    })
+    expect(huge.status).toBe(422)
+    // The catalog's body check answers before the service's own rules (keyed by list position).
+    const [key, messages] = Object.entries(huge.json.fields as Record<string, string[]>)[0]
+    expect(key).toMatch(/^answers\./)
+    expect(messages).toContain(`must be at most ${SAQ_TEXT_MAX.toLocaleString('en-US')} characters`)
+    const bare = await call(sb, 'POST', '/v2/saq', {
       token: admin,
       body: {
         saq_type: 'A',
@@ -100,50 +212,281 @@ describe('SAQs and white label settings over HTTP', () => {
         answers: [{ requirement: '8.3.1', response: 'not_applicable' }],
       },
     })
-    expect(noNote.status).toBe(422)
+    expect(bare.status).toBe(422)
+    expect(Object.values(bare.json.fields).flat()).toContain('Not Applicable needs an explanation')
   })
 
-  it('clones with new answers, sets templates and starts new SAQs from them', async () => {
+  it('refuses answers given against another template version, naming both versions', async () => {
+    const old = await call(sb, 'POST', '/v2/saq', {
+      token: admin,
+      body: { saq_type: 'A', name: 'x', template_version: '4.0', answers: [] },
+    })
+    expect(old.status).toBe(422)
+    expect(Object.keys(old.json.fields)).toEqual(['template_version'])
+    expect(old.json.fields.template_version[0]).toMatch(
+      /^answered against template 4\.0; SAQ A is now on 4\.0\.1/,
+    )
+    const ok = await call(sb, 'POST', '/v2/saq', {
+      token: admin,
+      body: {
+        saq_type: 'A',
+        name: 'Shop',
+        template_version: '4.0.1',
+        answers: [{ requirement: '8.3.1', response: 'in_place' }],
+        executive_summary: { payment_channels: ['ecommerce'], environment: 'Hosted shop' },
+      },
+    })
+    expect(ok.status).toBe(201)
+    expect(ok.json.data.attributes).toMatchObject({
+      template_version: '4.0.1',
+      status: 'draft',
+      attestation: null,
+      executive_summary: { payment_channels: ['ecommerce'], environment: 'Hosted shop' },
+      progress: { answered: 1, incomplete: 0 },
+    })
+    expect(ok.json.data.attributes.answers[0]).toMatchObject({
+      requirement: '8.3.1',
+      response: 'in_place',
+      explanation: null,
+      ccw: null,
+      action_plan: null,
+      legal_exception: false,
+    })
+    const seeded = await call(sb, 'GET', '/v2/saq/saq-002', { token: admin })
+    expect(seeded.json.data.attributes.organization_name).toBe('Acme Payments')
+  })
+
+  it('clones onto the current template version, dropping answers it no longer has', async () => {
+    const source = (await call(sb, 'GET', '/v2/saq/saq-001', { token: admin })).json.data.attributes
+    expect(source.template_version).toBe('4.0')
+    const numbers = source.answers.map((a: { requirement: string }) => a.requirement)
+    expect(numbers).toEqual(expect.arrayContaining(['6.4.3', '11.6.1']))
     const clone = await call(sb, 'PUT', '/v2/saq/saq-001/clone', {
       token: admin,
-      body: { answers: [{ requirement: '8.3.1', response: 'no', note: 'MFA rollout pending' }] },
+      body: {
+        answers: [
+          {
+            requirement: '8.3.1',
+            response: 'not_in_place',
+            action_plan: { action: 'MFA rollout', owner: 'IT', due_date: '2027-01-31' },
+          },
+        ],
+      },
     })
     expect(clone.status).toBe(201)
-    expect(clone.json.data.attributes).toMatchObject({ status: 'draft', cloned_from: 'saq-001' })
-    const a = clone.json.data.attributes.answers.find(
-      (x: { requirement: string }) => x.requirement === '8.3.1',
+    const c = clone.json.data.attributes
+    expect(c).toMatchObject({
+      name: 'Web shop SAQ A 2025 (copy)',
+      status: 'draft',
+      is_template: false,
+      template_version: '4.0.1',
+      cloned_from: 'saq-001',
+      attestation: null,
+      approved_at: null,
+      approved_by: null,
+      compliance: null,
+      executive_summary: source.executive_summary,
+    })
+    const cloned = c.answers.map((a: { requirement: string }) => a.requirement)
+    expect(cloned).toEqual(numbers.filter((n: string) => n !== '6.4.3' && n !== '11.6.1'))
+    expect(c.answers.find((a: { requirement: string }) => a.requirement === '8.3.1')).toMatchObject(
+      { response: 'not_in_place', action_plan: { owner: 'IT' } },
     )
-    expect(a).toMatchObject({ response: 'no', note: 'MFA rollout pending' })
-    await call(sb, 'PUT', '/v2/saq/saq-001/set_template', { token: admin })
+    expect(c.progress.answered).toBe(c.progress.required)
+    const bad = await call(sb, 'PUT', '/v2/saq/saq-001/clone', {
+      token: admin,
+      body: { answers: [{ requirement: '8.3.1', response: 'not_tested', explanation: 'x' }] },
+    })
+    expect(bad.status).toBe(422)
+    expect(Object.keys(bad.json.fields)).toEqual(['answers.8.3.1'])
+  })
+
+  it('starts new SAQs from an SAQ set as a template', async () => {
+    await call(sb, 'PUT', '/v2/saq/saq-003/set_template', { token: admin })
+    const source = await call(sb, 'GET', '/v2/saq/saq-003', { token: admin })
     const fromTpl = await call(sb, 'POST', '/v2/saq', {
       token: admin,
-      body: { saq_type: 'A', name: 'From template', template_id: 'saq-001' },
+      body: { saq_type: 'C-VT', name: 'From template', template_id: 'saq-003' },
     })
-    const source = await call(sb, 'GET', '/v2/saq/saq-001', { token: admin })
+    expect(fromTpl.status).toBe(201)
     expect(fromTpl.json.data.attributes.answers.length).toBe(
       source.json.data.attributes.answers.length,
     )
-    const { answered, required } = fromTpl.json.data.attributes.progress
-    expect(required).toBeGreaterThan(10)
-    expect(answered).toBe(required)
+    expect(fromTpl.json.data.attributes.executive_summary).toEqual(
+      source.json.data.attributes.executive_summary,
+    )
     const wrongType = await call(sb, 'POST', '/v2/saq', {
       token: admin,
-      body: { saq_type: 'B', name: 'x', template_id: 'saq-001' },
+      body: { saq_type: 'B', name: 'x', template_id: 'saq-003' },
     })
     expect(wrongType.status).toBe(422)
+    expect(Object.keys(wrongType.json.fields)).toEqual(['template_id'])
   })
 
-  it('downloads an SAQ as a PDF through the same get operation', async () => {
-    const pdf = await download(sb, '/v2/saq/saq-002?format=pdf', admin)
+  it('refuses approval listing every gap, then approves with the attestation', async () => {
+    const draft = await call(sb, 'POST', '/v2/saq', {
+      token: admin,
+      body: {
+        saq_type: 'A',
+        name: 'Shop',
+        answers: [{ requirement: '8.3.1', response: 'in_place' }],
+      },
+    })
+    const id = draft.json.data.id
+    const required = await requiredOf('A')
+    const noAttestation = await call(sb, 'PUT', `/v2/saq/${id}/approve`, { token: admin, body: {} })
+    expect(noAttestation.status).toBe(422)
+    expect(noAttestation.json.fields.attestation).toEqual(['is required'])
+
+    const refused = await call(sb, 'PUT', `/v2/saq/${id}/approve`, {
+      token: admin,
+      body: {
+        attestation: ATTESTATION,
+        answers: [{ requirement: '2.2.2', response: 'not_tested', explanation: 'skipped' }],
+      },
+    })
+    expect(refused.status).toBe(422)
+    const expected: Record<string, string[]> = {}
+    for (const n of required) if (n !== '8.3.1') expected[`answers.${n}`] = ['is not answered']
+    expected['answers.2.2.2'] = ['Not Tested is not offered by this questionnaire']
+    expect(refused.json.fields).toEqual(expected)
+    const still = await call(sb, 'GET', `/v2/saq/${id}`, { token: admin })
+    expect(still.json.data.attributes).toMatchObject({ status: 'draft', attestation: null })
+    expect(still.json.data.attributes.answers).toHaveLength(1)
+
+    const ok = await call(sb, 'PUT', `/v2/saq/${id}/approve`, {
+      token: admin,
+      body: {
+        attestation: ATTESTATION,
+        answers: required
+          .filter((n) => n !== '8.3.1')
+          .map((n) => ({ requirement: n, response: 'in_place' })),
+      },
+    })
+    expect(ok.status).toBe(200)
+    expect(ok.json.data.attributes).toMatchObject({
+      status: 'approved',
+      compliance: 'compliant',
+      approved_by: 'usr-001',
+      attestation: ATTESTATION,
+    })
+    expect(
+      (
+        await call(sb, 'PUT', `/v2/saq/${id}/approve`, {
+          token: admin,
+          body: { attestation: ATTESTATION },
+        })
+      ).status,
+    ).toBe(409)
+    const customer = sb.sessionFor('customer@globex.test')
+    expect(
+      (
+        await call(sb, 'PUT', '/v2/saq/saq-008/approve', {
+          token: customer,
+          body: { attestation: ATTESTATION },
+        })
+      ).status,
+    ).toBe(403)
+  })
+
+  it('derives compliance from Not in Place answers and legal exceptions', async () => {
+    const required = await requiredOf('A')
+    const approveWith = async (extra: Record<string, unknown>) => {
+      const draft = await call(sb, 'POST', '/v2/saq', {
+        token: admin,
+        body: {
+          saq_type: 'A',
+          name: 'Shop',
+          answers: required.map((n) =>
+            n === '12.8.1'
+              ? { requirement: n, ...extra }
+              : { requirement: n, response: 'in_place' },
+          ),
+        },
+      })
+      if (draft.status !== 201) return draft
+      return call(sb, 'PUT', `/v2/saq/${draft.json.data.id}/approve`, {
+        token: admin,
+        body: { attestation: ATTESTATION },
+      })
+    }
+    expect(required).toContain('12.8.1')
+    const plain = await approveWith({ response: 'in_place' })
+    expect(plain.json.data.attributes.compliance).toBe('compliant')
+    const nip = await approveWith({ response: 'not_in_place', action_plan: { action: 'Fix' } })
+    expect(nip.json.data.attributes.compliance).toBe('non_compliant')
+    const legal = await approveWith({
+      response: 'not_in_place',
+      legal_exception: true,
+      explanation: 'A local law forbids it',
+    })
+    expect(legal.json.data.attributes.compliance).toBe('compliant_legal_exception')
+    const legalBare = await approveWith({ response: 'not_in_place', legal_exception: true })
+    expect(legalBare.status).toBe(422)
+  })
+
+  it('downloads an SAQ as a PDF that pdftoppm renders', async () => {
+    const pdf = await download(sb, '/v2/saq/saq-005?format=pdf', admin)
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
-    expect(pdf.bytes.subarray(0, 8).toString('latin1')).toBe('%PDF-1.4')
-    expect(pdf.bytes.toString('latin1')).toContain('(8.3.1) Tj')
+    expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    const text = pdf.bytes.toString('latin1')
+    for (const s of [
+      '(Acme platform SAQ D 2025) Tj',
+      '(Template version: 4.0.1) Tj',
+      '(Compliance: Non-Compliant) Tj',
+      '(Executive summary) Tj',
+      '(Summary of answers) Tj',
+      '(Appendix A: Compensating control worksheets) Tj',
+      '(Appendix B: Requirements not in place) Tj',
+      '(3.5.1) Tj',
+      '(Owner: Priya Shah, SOC lead; due: 2026-03-31) Tj',
+    ])
+      expect(text, s).toContain(s)
+    expect(text).toMatch(
+      /\(Attested by Dana Reyes, Chief Information Security Officer, on \d{4}-\d{2}-\d{2}\) Tj/,
+    )
+    if (hasPdftoppm) expect(renderPages(pdf.bytes)).toBeGreaterThan(5)
+
+    // A draft with a maximal explanation still renders (the text is cut, not overflowing).
+    const draft = await call(sb, 'POST', '/v2/saq', {
+      token: admin,
+      body: {
+        saq_type: 'A',
+        name: 'Long texts',
+        answers: [
+          {
+            requirement: '8.3.1',
+            response: 'not_applicable',
+            explanation: `${'word '.repeat(790)}end`,
+          },
+          {
+            requirement: '8.3.6',
+            response: 'not_applicable',
+            explanation: 'y'.repeat(SAQ_TEXT_MAX),
+          },
+        ],
+      },
+    })
+    expect(draft.status).toBe(201)
+    const long = await download(sb, `/v2/saq/${draft.json.data.id}?format=pdf`, admin)
+    expect(long.status).toBe(200)
+    expect(long.bytes.toString('latin1')).toContain('more characters in the questionnaire')
+    if (hasPdftoppm) expect(renderPages(long.bytes)).toBeGreaterThan(0)
+
     const json = await call(sb, 'GET', '/v2/saq/saq-002?format=json', { token: admin })
     expect(json.json.data.attributes.saq_type).toBe('A')
     expect(answersFile('saq.show', { format: 'pdf' })).toBe(true)
     expect(answersFile('saq.show', { format: 'json' })).toBe(false)
     expect(answersFile('saq.show', {})).toBe(false)
+  })
+
+  it.skipIf(!hasPdftoppm)('renders every seeded SAQ with pdftoppm', async () => {
+    for (const id of ['saq-001', 'saq-002', 'saq-003', 'saq-004', 'saq-006', 'saq-007']) {
+      const pdf = await download(sb, `/v2/saq/${id}?format=pdf`, admin)
+      expect(pdf.status, id).toBe(200)
+      expect(renderPages(pdf.bytes), id).toBeGreaterThan(0)
+    }
   })
 
   it('updates white label settings with validation; customers may not', async () => {

@@ -1,23 +1,28 @@
 import { Readable } from 'node:stream'
+import {
+  answerProblems,
+  approvalBlockers,
+  complianceOf,
+  describeBlockers,
+  offeredResponses,
+  progressOf as contractProgress,
+} from '@contract/saq'
+import type { FieldErrors } from '@contract/errors'
 import type { Caller, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { emitWebhookEvent, recordAudit } from '../activity'
 import { saqPdf } from '../saq-document'
-import { requirementsFor, templateFor } from '../saq-templates'
+import {
+  answerMap,
+  answersOf,
+  storedAnswer,
+  templateOfRow,
+  type AnswerInput,
+  type StoredAnswer,
+} from '../saq-answers'
+import { saqTemplate, type SaqTemplate } from '../saq-templates'
 import { callerOf, flag, listAnswer, nowIso, ownedRows, requireOwned, singleAnswer } from '../util'
 
-/** One stored answer. */
-export interface StoredAnswer {
-  requirement: string
-  response: string
-  note: string | null
-  answered_at: string
-}
-
-interface AnswerInput {
-  requirement: string
-  response: string
-  note?: string
-}
+export { answerMap, answersOf, storedAnswer, templateOfRow, type AnswerInput, type StoredAnswer }
 
 /** The SAQ type row for an id (sqt-…) or a code (case-insensitive), or undefined. */
 export function findSaqType(ctx: SandboxContext, idOrCode: string): Row | undefined {
@@ -28,58 +33,114 @@ export function findSaqType(ctx: SandboxContext, idOrCode: string): Row | undefi
   )
 }
 
-/** Answered and required counts of a set of answers against the type's template. */
+/**
+ * Progress against a template: required requirements answered, required in all, and answers
+ * that still need something (explanation, worksheet, a choice the template offers).
+ */
 export function progressOf(
-  code: string,
+  template: SaqTemplate,
   answers: StoredAnswer[],
-): { answered: number; required: number } {
-  const required = requirementsFor(code).filter((r) => r.required)
+): { answered: number; required: number; incomplete: number } {
   const given = new Set(answers.map((a) => a.requirement))
-  return { answered: required.filter((r) => given.has(r.number)).length, required: required.length }
+  const required = template.sections.flatMap((s) => s.requirements).filter((r) => r.required)
+  return {
+    answered: required.filter((r) => given.has(r.number)).length,
+    required: required.length,
+    incomplete: contractProgress(template, answerMap(answers)).overall.incomplete,
+  }
 }
 
-/** Requirement numbers that are required and not answered, in template order. */
-export function missingRequirements(code: string, answers: StoredAnswer[]): string[] {
-  const given = new Set(answers.map((a) => a.requirement))
-  return requirementsFor(code)
-    .filter((r) => r.required && !given.has(r.number))
-    .map((r) => r.number)
+/** Adds messages under a key (no duplicates). */
+function addField(fields: FieldErrors, key: string, messages: string[]): void {
+  const list = (fields[key] ??= [])
+  for (const m of messages) if (!list.includes(m)) list.push(m)
 }
 
-/** Merges new answers over old ones (by requirement), refusing numbers the type does not have. */
+/** The template name used in messages ("SAQ A (template 4.0.1)"). */
+function templateName(template: SaqTemplate): string {
+  return `SAQ ${template.code} (template ${template.version})`
+}
+
+/**
+ * Merges new answers over old ones (by requirement, in template order) and collects what is
+ * wrong with the new ones, keyed `answers.<requirement number>`: numbers the template does not
+ * have, and every problem `answerProblems` finds with the template's offered choices.
+ */
+export function collectAnswers(
+  template: SaqTemplate,
+  base: StoredAnswer[],
+  input: AnswerInput[] | undefined,
+  at: string,
+): { answers: StoredAnswer[]; fields: FieldErrors } {
+  const fields: FieldErrors = {}
+  if (!input?.length) return { answers: base, fields }
+  const order = template.sections.flatMap((s) => s.requirements.map((r) => r.number))
+  const known = new Set(order)
+  const offered = offeredResponses(template)
+  const byNumber = new Map(base.map((a) => [a.requirement, a]))
+  for (const a of input) {
+    const key = `answers.${a.requirement}`
+    if (!known.has(a.requirement)) {
+      addField(fields, key, [`is not a requirement of ${templateName(template)}`])
+      continue
+    }
+    const problems = answerProblems(a, offered)
+    if (problems.length)
+      addField(
+        fields,
+        key,
+        problems.map((p) => p.message),
+      )
+    byNumber.set(a.requirement, storedAnswer(a, at))
+  }
+  const rank = (n: string) => {
+    const i = order.indexOf(n)
+    return i < 0 ? order.length : i
+  }
+  return {
+    answers: [...byNumber.values()].sort((x, y) => rank(x.requirement) - rank(y.requirement)),
+    fields,
+  }
+}
+
+/**
+ * Merges new answers over old ones; refuses (422, nothing saved) when any new answer names a
+ * requirement the template does not have or has a problem (keys `answers.<number>`).
+ */
 export function mergeAnswers(
   ctx: SandboxContext,
-  code: string,
+  template: SaqTemplate,
   base: StoredAnswer[],
   input: AnswerInput[] | undefined,
 ): StoredAnswer[] {
-  if (!input?.length) return base
-  const known = new Set(requirementsFor(code).map((r) => r.number))
-  const unknown = input.filter((a) => !known.has(a.requirement)).map((a) => a.requirement)
-  if (unknown.length)
-    ctx.invalid({
-      answers: unknown.map((n) => `${n} is not a requirement of SAQ ${code}`),
-    })
-  const byNumber = new Map(base.map((a) => [a.requirement, a]))
-  const at = nowIso(ctx)
-  for (const a of input)
-    byNumber.set(a.requirement, {
-      requirement: a.requirement,
-      response: a.response,
-      note: a.note ?? null,
-      answered_at: at,
-    })
-  const order = requirementsFor(code).map((r) => r.number)
-  return [...byNumber.values()].sort(
-    (x, y) => order.indexOf(x.requirement) - order.indexOf(y.requirement),
-  )
+  const { answers, fields } = collectAnswers(template, base, input, nowIso(ctx))
+  const refused = Object.keys(fields)
+  if (refused.length)
+    ctx.invalid(
+      fields,
+      `${refused.length === 1 ? '1 answer was' : `${refused.length} answers were`} refused: ${refused
+        .map((k) => k.slice('answers.'.length))
+        .join(', ')}`,
+    )
+  return answers
 }
 
-function answersOf(row: Row): StoredAnswer[] {
-  return (row.attributes.answers as StoredAnswer[] | undefined) ?? []
+/**
+ * Answers of an older SAQ that fit `template`: drops requirement numbers the template does not
+ * have and choices it does not offer.
+ */
+export function carryOver(template: SaqTemplate, answers: StoredAnswer[]): StoredAnswer[] {
+  const known = new Set(template.sections.flatMap((s) => s.requirements.map((r) => r.number)))
+  const offered = offeredResponses(template)
+  return answers.filter((a) => known.has(a.requirement) && offered.includes(a.response))
 }
 
-/** Inserts a new draft SAQ. */
+function organizationName(ctx: SandboxContext, organizationId: string): string | null {
+  const name = ctx.db.get('organizations', organizationId)?.attributes.name
+  return typeof name === 'string' ? name : null
+}
+
+/** Inserts a new draft SAQ on the type's current template. */
 export function insertSaq(
   ctx: SandboxContext,
   caller: Pick<Caller, 'organizationId' | 'userId'>,
@@ -88,10 +149,13 @@ export function insertSaq(
     name: string
     description?: string | null
     answers: StoredAnswer[]
+    executive_summary?: Record<string, unknown> | null
     cloned_from?: string
+    template_version?: string
   },
 ): Row {
   const code = String(type.attributes.code)
+  const template = saqTemplate(code, fields.template_version)
   const now = nowIso(ctx)
   return ctx.db.insert('saqs', {
     id: ctx.db.nextId('saq'),
@@ -103,8 +167,12 @@ export function insertSaq(
       saq_type_id: type.id,
       status: 'draft',
       is_template: false,
+      template_version: template.version,
+      organization_name: organizationName(ctx, caller.organizationId),
       answers: fields.answers,
-      progress: progressOf(code, fields.answers),
+      executive_summary: fields.executive_summary ?? null,
+      attestation: null,
+      progress: progressOf(template, fields.answers),
       compliance: null,
       approved_at: null,
       approved_by: null,
@@ -125,6 +193,34 @@ function audit(ctx: SandboxContext, req: SandboxRequest, action: string, id: str
     resourceType: 'saq',
     resourceId: id,
   })
+}
+
+/** What blocks approving `answers` against `template`, as field errors `answers.<n>`. */
+export function approvalFields(
+  template: SaqTemplate,
+  answers: StoredAnswer[],
+  attestation: Parameters<typeof approvalBlockers>[2],
+): { fields: FieldErrors; message: string; blocked: boolean } {
+  const blockers = approvalBlockers(template, answerMap(answers), attestation)
+  const fields: FieldErrors = {}
+  for (const n of blockers.unanswered) addField(fields, `answers.${n}`, ['is not answered'])
+  for (const i of blockers.incomplete)
+    addField(
+      fields,
+      `answers.${i.requirement}`,
+      i.problems.map((p) => p.message),
+    )
+  if (blockers.attestation.length)
+    addField(
+      fields,
+      'attestation',
+      blockers.attestation.map((w) => `needs the ${w}`),
+    )
+  return {
+    fields,
+    message: describeBlockers(blockers),
+    blocked: Object.keys(fields).length > 0,
+  }
 }
 
 /** Handlers of the SAQ group (types list and delete are generic). */
@@ -158,13 +254,19 @@ export const saqHandlers: Handlers = {
   'saq.type_template': (req, ctx) => {
     const type = findSaqType(ctx, req.path.id)
     if (!type) return ctx.notFound('SAQ type')
+    const template = saqTemplate(String(type.attributes.code))
     return {
       status: 200,
       body: {
         data: {
           id: type.id,
           type: 'saq_template',
-          attributes: { ...type.attributes, sections: templateFor(String(type.attributes.code)) },
+          attributes: {
+            ...type.attributes,
+            template_version: template.version,
+            responses: template.responses,
+            sections: template.sections,
+          },
         },
       },
     }
@@ -174,25 +276,39 @@ export const saqHandlers: Handlers = {
     const body = req.body
     const type = findSaqType(ctx, body.saq_type)
     if (!type) return ctx.invalid({ saq_type: ['is not a known SAQ type'] })
+    const code = String(type.attributes.code)
+    const template = saqTemplate(code)
+    if (body.template_version && body.template_version !== template.version)
+      ctx.invalid(
+        {
+          template_version: [
+            `answered against template ${body.template_version}; SAQ ${code} is now on ${template.version}. Start a new draft on ${template.version} (or clone an SAQ, which moves its answers to ${template.version})`,
+          ],
+        },
+        `SAQ ${code} is on template ${template.version}, not ${body.template_version}`,
+      )
     let base: StoredAnswer[] = []
+    let summary: Record<string, unknown> | null = null
     if (body.template_id) {
-      const template = ctx.db.get('saqs', body.template_id)
+      const source = ctx.db.get('saqs', body.template_id)
       if (
-        !template ||
-        template.internal?.organization_id !== caller.organizationId ||
-        template.attributes.is_template !== true ||
-        template.attributes.saq_type !== type.attributes.code
+        !source ||
+        source.internal?.organization_id !== caller.organizationId ||
+        source.attributes.is_template !== true ||
+        source.attributes.saq_type !== code
       )
         return ctx.invalid({
           template_id: ['must be an SAQ of the same type that is set as a template'],
         })
-      base = answersOf(template)
+      base = carryOver(template, answersOf(source))
+      summary = (source.attributes.executive_summary as Record<string, unknown> | null) ?? null
     }
-    const answers = mergeAnswers(ctx, String(type.attributes.code), base, body.answers)
+    const answers = mergeAnswers(ctx, template, base, body.answers)
     const row = insertSaq(ctx, caller, type, {
       name: body.name,
       description: body.description,
       answers,
+      executive_summary: body.executive_summary ?? summary,
     })
     audit(ctx, req, 'saq.create', row.id)
     return singleAnswer(row, 201)
@@ -206,16 +322,20 @@ export const saqHandlers: Handlers = {
       String(source.attributes.saq_type_id ?? source.attributes.saq_type),
     )
     if (!type) return ctx.notFound('SAQ type')
+    const template = saqTemplate(String(type.attributes.code))
     const answers = mergeAnswers(
       ctx,
-      String(type.attributes.code),
-      answersOf(source),
+      template,
+      carryOver(template, answersOf(source)),
       body?.answers,
     )
     const row = insertSaq(ctx, caller, type, {
       name: body?.name ?? `${String(source.attributes.name)} (copy)`,
       description: source.attributes.description as string | null,
       answers,
+      executive_summary:
+        body?.executive_summary ??
+        (source.attributes.executive_summary as Record<string, unknown> | null),
       cloned_from: source.id,
     })
     audit(ctx, req, 'saq.clone', row.id)
@@ -227,20 +347,30 @@ export const saqHandlers: Handlers = {
     const row = requireOwned(ctx, req, 'saqs', req.path.id)
     if (row.attributes.status === 'approved') ctx.error(409, 'This SAQ is already approved')
     const code = String(row.attributes.saq_type)
+    const template = templateOfRow(row)
     const body = req.body
-    const answers = mergeAnswers(ctx, code, answersOf(row), body?.answers)
-    const missing = missingRequirements(code, answers)
-    if (missing.length)
+    const merged = collectAnswers(template, answersOf(row), body.answers, nowIso(ctx))
+    const check = approvalFields(template, merged.answers, body.attestation)
+    if (check.blocked || Object.keys(merged.fields).length) {
+      const fields: FieldErrors = { ...merged.fields }
+      for (const [k, v] of Object.entries(check.fields)) addField(fields, k, v)
       ctx.invalid(
-        { answers: missing.map((n) => `${n} is not answered`) },
-        `Cannot approve: ${missing.length} required answers are missing (${missing.join(', ')})`,
+        fields,
+        check.blocked
+          ? check.message
+          : `Cannot approve yet: ${Object.keys(fields).length} answers were refused.`,
       )
+    }
     const now = nowIso(ctx)
+    const answers = merged.answers
     const updated = ctx.db.update('saqs', row.id, {
       answers,
-      progress: progressOf(code, answers),
+      executive_summary: body.executive_summary ?? row.attributes.executive_summary ?? null,
+      attestation: body.attestation,
+      approval_note: body.note ?? null,
+      progress: progressOf(template, answers),
       status: 'approved',
-      compliance: answers.some((a) => a.response === 'no') ? 'non_compliant' : 'compliant',
+      compliance: complianceOf(answerMap(answers).values()),
       approved_at: now,
       approved_by: caller.userId,
       updated_at: now,
