@@ -12,6 +12,7 @@ import {
   plainListQuery,
   single,
 } from '../schemas/common'
+import { SAQ_COMPLIANCE, saqAnswers, saqAttestation, saqExecutiveSummary } from '../saq'
 import { queryFlag } from './notifications'
 import { defineGroup, defineOperation } from './types'
 
@@ -21,53 +22,23 @@ import { defineGroup, defineOperation } from './types'
  *   client drafts offline and the create is queued and replayed when online;
  * - `saq.clone` copies an SAQ into a new draft and applies the answers it is given on top (how a
  *   submitted or approved SAQ is revised);
- * - `saq.approve` takes the final answers, merges them and approves only when every required
- *   requirement is answered (else 422 listing the missing requirement numbers, nothing saved).
+ * - `saq.approve` takes the final answers and the attestation (signer, title, date), merges the
+ *   answers and approves only when every required requirement is answered and every answer has
+ *   what it needs (else 422 listing the requirement numbers, nothing saved).
+ * The answer vocabulary and its rules live in ../saq.ts (shared by the client and the sandbox).
  * One operation serves both "get as JSON" and "download as PDF": `GET /v2/saq/{id}` with
  * `format=json` (default; this entry's JSON answer) or `format=pdf` (PDF bytes). The client's file
  * path (electron/core/files) downloads the PDF through this same entry with `SAQ_PDF_QUERY`.
  */
 
-/** A requirement number such as 8.3.1 or A1.1.1 (decided here). */
-export const requirementNumber = z
-  .string()
-  .regex(/^[A-Z]?\d{1,2}(\.\d{1,2}){1,3}$/, 'must be a requirement number such as 8.3.1')
-
-/** Answer choices (decided here). */
-export const SAQ_RESPONSES = ['yes', 'no', 'not_applicable', 'compensating_control'] as const
-
-/** Answers that must carry an explanatory note. */
-export const SAQ_RESPONSES_NEEDING_NOTE: readonly string[] = [
-  'not_applicable',
-  'compensating_control',
-]
-
-/** One answer as sent by the client. */
-export const saqAnswer = z
-  .strictObject({
-    requirement: requirementNumber,
-    response: z.enum(SAQ_RESPONSES),
-    note: z.string().trim().max(2000).optional(),
-  })
-  .refine((a) => !SAQ_RESPONSES_NEEDING_NOTE.includes(a.response) || !!a.note, {
-    message: 'a note is required for not applicable and compensating control answers',
-    path: ['note'],
-  })
-
-/** A set of answers: at most one per requirement. */
-export const saqAnswers = z
-  .array(saqAnswer)
-  .max(1000)
-  .refine(
-    (list) => new Set(list.map((a) => a.requirement)).size === list.length,
-    'must answer each requirement at most once',
-  )
-
-/** One stored answer as the service sends it. */
+/** One stored answer as the service sends it (read tolerantly; the rules are `saqAnswer`'s). */
 export const saqAnswerAttributes = z.looseObject({
   requirement: z.string(),
   response: z.string(),
-  note: z.string().nullish(),
+  explanation: z.string().nullish(),
+  ccw: z.record(z.string(), z.string().nullish()).nullish(),
+  action_plan: z.looseObject({}).nullish(),
+  legal_exception: z.boolean().nullish(),
   answered_at: dateTime.nullish(),
 })
 
@@ -79,9 +50,13 @@ export const saqAttributes = z.looseObject({
   saq_type_id: z.string().nullish(),
   status: z.enum(['draft', 'approved']),
   is_template: z.boolean(),
+  template_version: z.string().nullish(),
+  organization_name: z.string().nullish(),
   answers: z.array(saqAnswerAttributes).optional(),
+  executive_summary: z.looseObject({}).nullish(),
+  attestation: z.looseObject({}).nullish(),
   progress: z.looseObject({ answered: z.number().int(), required: z.number().int() }).optional(),
-  compliance: z.enum(['compliant', 'non_compliant']).nullish(),
+  compliance: z.enum(SAQ_COMPLIANCE).nullish(),
   approved_at: dateTime.nullish(),
   approved_by: z.string().nullish(),
   cloned_from: z.string().nullish(),
@@ -97,6 +72,8 @@ export const saqTypeAttributes = z.looseObject({
   applies_to: z.string().nullish(),
   requirements_count: z.number().int(),
   template_version: z.string().nullish(),
+  /** Short checklist: a merchant fits the type when every line is true. */
+  eligibility: z.array(z.string()).optional(),
 })
 
 /** One requirement of a template. */
@@ -104,11 +81,14 @@ export const saqTemplateRequirement = z.looseObject({
   number: z.string(),
   title: z.string().min(1),
   required: z.boolean(),
+  testing_methods: z.array(z.string()).optional(),
   guidance: z.string().nullish(),
 })
 
 /** Template of an SAQ type: numbered sections of numbered requirements. */
 export const saqTemplateAttributes = saqTypeAttributes.extend({
+  /** Answer choices this template offers (see `offeredResponses`). */
+  responses: z.array(z.string()).optional(),
   sections: z.array(
     z.looseObject({
       number: z.string(),
@@ -130,18 +110,24 @@ export const saqCreateBody = z.strictObject({
   name,
   description: description.optional(),
   template_id: idParam.optional(),
+  /** The template version the answers were given against (refused when it is not the type's). */
+  template_version: z.string().trim().max(40).optional(),
   answers: saqAnswers.optional(),
+  executive_summary: saqExecutiveSummary.optional(),
 })
 
 /** Body of SAQ clone (decided here): a new name and answers to apply to the copy. */
 export const saqCloneBody = z.strictObject({
   name: name.optional(),
   answers: saqAnswers.optional(),
+  executive_summary: saqExecutiveSummary.optional(),
 })
 
 /** Body of SAQ approve (decided here): final answers to merge before the completeness check. */
 export const saqApproveBody = z.strictObject({
   answers: saqAnswers.optional(),
+  executive_summary: saqExecutiveSummary.optional(),
+  attestation: saqAttestation,
   note: description.optional(),
 })
 
@@ -223,7 +209,7 @@ export const saqOperations = defineGroup([
       body: {
         saq_type: 'A',
         name: 'Web shop SAQ A 2025',
-        answers: [{ requirement: '8.3.1', response: 'yes' }],
+        answers: [{ requirement: '8.3.1', response: 'in_place' }],
       },
     },
   }),
@@ -270,7 +256,12 @@ export const saqOperations = defineGroup([
     summary: 'Approve an SAQ (422 with the missing requirement numbers when incomplete)',
     source: 'decided',
     sandbox: { kind: 'custom' },
-    example: { path: { id: 'saq-002' }, body: {} },
+    example: {
+      path: { id: 'saq-002' },
+      body: {
+        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2025-03-01' },
+      },
+    },
   }),
   defineOperation({
     id: 'saq.set_template',
