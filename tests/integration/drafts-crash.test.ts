@@ -1,0 +1,88 @@
+// A crash during rapid edits loses no acknowledged edit: a child process saves an SAQ draft
+// through the core (SQLite on disk, one transaction per save) as fast as it can and is killed
+// with SIGKILL mid-stream; a new core on the same folder finds every edit the child was told
+// was saved.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { DraftView } from '@contract/drafts'
+import { startTestCore } from './core-helpers'
+
+const KILL_AFTER_ACKS = 300
+
+/** Runs the child until it acknowledged enough saves, kills it, returns what it printed. */
+function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join('node_modules', 'tsx', 'dist', 'cli.mjs'),
+        'tests/integration/drafts-crash-child.ts',
+      ],
+      {
+        env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.node.json', CHILD_DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let out = ''
+    let err = ''
+    let accountId = ''
+    let lastAck = 0
+    let killed = false
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()))
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString()
+      const lines = out.split('\n')
+      out = lines.pop() ?? ''
+      for (const line of lines) {
+        const [word, value] = line.split(' ')
+        if (word === 'account') accountId = value
+        if (word === 'ack') lastAck = Number(value)
+      }
+      if (!killed && lastAck >= KILL_AFTER_ACKS) {
+        killed = true
+        child.kill('SIGKILL')
+      }
+    })
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      if (signal === 'SIGKILL' && killed) resolve({ accountId, lastAck })
+      else reject(new Error(`child ended with ${code ?? signal}: ${err}`))
+    })
+  })
+}
+
+describe('drafts survive a crash', () => {
+  it('keeps every acknowledged edit when the process is killed during rapid saves', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
+    try {
+      const { accountId, lastAck } = await runAndKill(dataDir)
+      expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_ACKS)
+      const t = await startTestCore({ dataDir })
+      try {
+        const draft = await t.ok<DraftView | null>('drafts.get', {
+          accountId,
+          kind: 'saq',
+          key: 'local-crash',
+        })
+        const data = draft?.data as { n: number; answers: Record<string, { explanation: string }> }
+        // The stored draft is a whole save (never a torn one) at or after the last acknowledged
+        // one: the child may have saved a few more before the kill landed.
+        expect(data.n).toBeGreaterThanOrEqual(lastAck)
+        expect(Object.keys(data.answers)).toHaveLength(data.n)
+        for (let n = 1; n <= data.n; n++)
+          expect(data.answers[`r${n}`]?.explanation).toBe(`edit ${n}`)
+        // The store opened cleanly: the account and its draft list are intact.
+        const list = await t.ok<{ key: string }[]>('drafts.list', { accountId, kind: 'saq' })
+        expect(list.map((d) => d.key)).toEqual(['local-crash'])
+      } finally {
+        await t.close()
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
