@@ -236,6 +236,10 @@ describe('the audit bundle', () => {
     )
     expect(text(theTestId('saq-audit-count'))).toBe('1 file')
     expect(text(theTestId('saq-audit-manifest'))).toContain('manifest.json')
+    expect(byTestId('saq-audit-create')).toHaveLength(0)
+    await click('saq-audit-close')
+    await click('saq-audit')
+    expect(byTestId('saq-audit-result')).toHaveLength(0)
   })
 
   it('selects all, and says plainly which file failed its check', async () => {
