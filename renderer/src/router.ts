@@ -62,6 +62,19 @@ const routes: RouteRecordRaw[] = [
         component: () => import('./views/scans/wizard/ScanWizardView.vue'),
         meta: { title: 'New scan' },
       },
+      {
+        path: 'saq/new',
+        name: 'saq-start',
+        component: () => import('./views/saq/SaqStartView.vue'),
+        meta: { title: 'New questionnaire' },
+      },
+      {
+        path: 'saq/draft/:key',
+        name: 'saq-draft',
+        component: () => import('./views/saq/SaqFillView.vue'),
+        props: (route) => ({ draftKey: String(route.params.key) }),
+        meta: { title: 'Questionnaire' },
+      },
       ...detailRoutes,
       ...userRoutes,
       {

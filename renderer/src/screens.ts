@@ -7,6 +7,7 @@ export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
   reports: () => import('./views/reports/ReportsView.vue'),
   advanced_reports: () => import('./views/advanced-reports/AdvancedReportsView.vue'),
   white_label: () => import('./views/white-label/WhiteLabelView.vue'),
+  saq: () => import('./views/saq/SaqView.vue'),
 }
 
 /**
@@ -15,6 +16,7 @@ export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
  */
 export const DETAIL_VIEWS: Partial<Record<string, () => Promise<Component>>> = {
   scans: () => import('./views/scans/ScanDetailView.vue'),
+  saq: () => import('./views/saq/SaqFillView.vue'),
 }
 
 /** Groups whose routes are declared elsewhere (My account's tabs: views/user/routes.ts). */

@@ -1,0 +1,126 @@
+import { watch } from 'vue'
+import type { AppError, Result } from '@contract/errors'
+import type { AuditBundle, ExportJob, LedgerEntry } from '@contract/files'
+import { request } from '@/bridge/bridge'
+import { useAppStore } from '@/stores/app'
+import { useExportsStore } from '@/stores/exports'
+import { saqDraft, type SaqDraft } from '@/views/saq/draft'
+
+/** A stored SAQ draft with what the list shows of it. */
+export interface SavedSaqDraft {
+  key: string
+  savedAt: string
+  draft: SaqDraft
+}
+
+const NO_ACCOUNT: AppError = { code: 'UNKNOWN_ACCOUNT', message: 'No account is active.' }
+
+/**
+ * What the SAQ screens ask of main besides the service's operations: the drafts on this
+ * computer, evidence files, the PDF download (the reports' downloader, kind 'saq') and the audit
+ * bundle. Every call is for this window's account.
+ */
+export function useSaqFiles() {
+  const app = useAppStore()
+  const exportsStore = useExportsStore()
+
+  function withAccount<T>(run: (accountId: string) => Promise<Result<T>>): Promise<Result<T>> {
+    const accountId = app.accountId
+    return accountId ? run(accountId) : Promise.resolve({ ok: false, error: NO_ACCOUNT })
+  }
+
+  /** Every SAQ draft of the account that this version can read, newest first. */
+  function listDrafts(): Promise<Result<SavedSaqDraft[]>> {
+    return withAccount(async (accountId) => {
+      const list = await request('drafts.list', { accountId, kind: 'saq' })
+      if (!list.ok) return list
+      const out: SavedSaqDraft[] = []
+      for (const item of list.data) {
+        const one = await request('drafts.get', { accountId, kind: 'saq', key: item.key })
+        if (!one.ok) return one
+        const parsed = one.data ? saqDraft.safeParse(one.data.data) : null
+        if (parsed?.success) out.push({ key: item.key, savedAt: item.savedAt, draft: parsed.data })
+      }
+      return { ok: true, data: out.sort((a, b) => b.savedAt.localeCompare(a.savedAt)) }
+    })
+  }
+
+  /** Stores a whole draft under `key` (a new one, or one moved to its service id). */
+  function saveDraft(key: string, draft: SaqDraft): Promise<Result<{ savedAt: string }>> {
+    return withAccount((accountId) =>
+      request('drafts.save', { accountId, kind: 'saq', key, data: draft }),
+    )
+  }
+
+  /** Forgets a draft. */
+  function deleteDraft(key: string): Promise<Result<{ deleted: boolean }>> {
+    return withAccount((accountId) => request('drafts.delete', { accountId, kind: 'saq', key }))
+  }
+
+  /** Attaches a local evidence file to a requirement (null: the file dialog was cancelled). */
+  function attachEvidence(req: {
+    saqKey: string
+    saqName: string
+    saqType: string
+    requirement: string
+    path?: string
+  }): Promise<Result<LedgerEntry | null>> {
+    return withAccount((accountId) => request('saq.evidence.attach', { accountId, ...req }))
+  }
+
+  /** The evidence files of one SAQ (by its id, or its draft key before it was submitted). */
+  function listEvidence(saqKey: string): Promise<Result<LedgerEntry[]>> {
+    return withAccount((accountId) => request('saq.evidence.list', { accountId, saqKey }))
+  }
+
+  /** Removes ScanDesk's copy of an evidence file (the original is never touched). */
+  function removeEvidence(entryId: string): Promise<Result<{ removed: true }>> {
+    return request('saq.evidence.remove', { entryId })
+  }
+
+  /** Moves a submitted draft's evidence to the SAQ's id. */
+  function linkEvidence(draftKey: string, saqId: string): Promise<Result<{ linked: number }>> {
+    return withAccount((accountId) => request('saq.evidence.link', { accountId, draftKey, saqId }))
+  }
+
+  /** Approved SAQs, their PDFs and evidence in one folder with a manifest. */
+  function auditBundle(saqIds: string[]): Promise<Result<AuditBundle>> {
+    return withAccount((accountId) => request('saq.auditBundle', { accountId, saqIds }))
+  }
+
+  /**
+   * Downloads an SAQ's PDF through the reports' downloader (one job in the exports tray): the job
+   * is asked for, and downloaded into the account's SAQ folder as soon as it is ready.
+   */
+  async function downloadPdf(saqId: string): Promise<Result<ExportJob>> {
+    const started = await exportsStore.generate('saq', saqId, 'pdf')
+    if (!started.ok) return started
+    const jobId = started.data.id
+    const current = () => exportsStore.jobs.find((j) => j.id === jobId) ?? started.data
+    const waiting = (job: ExportJob) => job.state === 'generating' || job.state === 'queued'
+    const ready = waiting(current())
+      ? await new Promise<ExportJob>((resolve) => {
+          const stop = watch(current, (job) => {
+            if (waiting(job)) return
+            stop()
+            resolve(job)
+          })
+        })
+      : current()
+    if (ready.state !== 'ready') return { ok: true, data: ready }
+    const result = await exportsStore.download(jobId)
+    return result ?? { ok: true, data: ready }
+  }
+
+  return {
+    listDrafts,
+    saveDraft,
+    deleteDraft,
+    attachEvidence,
+    listEvidence,
+    removeEvidence,
+    linkEvidence,
+    auditBundle,
+    downloadPdf,
+  }
+}

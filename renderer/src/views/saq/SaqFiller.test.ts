@@ -1,0 +1,310 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { byTestId, theTestId } from '@/test/dom'
+import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
+import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { mountWithApp } from '@/test/mountApp'
+import type { SaqDraft } from './draft'
+import SaqFillView from './SaqFillView.vue'
+
+let fake: FakeScandesk
+let stored: StoredDrafts
+let router: Router
+let mounted: { unmount: () => void }[] = []
+
+const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
+
+function draft(extra: Partial<SaqDraft> = {}): SaqDraft {
+  return {
+    version: 1,
+    saqId: null,
+    name: 'Web shop SAQ A 2030',
+    templateId: null,
+    template: {
+      typeId: 'sqt-001',
+      code: 'A',
+      name: 'SAQ A',
+      template_version: '4.0.1',
+      responses: [
+        'in_place',
+        'in_place_ccw',
+        'in_place_remediation',
+        'not_applicable',
+        'not_in_place',
+      ],
+      sections: [
+        {
+          number: '2',
+          title: 'Secure configuration',
+          requirements: [
+            {
+              number: '2.2.1',
+              title: 'Hardening standards',
+              required: true,
+              testing_methods: ['examine'],
+            },
+            { number: '2.2.2', title: 'Vendor defaults changed', required: true },
+          ],
+        },
+        {
+          number: '8',
+          title: 'Authentication',
+          requirements: [{ number: '8.3.1', title: 'Strong authentication', required: true }],
+        },
+      ],
+    },
+    answers: {},
+    summary: {},
+    attestation: {},
+    current: null,
+    ...extra,
+  }
+}
+
+beforeEach(() => {
+  fake = withTwoAccounts()
+  stored = serveDrafts(fake, {
+    savedAt: (n) => `2030-01-01T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
+  })
+  fake.handle('drafts.delete', () => ({ deleted: true }))
+  fake.handle('saq.evidence.list', () => [])
+  fake.handle('saq.evidence.link', () => ({ linked: 0 }))
+})
+afterEach(() => {
+  for (const m of mounted) m.unmount()
+  mounted = []
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+async function mountDraft(value: SaqDraft, path = '/saq/draft/local-abc') {
+  stored['acct-aaaa'] = { data: value, savedAt: '2030-01-01T09:00:00.000Z' }
+  router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      {
+        path: '/saq/draft/:key',
+        component: SaqFillView,
+        props: (r) => ({ draftKey: String(r.params.key) }),
+      },
+      { path: '/saq/:id', component: SaqFillView, props: (r) => ({ id: String(r.params.id) }) },
+    ],
+  })
+  await router.push(path)
+  mounted.push(mountWithRouter(ConfirmHost))
+  const wrapper = mountWithRouter(SaqFillView, { draftKey: path.split('/').pop()! })
+  mounted.push(wrapper)
+  await flushPromises()
+  return wrapper
+}
+
+function mountWithRouter(component: object, props: Record<string, unknown> = {}) {
+  return mountWithApp(component as never, { props, global: { plugins: [router] } } as never)
+}
+
+const savedDraft = () => stored['acct-aaaa']?.data as SaqDraft
+const row = (n: string) =>
+  document.querySelector<HTMLElement>(`[data-testid="saq-requirement"][data-number="${n}"]`)!
+async function choose(n: string, response: string): Promise<void> {
+  row(n).querySelector<HTMLInputElement>(`[data-testid="saq-answer-${response}"]`)!.click()
+  await flushPromises()
+}
+async function typeIn(el: HTMLTextAreaElement | HTMLInputElement, value: string): Promise<void> {
+  el.value = value
+  el.dispatchEvent(new Event('input'))
+  await flushPromises()
+}
+const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? ''
+
+describe('filling an SAQ on this computer', () => {
+  it('saves every answer at once and asks an explanation of Not Applicable', async () => {
+    await mountDraft(draft())
+    await choose('2.2.1', 'not_applicable')
+    expect(savedDraft().answers['2.2.1']).toMatchObject({ response: 'not_applicable' })
+    expect(text(row('2.2.1').querySelector('[data-testid="saq-problems"]'))).toContain(
+      'Not Applicable needs an explanation',
+    )
+    await typeIn(row('2.2.1').querySelector('textarea')!, 'No such systems')
+    expect(savedDraft().answers['2.2.1']?.explanation).toBe('No such systems')
+    expect(row('2.2.1').querySelector('[data-testid="saq-problems"]')).toBeNull()
+    expect(text(theTestId('saq-saved'))).toContain('Saved on this computer')
+  })
+
+  it('answers from the keyboard: a digit picks the choice, In Place moves on', async () => {
+    await mountDraft(draft())
+    const first = row('2.2.1')
+    first.focus()
+    first.dispatchEvent(new KeyboardEvent('keydown', { key: '1', bubbles: true }))
+    await flushPromises()
+    expect(savedDraft().answers['2.2.1']?.response).toBe('in_place')
+    expect(document.activeElement).toBe(row('2.2.2'))
+    row('2.2.2').dispatchEvent(new KeyboardEvent('keydown', { key: '5', bubbles: true }))
+    await flushPromises()
+    expect(savedDraft().answers['2.2.2']?.response).toBe('not_in_place')
+    row('2.2.2').dispatchEvent(new KeyboardEvent('keydown', { key: 'Delete', bubbles: true }))
+    await flushPromises()
+    expect(savedDraft().answers['2.2.2']).toBeUndefined()
+  })
+
+  it('keeps a 100 KB explanation in the draft, says it is too long and sends nothing', async () => {
+    const long = 'x'.repeat(100 * 1024)
+    await mountDraft(
+      draft({
+        answers: {
+          '2.2.1': { requirement: '2.2.1', response: 'not_applicable', explanation: long },
+        },
+      }),
+    )
+    expect(text(row('2.2.1').querySelector('[data-testid="saq-problems"]'))).toContain(
+      'The explanation must be at most 4,000 characters',
+    )
+    theTestId('saq-submit').click()
+    await flushPromises()
+    expect(apiCalls(fake).some((c) => c.op === 'saq.create')).toBe(false)
+    expect(text(theTestId('saq-error'))).toContain('not acceptable yet')
+    expect(savedDraft().answers['2.2.1']?.explanation).toBe(long)
+  })
+
+  it('points the service refusal at the requirements and keeps the draft', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'saq.create'
+        ? new Fail({
+            code: 'VALIDATION',
+            message: 'The service refused some answers.',
+            fieldErrors: { 'answers.8.3.1': ['is not a requirement of SAQ A'] },
+          })
+        : answer({}),
+    )
+    await mountDraft(
+      draft({ answers: { '8.3.1': { requirement: '8.3.1', response: 'in_place' } } }),
+    )
+    theTestId('saq-submit').click()
+    await flushPromises()
+    expect(text(theTestId('saq-error'))).toBe('The service refused some answers.')
+    expect(byTestId('saq-requirement').map((el) => el.dataset.number)).toEqual(['8.3.1'])
+    expect(text(row('8.3.1'))).toContain('is not a requirement of SAQ A')
+    expect(savedDraft().answers['8.3.1']?.response).toBe('in_place')
+  })
+
+  it('maps a refusal by position in the sent list back to the requirement', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'saq.create'
+        ? new Fail({
+            code: 'VALIDATION',
+            message: 'The service refused the request.',
+            fieldErrors: { 'answers.1.explanation': ['is not acceptable here'] },
+          })
+        : answer({}),
+    )
+    await mountDraft(
+      draft({
+        answers: {
+          '8.3.1': { requirement: '8.3.1', response: 'in_place' },
+          '2.2.2': { requirement: '2.2.2', response: 'in_place' },
+        },
+      }),
+    )
+    theTestId('saq-submit').click()
+    await flushPromises()
+    // Sent in template order: 2.2.2 first, 8.3.1 second.
+    expect(byTestId('saq-requirement').map((el) => el.dataset.number)).toEqual(['8.3.1'])
+    expect(text(row('8.3.1'))).toContain('explanation: is not acceptable here')
+  })
+
+  it('submits: the draft moves to the new id and its evidence follows', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'saq.create'
+        ? answer({
+            data: { id: 'saq-900', type: 'saq', attributes: { name: 'x', status: 'draft' } },
+          })
+        : new Fail({ code: 'OFFLINE', message: 'offline' }),
+    )
+    await mountDraft(
+      draft({
+        answers: { '2.2.1': { requirement: '2.2.1', response: 'in_place', explanation: '  ' } },
+        summary: { payment_channels: ['ecommerce'], environment: ' Hosted shop ' },
+      }),
+    )
+    theTestId('saq-submit').click()
+    await flushPromises()
+    const create = apiCalls(fake).find((c) => c.op === 'saq.create')!
+    expect(create.input).toEqual({
+      body: {
+        saq_type: 'A',
+        name: 'Web shop SAQ A 2030',
+        template_version: '4.0.1',
+        answers: [{ requirement: '2.2.1', response: 'in_place' }],
+        executive_summary: { payment_channels: ['ecommerce'], environment: 'Hosted shop' },
+      },
+    })
+    const saves = fake.calls.filter((c) => c.channel === 'drafts.save')
+    expect(saves.at(-1)?.payload).toMatchObject({ key: 'saq-900', data: { saqId: 'saq-900' } })
+    expect(fake.calls.find((c) => c.channel === 'drafts.delete')?.payload).toMatchObject({
+      key: 'local-abc',
+    })
+    expect(fake.calls.find((c) => c.channel === 'saq.evidence.link')?.payload).toMatchObject({
+      draftKey: 'local-abc',
+      saqId: 'saq-900',
+    })
+    expect(router.currentRoute.value.fullPath).toBe('/saq/saq-900')
+  })
+})
+
+describe('approving', () => {
+  const complete = {
+    '2.2.1': { requirement: '2.2.1', response: 'in_place' as const },
+    '2.2.2': { requirement: '2.2.2', response: 'in_place' as const },
+    '8.3.1': { requirement: '8.3.1', response: 'not_in_place' as const },
+  }
+
+  it('the button says what is missing until answers and attestation are complete', async () => {
+    await mountDraft(
+      draft({ saqId: 'saq-5', answers: { '2.2.1': complete['2.2.1'] } }),
+      '/saq/draft/saq-5',
+    )
+    expect(text(theTestId('saq-approve-reason'))).toBe(
+      "Cannot approve yet: 2 requirements unanswered; the attestation lacks the signer's name, signer's title, date. Go to 2.2.2",
+    )
+    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
+  })
+
+  it('asks for confirmation and sends the final answers with the attestation', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'saq.approve'
+        ? answer({ data: { id: 'saq-5', type: 'saq', attributes: { status: 'approved' } } })
+        : answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } }),
+    )
+    await mountDraft(
+      draft({
+        saqId: 'saq-5',
+        answers: complete,
+        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2030-01-02' },
+      }),
+      '/saq/draft/saq-5',
+    )
+    expect(text(theTestId('saq-approve-reason'))).toBe('Ready to approve.')
+    expect(text(theTestId('saq-compliance'))).toBe('Non-Compliant')
+    theTestId('saq-approve').click()
+    await flushPromises()
+    expect(text(theTestId('saq-approve-confirm-text'))).toContain('Approve “Web shop SAQ A 2030”')
+    expect(text(theTestId('confirm-where'))).toBe('Account: Account acct-aaaa · Organization: Acme')
+    theTestId('saq-approve-confirm').click()
+    await flushPromises()
+    const call = apiCalls(fake).find((c) => c.op === 'saq.approve')!
+    expect(call.input).toMatchObject({
+      path: { id: 'saq-5' },
+      body: {
+        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2030-01-02' },
+        answers: [
+          { requirement: '2.2.1', response: 'in_place' },
+          { requirement: '2.2.2', response: 'in_place' },
+          { requirement: '8.3.1', response: 'not_in_place' },
+        ],
+      },
+    })
+    expect(fake.calls.some((c) => c.channel === 'drafts.delete')).toBe(true)
+  })
+})
