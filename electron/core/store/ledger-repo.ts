@@ -83,12 +83,15 @@ export class LedgerRepo {
       })
   }
 
-  /** The entries of one kind about one resource of an account (an SAQ's evidence), oldest first. */
+  /**
+   * The entries of one kind about one resource of an account (an SAQ's evidence), oldest first
+   * (in insertion order within the same millisecond).
+   */
   listFor(accountId: string, kind: LedgerKind, resourceId: string): LedgerEntry[] {
     const rows = this.db
       .prepare(
         `${SELECT} WHERE l.account_id = ? AND l.kind = ? AND l.resource_id = ?
-         ORDER BY l.downloaded_at, l.id`,
+         ORDER BY l.downloaded_at, l.rowid`,
       )
       .all(accountId, kind, resourceId) as RawEntry[]
     return rows.map(fromRaw)
