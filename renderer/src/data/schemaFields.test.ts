@@ -46,6 +46,8 @@ describe('deriving form fields from body schemas', () => {
     expect(labelOf('scanner_id')).toBe('Scanner')
     expect(labelOf('target_ids')).toBe('Target')
     expect(labelOf('expires_at')).toBe('Expires at')
+    expect(labelOf('saq_type')).toBe('SAQ type')
+    expect(labelOf('callback_url')).toBe('Callback URL')
   })
 })
 

@@ -126,8 +126,24 @@ export function describeBody(schema: z.ZodType | null): FieldSpec[] {
   return Object.entries(def.shape).map(([name, field]) => describeField(name, field))
 }
 
-/** A readable label for a wire name: `scanner_id` → "Scanner", `expires_at` → "Expires at". */
+/** Words written in capitals in labels. */
+const ACRONYMS: Record<string, string> = {
+  saq: 'SAQ',
+  url: 'URL',
+  cve: 'CVE',
+  cvss: 'CVSS',
+  pci: 'PCI',
+}
+
+/**
+ * A readable label for a wire name: `scanner_id` → "Scanner", `expires_at` → "Expires at",
+ * `saq_type` → "SAQ type".
+ */
 export function labelOf(name: string): string {
-  const words = name.replace(/_ids?$/, '').replace(/_/g, ' ')
+  const words = name
+    .replace(/_ids?$/, '')
+    .split('_')
+    .map((w) => ACRONYMS[w] ?? w)
+    .join(' ')
   return words.charAt(0).toUpperCase() + words.slice(1)
 }

@@ -235,7 +235,7 @@ export const serviceResources = [
     ],
     filters: ['status', 'saq_type', 'is_template'],
     defaultSort: '-updated_at',
-    toolbar: [{ op: 'saq.create', label: 'New questionnaire…', to: '/saq/new' }],
+    // "New questionnaire…" is the page's own button (SaqView), not repeated above the table.
     rowActions: [
       // A form with the new name (the answers and summary are the filler's, not typed here).
       { op: 'saq.clone', label: 'Clone…' },
