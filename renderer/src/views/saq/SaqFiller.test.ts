@@ -16,6 +16,11 @@ let router: Router
 let mounted: { unmount: () => void }[] = []
 
 const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
+/** What the screens around the filler read (the user's permissions, the organization). */
+const fallback = (op: string) =>
+  op === 'user.permissions'
+    ? answer({ data: { permissions: [] } })
+    : answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } })
 
 function draft(extra: Partial<SaqDraft> = {}): SaqDraft {
   return {
@@ -72,6 +77,7 @@ beforeEach(() => {
   fake.handle('drafts.delete', () => ({ deleted: true }))
   fake.handle('saq.evidence.list', () => [])
   fake.handle('saq.evidence.link', () => ({ linked: 0 }))
+  fake.handle('api.call', (p: { op: string }) => fallback(p.op))
 })
 afterEach(() => {
   for (const m of mounted) m.unmount()
@@ -176,7 +182,7 @@ describe('filling an SAQ on this computer', () => {
             message: 'The service refused some answers.',
             fieldErrors: { 'answers.8.3.1': ['is not a requirement of SAQ A'] },
           })
-        : answer({}),
+        : fallback(p.op),
     )
     await mountDraft(
       draft({ answers: { '8.3.1': { requirement: '8.3.1', response: 'in_place' } } }),
@@ -197,7 +203,7 @@ describe('filling an SAQ on this computer', () => {
             message: 'The service refused the request.',
             fieldErrors: { 'answers.1.explanation': ['is not acceptable here'] },
           })
-        : answer({}),
+        : fallback(p.op),
     )
     await mountDraft(
       draft({
@@ -271,11 +277,31 @@ describe('approving', () => {
     expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
   })
 
+  it('a role without saq.approve is told so and cannot approve', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'user.permissions'
+        ? answer({ data: { permissions: ['saq.read', 'saq.write', 'targets.read'] } })
+        : fallback(p.op),
+    )
+    await mountDraft(
+      draft({
+        saqId: 'saq-5',
+        answers: complete,
+        attestation: { signer_name: 'Ana Lyst', signer_title: 'Analyst', date: '2030-01-02' },
+      }),
+      '/saq/draft/saq-5',
+    )
+    expect(text(theTestId('saq-approve-reason'))).toContain(
+      'Your role may not approve questionnaires (permission saq.approve)',
+    )
+    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
+  })
+
   it('asks for confirmation and sends the final answers with the attestation', async () => {
     fake.handle('api.call', (p: { op: string }) =>
       p.op === 'saq.approve'
         ? answer({ data: { id: 'saq-5', type: 'saq', attributes: { status: 'approved' } } })
-        : answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } }),
+        : fallback(p.op),
     )
     await mountDraft(
       draft({

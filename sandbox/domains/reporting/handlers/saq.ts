@@ -8,6 +8,7 @@ import {
   progressOf as contractProgress,
 } from '@contract/saq'
 import type { FieldErrors } from '@contract/errors'
+import { can } from '../../identity/permissions'
 import type { Caller, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
 import { emitWebhookEvent, recordAudit } from '../activity'
 import { saqPdf } from '../saq-document'
@@ -342,8 +343,10 @@ export const saqHandlers: Handlers = {
     return singleAnswer(row, 201)
   },
   'saq.approve': (req, ctx) => {
+    // The permission GET /v2/user/permissions shows (managers and administrators have it).
     const caller = callerOf(req, ctx)
-    if (caller.role === 'customer') ctx.error(403, 'Customers cannot approve an SAQ')
+    if (!can(caller.role, 'saq.approve'))
+      ctx.error(403, `Your role (${caller.role}) does not have the permission saq.approve`)
     const row = requireOwned(ctx, req, 'saqs', req.path.id)
     if (row.attributes.status === 'approved') ctx.error(409, 'This SAQ is already approved')
     const code = String(row.attributes.saq_type)
