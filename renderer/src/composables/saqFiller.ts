@@ -65,6 +65,8 @@ export function useSaqFiller(
   /** Problems the service (or the schema, before sending) found, by requirement number. */
   const rejected = reactive(new Map<string, string[]>())
   const otherErrors = ref<string[]>([])
+  /** The service refused the template version the draft was answered against. */
+  const templateOutdated = ref(false)
 
   // The stored draft arrives once per account: from then on the screen's copy is the truth.
   watch(
@@ -222,6 +224,32 @@ export function useSaqFiller(
       else rest.push(...messages.map((x) => `${field.replace(/_/g, ' ')}: ${x}`))
     }
     otherErrors.value = rest
+    templateOutdated.value = 'template_version' in (error.fieldErrors ?? {})
+  }
+
+  /**
+   * Moves the draft to the type's current template: answers to requirements it still has, with
+   * choices it still offers, are kept; the others are listed (nothing is dropped silently).
+   */
+  async function moveToCurrentTemplate(): Promise<{ dropped: string[] } | { error: AppError }> {
+    const d = state.value
+    if (!d) return { dropped: [] }
+    const answer = await run('saq.type_template', { path: { id: d.template.typeId } })
+    if (!answer.ok) return { error: answer.error }
+    const next = templateFromService(answer.data.data.data)
+    const numbers = new Set(next.sections.flatMap((s) => s.requirements.map((r) => r.number)))
+    const offeredNow = offeredResponses(next)
+    const dropped = Object.values(d.answers)
+      .filter((a) => !numbers.has(a.requirement) || !offeredNow.includes(a.response))
+      .map((a) => a.requirement)
+    change((x) => {
+      x.template = next
+      for (const n of dropped) delete x.answers[n]
+    })
+    templateOutdated.value = false
+    otherErrors.value = []
+    rejected.clear()
+    return { dropped }
   }
 
   /** Checks the answers as the service will before sending; false (and marks) when they fail. */
@@ -296,6 +324,8 @@ export function useSaqFiller(
     buildFromService,
     rejected,
     otherErrors,
+    templateOutdated,
+    moveToCurrentTemplate,
     answers,
     offered,
     progress,

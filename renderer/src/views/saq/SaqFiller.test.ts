@@ -259,6 +259,100 @@ describe('filling an SAQ on this computer', () => {
   })
 })
 
+describe('templates and evidence', () => {
+  it('answered against an older template: the answers move to the current one, losses named', async () => {
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'saq.create')
+        return new Fail({
+          code: 'VALIDATION',
+          message: 'The service refused the request.',
+          fieldErrors: {
+            template_version: ['answered against template 4.0; SAQ A is now on 4.0.1'],
+          },
+        })
+      if (p.op === 'saq.type_template')
+        return answer({
+          data: {
+            id: 'sqt-001',
+            type: 'saq_template',
+            attributes: {
+              code: 'A',
+              name: 'SAQ A',
+              requirements_count: 2,
+              template_version: '4.0.2',
+              responses: ['in_place', 'not_applicable', 'not_in_place'],
+              sections: [
+                {
+                  number: '2',
+                  title: 'Secure configuration',
+                  requirements: [
+                    { number: '2.2.1', title: 'Hardening standards', required: true },
+                    { number: '2.2.9', title: 'A new one', required: true },
+                  ],
+                },
+              ],
+            },
+          },
+        })
+      return fallback(p.op)
+    })
+    await mountDraft(
+      draft({
+        answers: {
+          '2.2.1': { requirement: '2.2.1', response: 'in_place' },
+          '2.2.2': { requirement: '2.2.2', response: 'in_place' },
+          '8.3.1': { requirement: '8.3.1', response: 'in_place_remediation' },
+        },
+      }),
+    )
+    theTestId('saq-submit').click()
+    await flushPromises()
+    expect(text(theTestId('saq-other-errors'))).toContain(
+      'template version: answered against template 4.0; SAQ A is now on 4.0.1',
+    )
+    theTestId('saq-retemplate').click()
+    await flushPromises()
+    expect(savedDraft().template.template_version).toBe('4.0.2')
+    expect(Object.keys(savedDraft().answers)).toEqual(['2.2.1'])
+    expect(document.body.textContent).toContain(
+      'These answers no longer apply and were removed: 2.2.2, 8.3.1.',
+    )
+    expect(byTestId('saq-other-errors')).toHaveLength(0)
+  })
+
+  it('lists a requirement’s evidence and attaches a file through main (its dialog in Electron)', async () => {
+    const entry = {
+      id: '00000000-0000-4000-8000-000000000001',
+      path: '/home/me/Reports/SAQ/Evidence/local-abc/2.2.1/hardening.png',
+      sha256: 'b'.repeat(64),
+      verdict: 'recorded',
+      saq: { saqType: 'A', status: 'draft', requirement: '2.2.1' },
+    }
+    const attached: unknown[] = []
+    fake.handle('saq.evidence.list', () => (attached.length ? [entry] : []))
+    fake.handle('saq.evidence.attach', (p: unknown) => {
+      attached.push(p)
+      return entry
+    })
+    await mountDraft(draft())
+    expect(row('2.2.1').querySelectorAll('[data-testid="saq-evidence-item"]')).toHaveLength(0)
+    ;(row('2.2.1').querySelector('[data-testid="saq-evidence-attach"]') as HTMLElement).click()
+    await flushPromises()
+    expect(attached).toEqual([
+      {
+        accountId: 'acct-aaaa',
+        saqKey: 'local-abc',
+        saqName: 'Web shop SAQ A 2030',
+        saqType: 'A',
+        requirement: '2.2.1',
+      },
+    ])
+    expect(text(row('2.2.1').querySelector('[data-testid="saq-evidence-item"]'))).toContain(
+      'hardening.png',
+    )
+  })
+})
+
 describe('approving', () => {
   const complete = {
     '2.2.1': { requirement: '2.2.1', response: 'in_place' as const },
