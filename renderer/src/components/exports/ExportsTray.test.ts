@@ -45,6 +45,16 @@ describe('the exports tray', () => {
     expect(job.textContent).toContain('Cancel')
   })
 
+  it('says an SAQ PDF had its hash recorded, a report that it was verified', async () => {
+    jobs = [
+      exportJob('acct-aaaa', { state: 'verified', kind: 'saq', resourceId: 'saq-1' }),
+      exportJob('acct-aaaa', { state: 'verified' }),
+    ]
+    await openTray()
+    const tags = byTestId('export-state').map((el) => el.textContent?.trim())
+    expect(tags.sort()).toEqual(['Saved, hash recorded', 'Verified'])
+  })
+
   it('follows progress events as they arrive', async () => {
     const job = exportJob('acct-aaaa', { state: 'ready' })
     jobs = [job]

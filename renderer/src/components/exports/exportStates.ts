@@ -1,4 +1,4 @@
-import type { ExportState } from '@contract/files'
+import type { DocumentKind, ExportState } from '@contract/files'
 
 type TagType = 'success' | 'warning' | 'info' | 'danger' | 'primary'
 
@@ -13,4 +13,16 @@ export const EXPORT_STATE_VIEW: Record<ExportState, { label: string; type: TagTy
   mismatch: { label: 'Hash mismatch', type: 'danger' },
   failed: { label: 'Failed', type: 'danger' },
   cancelled: { label: 'Cancelled', type: 'info' },
+}
+
+/**
+ * How a job's state reads for its kind: an SAQ PDF has no service-side check, so its finished
+ * job says the hash was recorded rather than verified.
+ */
+export function exportStateView(state: ExportState, kind?: DocumentKind) {
+  if (kind === 'saq' && state === 'verified')
+    return { label: 'Saved, hash recorded', type: 'success' as TagType }
+  if (kind === 'saq' && state === 'verifying')
+    return { label: 'Recording hash', type: 'primary' as TagType }
+  return EXPORT_STATE_VIEW[state]
 }
