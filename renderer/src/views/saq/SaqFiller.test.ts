@@ -155,6 +155,24 @@ describe('filling an SAQ on this computer', () => {
     expect(savedDraft().answers['2.2.2']).toBeUndefined()
   })
 
+  it('under "Unanswered", a row just answered stays (with its worksheet) until the filter changes', async () => {
+    await mountDraft(draft())
+    theTestId('saq-filter-unanswered').querySelector('input')!.click()
+    await flushPromises()
+    expect(byTestId('saq-requirement').map((el) => el.dataset.number)).toEqual([
+      '2.2.1',
+      '2.2.2',
+      '8.3.1',
+    ])
+    await choose('2.2.1', 'in_place_ccw')
+    expect(row('2.2.1').querySelector('[data-testid="saq-ccw-constraints"]')).not.toBeNull()
+    theTestId('saq-filter-needs-more').querySelector('input')!.click()
+    await flushPromises()
+    theTestId('saq-filter-unanswered').querySelector('input')!.click()
+    await flushPromises()
+    expect(byTestId('saq-requirement').map((el) => el.dataset.number)).toEqual(['2.2.2', '8.3.1'])
+  })
+
   it('keeps a 100 KB explanation in the draft, says it is too long and sends nothing', async () => {
     const long = 'x'.repeat(100 * 1024)
     await mountDraft(
