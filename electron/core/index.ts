@@ -20,6 +20,7 @@ import { AccountsRepo } from './store/accounts-repo'
 import { openDatabase } from './store/database'
 import { DraftsRepo } from './store/drafts-repo'
 import { SettingsRepo } from './store/settings-repo'
+import { TombstonesRepo } from './store/tombstones-repo'
 
 export type { DemoService } from './accounts/demo-account'
 export type { Vault } from './accounts/vault'
@@ -68,8 +69,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     options.vault ??
     new ResilientVault({
       keychain: () => createKeychainVault(),
+      // Deletes the keychain could not take are finished here at the next start (vault.status()).
+      tombstones: new TombstonesRepo(db),
       onStatus: (status) => {
-        log('warn', status.message ?? 'keychain status changed')
+        log(status.available ? 'info' : 'warn', status.message ?? 'the system keychain works again')
         events.emit('keychain.status', status)
       },
     })

@@ -7,8 +7,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { createKeychainVault, KeychainVault } from '../../electron/core/accounts/keychain-vault'
+import {
+  createKeychainVault,
+  KeychainVault,
+  loadKeytar,
+  MAX_SECRET_BYTES,
+  type KeytarApi,
+} from '../../electron/core/accounts/keychain-vault'
 import { ResilientVault } from '../../electron/core/accounts/resilient-vault'
+import { openDatabase } from '../../electron/core/store/database'
+import { TombstonesRepo } from '../../electron/core/store/tombstones-repo'
 import { bytesOf } from '../integration/core-helpers'
 
 const READY = process.env.SCANDESK_KEYRING_READY === '1'
@@ -74,6 +82,55 @@ describe.skipIf(!READY)(
       expect(await (await realVault()).get(id, 'session_token')).toBe('in-the-keychain')
       await resilient.deleteAll(id)
       expect(await (await realVault()).get(id, 'session_token')).toBeNull()
+    })
+
+    it('finishes at the next start a delete the keychain refused, recorded in SQLite', async () => {
+      const loaded = await loadKeytar()
+      if ('reason' in loaded) throw new Error(loaded.reason)
+      const refusing: KeytarApi = {
+        ...loaded.keytar,
+        getPassword: (s, a) => loaded.keytar.getPassword(s, a),
+        setPassword: (s, a, p) => loaded.keytar.setPassword(s, a, p),
+        deletePassword: () => Promise.reject(new Error('org.freedesktop.DBus.Error.NoReply')),
+      }
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-tomb-'))
+      const db = openDatabase(dataDir)
+      try {
+        const id = `kc-${randomUUID()}`
+        const first = new ResilientVault({
+          keychain: () => createKeychainVault({ keytar: refusing }),
+          tombstones: new TombstonesRepo(db),
+          retryDelayMs: 1,
+        })
+        await first.set(id, 'session_token', 'signed-out-session')
+        await first.delete(id, 'session_token')
+        expect(first.undeleted(id)).toEqual(['session_token'])
+        expect(await first.get(id, 'session_token')).toBeNull()
+        expect(await (await realVault()).get(id, 'session_token')).toBe('signed-out-session')
+        const next = new ResilientVault({
+          keychain: () => createKeychainVault(),
+          tombstones: new TombstonesRepo(db),
+        })
+        expect(await next.status()).toEqual({ available: true, message: null })
+        expect(await (await realVault()).get(id, 'session_token')).toBeNull()
+        expect(new TombstonesRepo(db).list()).toEqual([])
+      } finally {
+        db.close()
+        fs.rmSync(dataDir, { recursive: true, force: true })
+      }
+    })
+
+    it('refuses a secret over 2,560 bytes and stores one of exactly 2,560', async () => {
+      const resilient = new ResilientVault({ keychain: () => createKeychainVault() })
+      const id = `kc-${randomUUID()}`
+      await expect(resilient.set(id, 'api_key', 'k'.repeat(MAX_SECRET_BYTES + 1))).rejects.toThrow(
+        /at most 2,560 bytes/,
+      )
+      expect(resilient.inMemoryOnly).toBe(false)
+      expect(await (await realVault()).get(id, 'api_key')).toBeNull()
+      await resilient.set(id, 'api_key', 'k'.repeat(MAX_SECRET_BYTES))
+      expect(await (await realVault()).get(id, 'api_key')).toHaveLength(MAX_SECRET_BYTES)
+      await resilient.deleteAll(id)
     })
   },
 )

@@ -10,10 +10,14 @@ import { json, startTestServer, type TestServer } from '../http/test-server'
 import { AccountsRepo } from '../store/accounts-repo'
 import { openDatabase, type Db } from '../store/database'
 import { SettingsRepo } from '../store/settings-repo'
+import { TombstonesRepo } from '../store/tombstones-repo'
 import { AccountService, type AddAccountInput } from './account-service'
 import { ClientPool } from './client-pool'
+import { KeychainError } from './keychain-vault'
 import { MemoryVault } from './memory-vault'
+import { ResilientVault } from './resilient-vault'
 import { CHALLENGE_OVER, WRONG_API_KEY, WRONG_CODE, WRONG_PASSWORD } from './sign-in'
+import type { Vault } from './vault'
 
 const API_KEY = 'key-canary-31d9'
 const PASSWORD = 'pw-canary-31d9'
@@ -260,5 +264,113 @@ describe('reconnecting an account to a new address', () => {
     )
     expect(error.code).toBe('OFFLINE')
     expect((await service.list()).accounts[0].baseUrl).toBe(server.baseUrl)
+  })
+})
+
+describe('when the system keychain cannot be reached', () => {
+  let keychain: MemoryVault
+  let failing: boolean
+  let tombstones: TombstonesRepo
+
+  function keychainVault(): Vault {
+    const gate = async () => {
+      if (failing) throw new KeychainError('the keychain is locked')
+    }
+    return {
+      status: async () => ({ available: !failing, message: failing ? 'locked' : null }),
+      get: async (a, k) => (await gate(), keychain.get(a, k)),
+      set: async (a, k, v) => (await gate(), keychain.set(a, k, v)),
+      delete: async (a, k) => (await gate(), keychain.delete(a, k)),
+      deleteAll: (a) => keychain.deleteAll(a),
+    }
+  }
+
+  /** A service as core builds it: resilient vault, tombstones in SQLite (a "start" of ScanDesk). */
+  function start(): { service: AccountService; vault: ResilientVault } {
+    const resilientVault = new ResilientVault({
+      keychain: async () => keychainVault(),
+      tombstones,
+      retryDelayMs: 0,
+      recheckMs: 0,
+    })
+    return {
+      vault: resilientVault,
+      service: new AccountService({
+        accounts: new AccountsRepo(db),
+        settings: new SettingsRepo(db),
+        vault: resilientVault,
+        clients: new ClientPool({ vault: resilientVault, limits: { retries: 0 } }),
+        changed: () => undefined,
+      }),
+    }
+  }
+
+  beforeEach(() => {
+    keychain = new MemoryVault()
+    failing = false
+    tombstones = new TombstonesRepo(db)
+  })
+
+  it('signs out here, says the keychain still holds the session, and deletes it at the next start', async () => {
+    const first = start()
+    const view = await added(first.service.add(input()))
+    failing = true
+    const error = await refused(first.service.signOut(view.id))
+    expect(error.code).toBe('KEYCHAIN_UNAVAILABLE')
+    expect(error.message).toMatch(/^Acme is signed out in ScanDesk, but the system keychain/)
+    expect(error.message).toContain('next time it starts')
+    expect((await first.service.list()).accounts[0].signedIn).toBe(false)
+    expect(await keychain.get(view.id, 'session_token')).toBe('session-for-analyst@example.com')
+    expect(tombstones.list().map((t) => t.kind)).toEqual(['session_token'])
+    // restart with the keychain back: the account stays signed out and the keychain is clean
+    failing = false
+    const second = start()
+    expect((await second.service.list()).accounts[0].signedIn).toBe(false)
+    expect(await keychain.get(view.id, 'session_token')).toBeNull()
+    expect(await keychain.get(view.id, 'api_key')).toBe(API_KEY)
+    expect(tombstones.list()).toEqual([])
+  })
+
+  it('removes the account here and finishes deleting its secrets at the next start', async () => {
+    const first = start()
+    const view = await added(first.service.add(input()))
+    failing = true
+    const error = await refused(first.service.remove(view.id))
+    expect(error).toMatchObject({ code: 'KEYCHAIN_UNAVAILABLE' })
+    expect(error.message).toContain('Acme is removed from ScanDesk')
+    expect((await first.service.list()).accounts).toEqual([])
+    expect(await keychain.get(view.id, 'api_key')).toBe(API_KEY)
+    failing = false
+    await start().vault.status()
+    expect(keychain.size).toBe(0)
+    expect(tombstones.list()).toEqual([])
+  })
+
+  it('says when the forgotten password is still in the keychain', async () => {
+    const first = start()
+    const view = await added(first.service.add(input({ rememberPassword: true })))
+    expect(await keychain.get(view.id, 'password')).toBe(PASSWORD)
+    failing = true
+    const error = await refused(first.service.setRemember(view.id, false))
+    expect(error.code).toBe('KEYCHAIN_UNAVAILABLE')
+    expect(error.message).toContain('remembered password of Acme')
+    expect((await first.service.list()).accounts[0].rememberPassword).toBe(false)
+    expect(await first.vault.get(view.id, 'password')).toBeNull()
+    failing = false
+    await start().vault.status()
+    expect(await keychain.get(view.id, 'password')).toBeNull()
+  })
+
+  it('refuses to remember a password while secrets are kept in memory only', async () => {
+    const first = start()
+    const view = await added(first.service.add(input()))
+    failing = true
+    await first.vault.get(view.id, 'api_key') // the keychain is found failing
+    expect(first.vault.inMemoryOnly).toBe(true)
+    const error = await refused(first.service.setRemember(view.id, true, PASSWORD))
+    expect(error.code).toBe('KEYCHAIN_UNAVAILABLE')
+    expect(error.message).toMatch(/cannot remember the password now/)
+    expect((await first.service.list()).accounts[0].rememberPassword).toBe(false)
+    expect(await first.vault.get(view.id, 'password')).toBeNull()
   })
 })

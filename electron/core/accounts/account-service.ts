@@ -18,7 +18,7 @@ import { credentialKind, type ClientPool } from './client-pool'
 import { signedOutMessage } from './session-gate'
 import { SessionKeeper } from './session-keeper'
 import { checkAccessToken, signInWithPassword, type PasswordAnswer } from './sign-in'
-import type { Vault } from './vault'
+import type { SecretKind, Vault } from './vault'
 
 /** The parsed payload of accounts.add. */
 export type AddAccountInput = z.output<typeof addAccountInput>
@@ -217,8 +217,20 @@ export class AccountService {
       fail('VALIDATION', 'Type the password to remember.', {
         fieldErrors: { password: ['is required to remember it'] },
       })
+    if (remember && !(await this.secretsPersist()))
+      fail(
+        'KEYCHAIN_UNAVAILABLE',
+        'ScanDesk cannot remember the password now: the system keychain is not available, so it would be kept in memory only and forgotten when ScanDesk quits. Try again when the keychain is back.',
+      )
     await this.sessions.applyRemember(row, remember, password)
     await this.publish()
+    if (!remember)
+      await this.reportUndeleted(
+        row,
+        ['password'],
+        `ScanDesk no longer uses the remembered password of ${row.label}`,
+        'the password',
+      )
     return this.view(this.row(row.id))
   }
 
@@ -274,11 +286,20 @@ export class AccountService {
     return this.view(updated)
   }
 
-  /** Ends the session (stopping an impersonation first); the API key stays. */
+  /**
+   * Ends the session (stopping an impersonation first); the API key stays. The session always ends
+   * here; KEYCHAIN_UNAVAILABLE afterwards when the keychain still holds it (deleted at next start).
+   */
   async signOut(accountId: string): Promise<AccountView> {
     const row = this.row(accountId)
     await this.endSession(row)
     await this.publish()
+    await this.reportUndeleted(
+      row,
+      ['session_token', 'impersonator_token'],
+      `${row.label} is signed out in ScanDesk`,
+      'its session',
+    )
     return this.view(this.row(row.id))
   }
 
@@ -293,6 +314,12 @@ export class AccountService {
       this.deps.settings.set(ACTIVE_KEY, this.deps.accounts.list()[0]?.id)
     this.deps.log?.('info', `account removed: ${row.id}`)
     await this.publish()
+    await this.reportUndeleted(
+      row,
+      null,
+      `${row.label} is removed from ScanDesk`,
+      'its saved secrets',
+    )
     return { removed: true }
   }
 
@@ -317,6 +344,33 @@ export class AccountService {
     await this.sessions.endSession(row)
   }
 
+  /** True when secrets written now outlive this run (the keychain works). */
+  private async secretsPersist(): Promise<boolean> {
+    return (await this.deps.vault.status()).available
+  }
+
+  /**
+   * After a change made here: KEYCHAIN_UNAVAILABLE when the keychain could not delete some of the
+   * account's secrets (kinds, or any when null). The vault has recorded them and deletes them when
+   * the keychain answers again, at the latest at the next start.
+   */
+  private async reportUndeleted(
+    row: AccountRow,
+    kinds: readonly SecretKind[] | null,
+    done: string,
+    what: string,
+  ): Promise<void> {
+    const left = (this.deps.vault.undeleted?.(row.id) ?? []).filter(
+      (k) => !kinds || kinds.includes(k),
+    )
+    if (left.length === 0) return
+    this.deps.log?.('warn', `keychain delete deferred for account ${row.id}: ${left.join(', ')}`)
+    fail(
+      'KEYCHAIN_UNAVAILABLE',
+      `${done}, but the system keychain could not be reached to delete ${what} there. ScanDesk will finish the delete when the keychain answers again, at the latest the next time it starts.`,
+    )
+  }
+
   private signedIn(account: AccountView): SignInOutcome {
     return { status: 'signedIn', account }
   }
@@ -336,6 +390,11 @@ export class AccountService {
     password: string | undefined,
   ): Promise<AccountView> {
     await this.sessions.storeSession(row, token)
+    if (remember === true && !row.rememberPassword && !(await this.secretsPersist())) {
+      // Signed in; the password is not remembered while it could only be kept in memory.
+      this.deps.log?.('warn', `account ${row.id}: password not remembered, keychain unavailable`)
+      remember = undefined
+    }
     await this.sessions.applyRemember(row, remember, password)
     await this.publish()
     return this.view(this.row(row.id))
@@ -353,7 +412,10 @@ export class AccountService {
   private async store(pending: PendingAdd, sessionToken: string | null): Promise<AccountView> {
     const { input, baseUrl, options } = pending
     const now = this.now()
-    const remember = input.authMethod === 'password' && input.rememberPassword === true
+    const remember =
+      input.authMethod === 'password' &&
+      input.rememberPassword === true &&
+      (await this.secretsPersist())
     const row: AccountRow = {
       id: randomUUID(),
       label: input.label,

@@ -1,4 +1,5 @@
 import type { KeychainStatus } from '@contract/channels'
+import { fail } from '@contract/errors'
 import { SECRET_KINDS, unavailableMessage, vaultKey, type SecretKind, type Vault } from './vault'
 
 /** The part of keytar the vault uses (also what tests may substitute). */
@@ -10,6 +11,32 @@ export interface KeytarApi {
 
 /** The keychain service name every ScanDesk secret is filed under. */
 export const KEYCHAIN_SERVICE = 'ScanDesk'
+
+/** The most a keychain entry may hold: the Windows credential limit (CRED_MAX_CREDENTIAL_BLOB_SIZE). */
+export const MAX_SECRET_BYTES = 2_560
+
+const SECRET_NAMES: Record<SecretKind, { label: string; field: string }> = {
+  api_key: { label: 'API key', field: 'apiKey' },
+  session_token: { label: 'session token', field: 'sessionToken' },
+  access_token: { label: 'access token', field: 'accessToken' },
+  password: { label: 'password', field: 'password' },
+  impersonator_token: { label: 'administrator session token', field: 'impersonatorToken' },
+}
+
+/**
+ * VALIDATION when a secret is longer (in UTF-8 bytes) than the keychain can hold on every system
+ * ScanDesk runs on; the same limit everywhere, so an account that works on Linux works on Windows.
+ */
+export function refuseOversizedSecret(kind: SecretKind, value: string): void {
+  const bytes = Buffer.byteLength(value, 'utf8')
+  if (bytes <= MAX_SECRET_BYTES) return
+  const { label, field } = SECRET_NAMES[kind]
+  fail(
+    'VALIDATION',
+    `The ${label} is ${bytes.toLocaleString('en-US')} bytes long; the system keychain holds at most 2,560 bytes per secret (the Windows credential limit), so ScanDesk cannot store it.`,
+    { fieldErrors: { [field]: ['is longer than 2,560 bytes (UTF-8)'] } },
+  )
+}
 
 /** Thrown when the keychain fails; its message is plain and names no secret. */
 export class KeychainError extends Error {
@@ -94,9 +121,10 @@ export class KeychainVault implements Vault {
     return this.run(this.keytar.getPassword(this.service, vaultKey(accountId, kind)), 'reading')
   }
 
-  /** Stores or replaces a secret. */
-  set(accountId: string, kind: SecretKind, value: string): Promise<void> {
-    return this.run(
+  /** Stores or replaces a secret (VALIDATION above MAX_SECRET_BYTES). */
+  async set(accountId: string, kind: SecretKind, value: string): Promise<void> {
+    refuseOversizedSecret(kind, value)
+    await this.run(
       this.keytar.setPassword(this.service, vaultKey(accountId, kind), value),
       'storing',
     )

@@ -20,6 +20,11 @@ export interface Vault {
   set(accountId: string, kind: SecretKind, value: string): Promise<void>
   delete(accountId: string, kind: SecretKind): Promise<void>
   deleteAll(accountId: string): Promise<void>
+  /**
+   * The account's secrets deleted here that the keychain still holds (it could not be reached);
+   * they are deleted at the next start. Vaults without a keychain have none.
+   */
+  undeleted?(accountId: string): SecretKind[]
 }
 
 /** The keychain's "account" field of one secret: `${accountId}:${kind}`. */

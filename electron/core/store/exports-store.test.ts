@@ -232,7 +232,7 @@ describe('migration 5 (SAQ files in export jobs and the ledger)', () => {
     db.close()
 
     db = openDatabase(dir)
-    expect(schemaVersion(db)).toBe(5)
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length)
     const jobs = new ExportJobsRepo(db)
     expect(jobs.get('job-a')).toMatchObject({
       kind: 'report',

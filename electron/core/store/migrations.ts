@@ -190,4 +190,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 6,
+    name: 'keychain tombstones',
+    up(db) {
+      // A secret that was deleted here but could not be deleted from the OS keychain (it was
+      // unreachable): the delete is finished at the next start. Names only, never a secret; no
+      // foreign key, because a removed account's secrets must still go.
+      db.exec(`
+        CREATE TABLE keychain_tombstones (
+          account_id TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (account_id, kind)
+        ) STRICT;
+      `)
+    },
+  },
 ]
