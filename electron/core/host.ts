@@ -26,6 +26,12 @@ export interface HostServices {
    * loading the renderer with `?account=<id>`; browser mode: the URL the renderer opens in a tab.
    */
   openAccountWindow(accountId: string): Promise<OpenedWindow>
+  /**
+   * The user's own folders where browser mode takes a typed path (besides the account's download
+   * folders). Default (absent): the home directory and the OS temp directory; tests give a
+   * temporary folder as "home".
+   */
+  userFolders?(): string[]
 }
 
 /** The renderer URL (relative, hash router) of a window pinned to one account. */

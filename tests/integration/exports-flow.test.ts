@@ -216,8 +216,14 @@ describe('choosing where files go', () => {
 
   it('checks a folder typed by hand: it must exist, be a folder and be writable', async () => {
     const accountId = s.account.id
-    const missing = await s.t.err('files.setFolder', { accountId, folder: '/no/such/folder' })
+    const missing = await s.t.err('files.setFolder', {
+      accountId,
+      folder: path.join(s.folder, 'no-such-folder'),
+    })
     expect(missing.code).toBe('FILE_NOT_FOUND')
+    // outside the user's home and temp folders and the account's download folders
+    const outside = await s.t.err('files.setFolder', { accountId, folder: '/no/such/folder' })
+    expect(outside.code).toBe('FORBIDDEN')
     const file = path.join(s.folder, 'plain.txt')
     fs.writeFileSync(file, 'x')
     expect((await s.t.err('files.setFolder', { accountId, folder: file })).code).toBe('VALIDATION')

@@ -151,8 +151,14 @@ describe('verifying a file by hand', () => {
     expect(await s.t.ok('library.verifyFile', request())).toBeNull()
     s.host.answers.file = entry.path
     expect(await s.t.ok<FileCheck>('library.verifyFile', request())).toMatchObject({ match: true })
-    const missing = await s.t.err('library.verifyFile', request({ path: '/no/such/file.pdf' }))
+    const missing = await s.t.err(
+      'library.verifyFile',
+      request({ path: path.join(s.folder, 'no-such-file.pdf') }),
+    )
     expect(missing.code).toBe('FILE_NOT_FOUND')
+    // outside the user's home and temp folders and the account's download folders
+    const outside = await s.t.err('library.verifyFile', request({ path: '/no/such/file.pdf' }))
+    expect(outside.code).toBe('FORBIDDEN')
   })
 })
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { fail } from '@contract/errors'
 import type { SettingsRepo } from '../store/settings-repo'
@@ -61,9 +62,67 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
 }
 
+/** Where the host runs: Electron has OS dialogs, browser mode takes typed paths. */
+export type HostMode = 'electron' | 'browser'
+
+/**
+ * The user's own folders where browser mode takes a typed path (besides the account's download
+ * folders): the home directory and the OS temp directory.
+ */
+export function defaultUserFolders(): string[] {
+  return [os.homedir(), os.tmpdir()]
+}
+
+/**
+ * Electron: folders and files come only from the OS dialogs main opens, so a path sent by the
+ * renderer is refused (FORBIDDEN). `dialog` is the dialog ScanDesk opens instead, `what` what the
+ * user chooses in it ("download folder", "file to verify", "evidence file"). Browser mode: no-op.
+ */
+export function refuseRendererPath(
+  mode: HostMode,
+  given: string | undefined,
+  dialog: 'folder' | 'file',
+  what: string,
+): void {
+  if (mode === 'electron' && given !== undefined)
+    fail(
+      'FORBIDDEN',
+      `ScanDesk opens the ${dialog} dialog itself: choose the ${what} there (the desktop app does not take a typed or sent path).`,
+    )
+}
+
 /** Per-account download folders kept in the settings table. */
 export class DownloadFolders {
-  constructor(private readonly settings: SettingsRepo) {}
+  constructor(
+    private readonly settings: SettingsRepo,
+    /** The user's home (and temp) folder; tests give a temporary folder as "home". */
+    private readonly userFolders: () => string[] = defaultUserFolders,
+  ) {}
+
+  /**
+   * Browser mode: a typed path must be absolute and lie inside the user's home folder, the temp
+   * folder or one of the account's known download folders — judged on its real path (every link
+   * resolved, roots too), so a link cannot lead out. A path that does not exist is judged by where
+   * it would be, so a refusal does not tell whether something exists elsewhere. Returns the real
+   * path (the resolved one when it does not exist); throws VALIDATION or FORBIDDEN naming the rule.
+   */
+  async checkTyped(accountId: string, typed: string, what: string): Promise<string> {
+    if (!path.isAbsolute(typed)) fail('VALIDATION', `The ${what} must be an absolute path.`)
+    const resolved = path.resolve(typed)
+    const real = await fs.realpath(resolved).catch(() => null)
+    const target = real ?? resolved
+    const roots = await Promise.all(
+      [...this.userFolders(), ...this.known(accountId)].map((root) =>
+        fs.realpath(path.resolve(root)).catch(() => null),
+      ),
+    )
+    if (!roots.some((root) => root !== null && isInside(root, target)))
+      fail(
+        'FORBIDDEN',
+        `In browser mode ScanDesk takes a typed ${what} only inside your home folder, the temp folder or one of this account’s download folders (links resolved); ${typed} is not.`,
+      )
+    return target
+  }
 
   /** The account's download folder, or null when none was chosen. */
   get(accountId: string): string | null {

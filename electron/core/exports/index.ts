@@ -17,7 +17,7 @@ import { LedgerRepo } from '../store/ledger-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 import type { BackoffOptions } from './backoff'
 import type { FileOps } from './file-ops'
-import { DownloadFolders } from './folders'
+import { DownloadFolders, defaultUserFolders } from './folders'
 import { ExportJobs } from './jobs'
 import { Library } from './library'
 import { readDownloadPreferences } from './preferences'
@@ -64,7 +64,10 @@ export interface ExportServices {
 /** Builds the export services on the core's store, accounts and event bus. */
 export function createExportServices(deps: ExportServicesDeps): ExportServices {
   const files = deps.files ?? realFileOps
-  const folders = new DownloadFolders(deps.settings)
+  const folders = new DownloadFolders(
+    deps.settings,
+    () => deps.host.userFolders?.() ?? defaultUserFolders(),
+  )
   const ledger = new LedgerRepo(deps.db)
   const now = () => new Date()
   const clientFor = async (accountId: string): Promise<AccountClient> => {

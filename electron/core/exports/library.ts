@@ -5,7 +5,12 @@ import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import type { LedgerRepo } from '../store/ledger-repo'
 import type { FileOps } from './file-ops'
-import { EVIDENCE_OPEN_EXTENSIONS, type DownloadFolders } from './folders'
+import {
+  EVIDENCE_OPEN_EXTENSIONS,
+  refuseRendererPath,
+  type DownloadFolders,
+  type HostMode,
+} from './folders'
 import { shortHash } from './outcomes'
 import { documentName, isGenerated, verifyWithService } from './service'
 
@@ -146,11 +151,25 @@ export class Library {
     return { revealed: await this.deps.host.revealPath(file) }
   }
 
-  /** "Verify a file…": hashes a file (given or picked) and asks the service about a report. */
-  async verifyFile(req: VerifyFileRequest): Promise<FileCheck | null> {
-    const file = req.path ?? (await this.deps.host.pickFile('Choose a file to verify'))
-    if (!file) return null
-    const actual = await hashOrNull(this.deps.files, path.resolve(file))
+  /**
+   * "Verify a file…": hashes a file and asks the service about a report. Electron: the file comes
+   * only from the OS file dialog main opens (a path from the renderer is FORBIDDEN); browser mode:
+   * the typed path, inside the user's home, the temp folder or the account's download folders
+   * (DownloadFolders.checkTyped), else the host's picker (none in browser mode: null).
+   */
+  async verifyFile(req: VerifyFileRequest, mode: HostMode): Promise<FileCheck | null> {
+    refuseRendererPath(mode, req.path, 'file', 'file to verify')
+    let file: string | null
+    let real: string
+    if (req.path !== undefined) {
+      file = req.path
+      real = await this.deps.folders.checkTyped(req.accountId, file, 'file to verify')
+    } else {
+      file = await this.deps.host.pickFile('Choose a file to verify')
+      if (!file) return null
+      real = path.resolve(file)
+    }
+    const actual = await hashOrNull(this.deps.files, real)
     if (!actual) fail('FILE_NOT_FOUND', `There is no file at ${file}.`)
     const kind = req.kind
     if (!isGenerated(kind)) return this.checkAgainstRecord(req, file, actual)

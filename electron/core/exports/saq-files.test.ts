@@ -279,13 +279,16 @@ describe('the library with recorded SAQ files', () => {
   it('"Verify a file…" of an SAQ compares with its recorded PDFs, and says when there is none', async () => {
     const file = source('emailed.pdf', '%PDF-1.7 saq-1')
     const verify = () =>
-      library.verifyFile({
-        accountId: 'acc-1',
-        kind: 'saq',
-        resourceId: 'saq-1',
-        format: 'pdf',
-        path: file,
-      })
+      library.verifyFile(
+        {
+          accountId: 'acc-1',
+          kind: 'saq',
+          resourceId: 'saq-1',
+          format: 'pdf',
+          path: file,
+        },
+        'browser',
+      )
     expect(await appError(verify())).toMatchObject({
       code: 'FILE_NOT_FOUND',
       message: expect.stringMatching(/no recorded download of the PDF of SAQ saq-1/),

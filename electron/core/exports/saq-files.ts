@@ -18,7 +18,13 @@ import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import type { LedgerRepo } from '../store/ledger-repo'
 import type { FileOps } from './file-ops'
-import { checkFolder, isInside, type DownloadFolders } from './folders'
+import {
+  checkFolder,
+  isInside,
+  refuseRendererPath,
+  type DownloadFolders,
+  type HostMode,
+} from './folders'
 import { SAQ_RECORDED_DETAIL } from './outcomes'
 import { saqFacts, type SaqFacts } from './service'
 import { saqFolder } from './target'
@@ -48,8 +54,7 @@ export interface AttachRequest {
   path?: string
 }
 
-/** Where the host runs: Electron has OS dialogs, browser mode takes typed paths. */
-export type HostMode = 'electron' | 'browser'
+export type { HostMode } from './folders'
 
 const SUMS_FILE = 'SHA256SUMS'
 const MANIFEST_FILE = 'manifest.json'
@@ -103,13 +108,14 @@ export class SaqFiles {
    * Copies one evidence file into `<account folder>/SAQ/Evidence/<saqKey>/<requirement>/` (hashed
    * while copying, no overwrite) and records it (kind saq_evidence, verdict recorded). Electron:
    * the OS file dialog in main (a path from the renderer is refused); browser mode: the typed
-   * absolute path. The user's original is only read. Null when the dialog was cancelled.
+   * absolute path, inside the user's home, the temp folder or the account's download folders
+   * (DownloadFolders.checkTyped). The user's original is only read. Null when the dialog was
+   * cancelled.
    */
   async attach(req: AttachRequest, mode: HostMode): Promise<LedgerEntry | null> {
     let source: string | null
     if (mode === 'electron') {
-      if (req.path !== undefined)
-        fail('FORBIDDEN', 'Choose the evidence file in the file dialog ScanDesk opens.')
+      refuseRendererPath(mode, req.path, 'file', 'evidence file')
       source = await this.deps.host.pickFile(
         `Choose evidence for requirement ${req.requirement} of “${req.saqName}”`,
         'any',
@@ -120,6 +126,7 @@ export class SaqFiles {
         fail('VALIDATION', 'Type the absolute path of the evidence file.', {
           fieldErrors: { path: ['is required'] },
         })
+      await this.deps.folders.checkTyped(req.accountId, req.path, 'evidence file')
       source = req.path
     }
     source = path.resolve(source)

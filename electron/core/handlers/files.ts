@@ -1,6 +1,6 @@
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
-import { checkFolder } from '../exports/folders'
+import { checkFolder, refuseRendererPath } from '../exports/folders'
 
 type ExportChannels =
   | 'exports.list'
@@ -41,9 +41,14 @@ export function folderHandlers(
       ctx.accounts.row(accountId)
       return { folder: folders.get(accountId) }
     },
+    // Electron: the folder comes only from the OS dialog opened here (a path from the renderer is
+    // refused). Browser mode: a typed folder inside the user's home, the temp folder or one of the
+    // account's download folders (DownloadFolders.checkTyped), then absolute, existing, writable.
     'files.setFolder': async ({ accountId, folder }) => {
       const row = ctx.accounts.row(accountId)
+      refuseRendererPath(ctx.mode, folder, 'folder', 'download folder')
       const current = folders.get(accountId)
+      if (folder !== undefined) await folders.checkTyped(accountId, folder, 'download folder')
       const chosen =
         folder ??
         (await ctx.host.pickFolder(
@@ -68,7 +73,7 @@ export function libraryHandlers(ctx: HandlerContext): Pick<HandlerTable, Library
     'library.reveal': async ({ entryId }) => library.reveal(entryId),
     'library.verifyFile': async (input) => {
       ctx.accounts.row(input.accountId)
-      return library.verifyFile(input)
+      return library.verifyFile(input, ctx.mode)
     },
   }
 }
