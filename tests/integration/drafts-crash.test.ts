@@ -15,23 +15,31 @@ const KILL_AFTER_ACKS = 300
 /** Runs the child until it acknowledged enough saves, kills it, returns what it printed. */
 function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: number }> {
   return new Promise((resolve, reject) => {
+    // `node --import tsx` runs the child in this very process (the tsx command line would start
+    // a second node under it, which a SIGKILL of the first would leave running); the child also
+    // leads its own process group, and the whole group is killed.
     const child = spawn(
       process.execPath,
-      [
-        path.join('node_modules', 'tsx', 'dist', 'cli.mjs'),
-        'tests/integration/drafts-crash-child.ts',
-      ],
+      ['--import', 'tsx', 'tests/integration/drafts-crash-child.ts'],
       {
         env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.node.json', CHILD_DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
       },
     )
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        child.kill('SIGKILL')
+      }
+    }
     let out = ''
     let err = ''
     let accountId = ''
     let lastAck = 0
     let killed = false
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    const timer = setTimeout(killGroup, 60_000)
     child.stderr.on('data', (b: Buffer) => (err += b.toString()))
     child.stdout.on('data', (b: Buffer) => {
       out += b.toString()
@@ -44,7 +52,7 @@ function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: numb
       }
       if (!killed && lastAck >= KILL_AFTER_ACKS) {
         killed = true
-        child.kill('SIGKILL')
+        killGroup()
       }
     })
     child.on('exit', (code, signal) => {
