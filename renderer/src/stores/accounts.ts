@@ -158,7 +158,9 @@ export const useAccountsStore = defineStore('accounts', () => {
   /** Removes an account and everything ScanDesk kept for it. */
   async function remove(accountId: string): Promise<Result<{ removed: true }>> {
     const result = await request('accounts.remove', { accountId })
-    if (result.ok) await load()
+    // KEYCHAIN_UNAVAILABLE comes after the account was removed here (its secrets go at the next
+    // start): the list changed either way.
+    if (result.ok || result.error.code === 'KEYCHAIN_UNAVAILABLE') await load()
     return result
   }
 

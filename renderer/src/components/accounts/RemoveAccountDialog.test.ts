@@ -8,6 +8,7 @@ import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import RemoveAccountDialog from './RemoveAccountDialog.vue'
 import { click, theTestId, typeInto } from '@/test/dom'
+import { Fail } from '@/test/fakeScandesk'
 
 let wrapper: ReturnType<typeof mountWithApp> | null = null
 let list: AccountView[]
@@ -76,5 +77,24 @@ describe('removing an account', () => {
     })
     expect(useAccountsStore().accounts.map((a) => a.id)).toEqual(['acct-bbbb'])
     expect(wrapper?.emitted('update:modelValue')?.at(-1)).toEqual([false])
+  })
+
+  it('closes and says so when the account went but the keychain could not be reached', async () => {
+    fake.handle('accounts.remove', (p: { accountId: string }) => {
+      list = list.filter((a) => a.id !== p.accountId)
+      return new Fail({
+        code: 'KEYCHAIN_UNAVAILABLE',
+        message:
+          'The system keychain could not be reached; ScanDesk deletes its entries at the next start.',
+      })
+    })
+    await open()
+    await typeInto('remove-account-confirm-input', 'Customer Acme')
+    await click('remove-account-submit')
+    expect(useAccountsStore().accounts.map((a) => a.id)).toEqual(['acct-bbbb'])
+    expect(wrapper?.emitted('update:modelValue')?.at(-1)).toEqual([false])
+    expect(document.body.textContent).toContain(
+      'Removed Customer Acme from ScanDesk. The system keychain could not be reached',
+    )
   })
 })
