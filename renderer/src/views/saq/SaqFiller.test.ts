@@ -1,12 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMemoryHistory, createRouter, type Router } from 'vue-router'
-import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import type { Router } from 'vue-router'
 import { apiCalls, withTwoAccounts } from '@/test/composables'
 import { byTestId, theTestId } from '@/test/dom'
 import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
-import { mountWithApp } from '@/test/mountApp'
+import { mountRouted } from '@/test/routed'
 import type { SaqDraft } from './draft'
 import SaqFillView from './SaqFillView.vue'
 
@@ -88,8 +87,9 @@ afterEach(() => {
 
 async function mountDraft(value: SaqDraft, path = '/saq/draft/local-abc') {
   stored['acct-aaaa'] = { data: value, savedAt: '2030-01-01T09:00:00.000Z' }
-  router = createRouter({
-    history: createMemoryHistory(),
+  const routed = await mountRouted(SaqFillView, {
+    path,
+    props: { draftKey: path.split('/').pop()! },
     routes: [
       {
         path: '/saq/draft/:key',
@@ -99,16 +99,9 @@ async function mountDraft(value: SaqDraft, path = '/saq/draft/local-abc') {
       { path: '/saq/:id', component: SaqFillView, props: (r) => ({ id: String(r.params.id) }) },
     ],
   })
-  await router.push(path)
-  mounted.push(mountWithRouter(ConfirmHost))
-  const wrapper = mountWithRouter(SaqFillView, { draftKey: path.split('/').pop()! })
-  mounted.push(wrapper)
-  await flushPromises()
-  return wrapper
-}
-
-function mountWithRouter(component: object, props: Record<string, unknown> = {}) {
-  return mountWithApp(component as never, { props, global: { plugins: [router] } } as never)
+  router = routed.router
+  mounted.push(routed)
+  return routed.wrapper
 }
 
 const savedDraft = () => stored['acct-aaaa']?.data as SaqDraft

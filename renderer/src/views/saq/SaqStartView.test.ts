@@ -1,10 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import type { Router } from 'vue-router'
 import { byTestId, click, inputOf, theTestId, typeInto } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
-import { mountWithApp } from '@/test/mountApp'
+import { mountRouted } from '@/test/routed'
 import { saqDraft, type SaqDraft } from './draft'
 import SaqStartView from './SaqStartView.vue'
 
@@ -134,18 +134,13 @@ afterEach(() => {
 
 let router: Router
 async function mountView() {
-  router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/saq/new', component: SaqStartView },
-      { path: '/:rest(.*)*', name: 'any', component: { render: () => null } },
-    ],
+  const routed = await mountRouted(SaqStartView, {
+    path: '/saq/new',
+    routes: [{ path: '/saq/new', component: SaqStartView }],
   })
-  await router.push('/saq/new')
-  const wrapper = mountWithApp(SaqStartView, { global: { plugins: [router] } })
-  mounted.push(wrapper)
-  await flushPromises()
-  return wrapper
+  router = routed.router
+  mounted.push(routed)
+  return routed.wrapper
 }
 const text = (el: Element) => el.textContent?.replace(/\s+/g, ' ').trim() ?? ''
 const calls = (op: string) =>

@@ -1,11 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMemoryHistory, createRouter, type Router } from 'vue-router'
-import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import type { Router } from 'vue-router'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
-import { mountWithApp } from '@/test/mountApp'
+import { mountRouted } from '@/test/routed'
 import type { SaqDraft } from './draft'
 import SaqView from './SaqView.vue'
 
@@ -108,20 +107,16 @@ afterEach(() => {
 
 let router: Router
 async function mountView() {
-  router = createRouter({
-    history: createMemoryHistory(),
+  const routed = await mountRouted(SaqView, {
+    path: '/saq',
     routes: [
       { path: '/saq', name: 'saq', component: SaqView },
       { path: '/saq/:id', name: 'saq-detail', component: { render: () => null } },
-      { path: '/:rest(.*)*', name: 'any', component: { render: () => null } },
     ],
   })
-  await router.push('/saq')
-  mounted.push(mountWithApp(ConfirmHost, { global: { plugins: [router] } }))
-  const wrapper = mountWithApp(SaqView, { global: { plugins: [router] } })
-  mounted.push(wrapper)
-  await flushPromises()
-  return wrapper
+  router = routed.router
+  mounted.push(routed)
+  return routed.wrapper
 }
 const text = (el: Element) => el.textContent?.replace(/\s+/g, ' ').trim() ?? ''
 const inRow = (row: HTMLElement, id: string) =>

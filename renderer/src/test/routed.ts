@@ -1,0 +1,44 @@
+// Mounts a screen the way the shell shows it: on a memory router at its path (with a catch-all
+// for wherever it navigates) and the window's one ConfirmHost beside it.
+import { flushPromises } from '@vue/test-utils'
+import type { Component } from 'vue'
+import { createMemoryHistory, createRouter, type Router, type RouteRecordRaw } from 'vue-router'
+import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import { mountWithApp } from './mountApp'
+
+/** What mountRouted gives back: the router, the screen's wrapper, and one way to unmount both. */
+export interface Routed {
+  router: Router
+  wrapper: ReturnType<typeof mountWithApp>
+  unmount(): void
+}
+
+/**
+ * Mounts `view` (with `props`) after navigating to `path`; `routes` are the ones the test
+ * navigates to (a catch-all named 'any' is added).
+ */
+export async function mountRouted(
+  view: Component,
+  options: { path: string; routes: RouteRecordRaw[]; props?: Record<string, unknown> },
+): Promise<Routed> {
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      ...options.routes,
+      { path: '/:rest(.*)*', name: 'any', component: { render: () => null } },
+    ],
+  })
+  await router.push(options.path)
+  const global = { plugins: [router] }
+  const host = mountWithApp(ConfirmHost, { global })
+  const wrapper = mountWithApp(view as never, { props: options.props ?? {}, global } as never)
+  await flushPromises()
+  return {
+    router,
+    wrapper,
+    unmount() {
+      wrapper.unmount()
+      host.unmount()
+    },
+  }
+}
