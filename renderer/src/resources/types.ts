@@ -35,6 +35,10 @@ export interface ColumnDef<K extends string = string> {
   width?: number
   /** The value names another resource (registry key): shown as a link to its detail. */
   link?: string
+  /** Status words written for people (`non_compliant` → "Non-Compliant"); the rest humanized. */
+  labels?: Readonly<Record<string, string>>
+  /** Status words shown as a warning (amber) or a danger (red) tag; the rest neutral. */
+  tones?: Readonly<Record<string, 'warning' | 'danger' | 'success'>>
 }
 
 /** A write on one row (path `{id}`): a call, or a form when the operation has a body. */

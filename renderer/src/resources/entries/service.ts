@@ -1,3 +1,4 @@
+import { SAQ_COMPLIANCE_LABELS } from '@contract/saq'
 import { defineResource } from '../types'
 
 /** Webhooks, audit, notifications, organizations, users, SAQ and billing features. */
@@ -227,7 +228,16 @@ export const serviceResources = [
       { key: 'name', sortable: true },
       { key: 'saq_type', label: 'Type' },
       { key: 'status', kind: 'status', sortable: true },
-      { key: 'compliance', kind: 'status' },
+      {
+        key: 'compliance',
+        kind: 'status',
+        labels: SAQ_COMPLIANCE_LABELS,
+        tones: {
+          non_compliant: 'danger',
+          compliant_legal_exception: 'warning',
+          compliant: 'success',
+        },
+      },
       { key: 'template_version', label: 'Version', width: 90 },
       { key: 'is_template', label: 'Template', kind: 'boolean', width: 100 },
       { key: 'approved_at', label: 'Approved', kind: 'datetime', sortable: true },
