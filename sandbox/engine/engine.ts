@@ -300,9 +300,14 @@ export class SandboxEngine {
         answerFaults.slowDripMs = f.slowDripMs
       }
     }
-    if (answer.file) await sendFile(res, answer.status, answer.file, answer.headers, answerFaults)
-    else sendJson(res, answer.status, answer.body, answer.headers, answerFaults)
-    return answer.status
+    if (answer.file) {
+      await sendFile(res, answer.status, answer.file, answer.headers, answerFaults)
+      return answer.status
+    }
+    // Every operation's JSON answer passes here: a GET's 200 gets an ETag and may become a 304.
+    const conditional =
+      op.method === 'GET' ? { ifNoneMatch: req.headers['if-none-match'] } : undefined
+    return sendJson(res, answer.status, answer.body, answer.headers, answerFaults, conditional)
   }
 
   /** Resolves Bearer/Basic credentials into the caller, or throws 401. */

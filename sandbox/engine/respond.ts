@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { SandboxFile } from '../types'
@@ -8,16 +9,55 @@ export type AnswerFaults = Pick<Faults, 'dropMidBody' | 'corruptDownloads' | 'sl
 
 const NONE: AnswerFaults = { dropMidBody: false, corruptDownloads: false, slowDripMs: 0 }
 
-/** Sends a JSON answer (status 204 or an undefined body → no body). */
+/** A GET's request validator: the If-None-Match header (absent → undefined). */
+export interface Conditional {
+  ifNoneMatch: string | undefined
+}
+
+/** Strong ETag of exact answer bytes: a quoted sha256 prefix (27 base64url chars, 162 bits). */
+export function etagOf(payload: Buffer): string {
+  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`
+}
+
+/**
+ * True when an If-None-Match value matches `etag`: `*`, or any listed tag compared weakly
+ * (RFC 9110 §13.1.2: `W/"x"` and `"x"` are equal; a malformed list matches nothing).
+ */
+export function noneMatchHit(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false
+  if (header.trim() === '*') return true
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag)
+  const wanted = opaque(etag)
+  for (const m of header.matchAll(/(?:W\/)?"[^"]*"/g)) {
+    if (opaque(m[0]) === wanted) return true
+  }
+  return false
+}
+
+/**
+ * Sends a JSON answer (status 204 or an undefined body → no body); returns the status sent.
+ * With `conditional` (a GET's answer) a 200 carries the ETag of its bytes, and is a bodiless 304
+ * when the request's If-None-Match already names it.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
   faults: AnswerFaults = NONE,
-): void {
+  conditional?: Conditional,
+): number {
   const payload =
     body === undefined || status === 204 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body))
+  if (conditional && status === 200 && payload.length > 0) {
+    const etag = etagOf(payload)
+    if (noneMatchHit(conditional.ifNoneMatch, etag)) {
+      res.writeHead(304, { ...headers, ETag: etag })
+      res.end()
+      return 304
+    }
+    headers = { ...headers, ETag: etag }
+  }
   res.writeHead(status, {
     ...headers,
     ...(payload.length > 0 ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
@@ -25,9 +65,10 @@ export function sendJson(
   })
   if (faults.dropMidBody && payload.length > 1) {
     res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.socket?.destroy())
-    return
+    return status
   }
   res.end(payload)
+  return status
 }
 
 /** A filename safe inside a quoted Content-Disposition value (printable ASCII, no quotes). */
