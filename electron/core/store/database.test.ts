@@ -87,3 +87,311 @@ describe('opening the local store', () => {
     expect(() => openDatabase(dir)).toThrow(/newer ScanDesk/)
   })
 })
+
+type Row = Record<string, string | number | null>
+
+const T1 = '2024-03-01T08:00:00.000Z'
+const T2 = '2024-03-02T09:30:00.000Z'
+const SHA = 'a'.repeat(64)
+
+/** Representative rows of every table that exists at `version`, with that version's columns. */
+function rowsAt(version: number): Record<string, Row[]> {
+  const signIn = (extra: Row): Row => (version >= 3 ? extra : {})
+  const rows: Record<string, Row[]> = {
+    accounts: [
+      {
+        id: 'acc-1',
+        label: 'Acme',
+        base_url: 'https://scanner.example.com',
+        username: 'analyst@example.com',
+        release: 'latest',
+        color: '#3366ff',
+        auth_method: 'password',
+        is_demo: 0,
+        allow_insecure_http: 0,
+        created_at: T1,
+        updated_at: T2,
+        ...signIn({
+          ca_bundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+          remember_password: 1,
+          impersonating: JSON.stringify({ userId: 'usr-7', email: 'c@example.com', since: T2 }),
+        }),
+      },
+      {
+        id: 'acc-2',
+        label: 'Demo',
+        base_url: 'http://127.0.0.1:4010',
+        username: 'token',
+        release: '2023.1',
+        color: '#ff6633',
+        auth_method: 'access_token',
+        is_demo: 1,
+        allow_insecure_http: 1,
+        created_at: T1,
+        updated_at: T1,
+        ...signIn({ ca_bundle: null, remember_password: 0, impersonating: null }),
+      },
+    ],
+    settings: [
+      { key: 'theme', value: '"dark"' },
+      { key: 'maxDownloadBytes', value: '104857600' },
+      { key: 'folders', value: JSON.stringify({ 'acc-1': '/home/u/Reports' }) },
+    ],
+  }
+  if (version >= 2) {
+    const saq = (extra: Row): Row => (version >= 5 ? extra : {})
+    rows.export_jobs = [
+      {
+        id: 'job-1',
+        account_id: 'acc-1',
+        kind: 'report',
+        resource_id: 'rep-1',
+        resource_name: 'Quarterly',
+        format: 'pdf',
+        state: 'verified',
+        phase: 'verify',
+        error: null,
+        target_path: '/home/u/Reports/Quarterly.pdf',
+        path: '/home/u/Reports/Quarterly.pdf',
+        sha256: SHA,
+        ledger_id: 'led-1',
+        generation_started_at: T1,
+        created_at: T1,
+        updated_at: T2,
+        ...saq({ saq_facts: null }),
+      },
+      {
+        id: 'job-2',
+        account_id: 'acc-2',
+        kind: 'advanced_report',
+        resource_id: 'adv-1',
+        resource_name: 'All hosts',
+        format: 'csv',
+        state: 'failed',
+        phase: 'download',
+        error: JSON.stringify({ code: 'OFFLINE', message: 'The service cannot be reached.' }),
+        target_path: null,
+        path: null,
+        sha256: null,
+        ledger_id: null,
+        generation_started_at: null,
+        created_at: T2,
+        updated_at: T2,
+        ...saq({ saq_facts: null }),
+      },
+    ]
+    rows.file_ledger = [
+      {
+        id: 'led-1',
+        account_id: 'acc-1',
+        account_label: 'Acme',
+        kind: 'report',
+        resource_id: 'rep-1',
+        resource_name: 'Quarterly',
+        format: 'pdf',
+        path: '/home/u/Reports/Quarterly.pdf',
+        size: 48213,
+        sha256: SHA,
+        verdict: 'verified',
+        detail: null,
+        downloaded_at: T2,
+        verified_at: T2,
+        ...saq({ saq_type: null, saq_status: null, requirement: null }),
+      },
+      {
+        id: 'led-2',
+        account_id: 'acc-gone',
+        account_label: 'Removed account',
+        kind: 'advanced_report',
+        resource_id: 'adv-9',
+        resource_name: 'Old hosts',
+        format: 'csv',
+        path: '/home/u/Reports/Old hosts.csv',
+        size: 0,
+        sha256: 'b'.repeat(64),
+        verdict: 'mismatch',
+        detail: 'The service reports another digest.',
+        downloaded_at: T1,
+        verified_at: null,
+        ...saq({ saq_type: null, saq_status: null, requirement: null }),
+      },
+    ]
+    if (version >= 5) {
+      rows.export_jobs.push({
+        id: 'job-3',
+        account_id: 'acc-1',
+        kind: 'saq',
+        resource_id: 'saq-4',
+        resource_name: 'SAQ A 2024',
+        format: 'pdf',
+        state: 'queued',
+        phase: 'generate',
+        error: null,
+        target_path: null,
+        path: null,
+        sha256: null,
+        ledger_id: null,
+        generation_started_at: null,
+        created_at: T2,
+        updated_at: T2,
+        saq_facts: JSON.stringify({ type: 'A', status: 'Compliant' }),
+      })
+      rows.file_ledger.push({
+        id: 'led-3',
+        account_id: 'acc-1',
+        account_label: 'Acme',
+        kind: 'saq_evidence',
+        resource_id: 'saq-4',
+        resource_name: 'firewall.png',
+        format: 'file',
+        path: '/home/u/Evidence/firewall.png',
+        size: 1024,
+        sha256: 'c'.repeat(64),
+        verdict: 'recorded',
+        detail: null,
+        downloaded_at: T2,
+        verified_at: null,
+        saq_type: 'A',
+        saq_status: 'Compliant',
+        requirement: '1.2.1',
+      })
+    }
+  }
+  if (version >= 4) {
+    rows.drafts = [
+      {
+        account_id: 'acc-1',
+        kind: 'scan-wizard',
+        key: 'new',
+        data: JSON.stringify({ step: 2, targets: ['tgt-1'] }),
+        saved_at: T1,
+      },
+      {
+        account_id: 'acc-2',
+        kind: 'saq',
+        key: 'saq-4',
+        data: JSON.stringify({ answers: { '1.2.1': 'yes' } }),
+        saved_at: T2,
+      },
+    ]
+  }
+  if (version >= 6) {
+    rows.keychain_tombstones = [
+      { account_id: 'acc-1', kind: 'session_token', created_at: T1 },
+      { account_id: 'acc-gone', kind: 'password', created_at: T2 },
+    ]
+  }
+  return rows
+}
+
+/** Values of columns added after `version` that its rows take on when migrated. */
+function addedDefaults(table: string, version: number): Row {
+  if (table === 'accounts' && version < 3) {
+    return { ca_bundle: null, remember_password: 0, impersonating: null }
+  }
+  if (table === 'export_jobs' && version < 5) return { saq_facts: null }
+  if (table === 'file_ledger' && version < 5) {
+    return { saq_type: null, saq_status: null, requirement: null }
+  }
+  return {}
+}
+
+function insertRows(d: Db, table: string, rows: Row[]): void {
+  for (const row of rows) {
+    const cols = Object.keys(row)
+    d.prepare(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+    ).run(row)
+  }
+}
+
+/** Tables and indexes as SQLite stores them, whitespace normalized, sorted by name. */
+function schemaOf(d: Db): { type: string; name: string; sql: string }[] {
+  const rows = d
+    .prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'index')")
+    .all() as { type: string; name: string; sql: string | null }[]
+  return rows
+    .filter((r) => r.sql !== null) // automatic indexes of primary keys and UNIQUE have no SQL
+    .map((r) => ({ type: r.type, name: r.name, sql: r.sql!.replace(/\s+/g, ' ').trim() }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+}
+
+const LATEST = Math.max(...MIGRATIONS.map((m) => m.version))
+const EARLIER = MIGRATIONS.map((m) => m.version).filter((v) => v < LATEST)
+
+describe('upgrading a database of every earlier version', () => {
+  it('covers every version before the latest', () => {
+    expect(EARLIER).toEqual(Array.from({ length: LATEST - 1 }, (_, i) => i + 1))
+  })
+
+  it.each(EARLIER)(
+    'migrates a version %i database with its rows to the schema of a new one',
+    (version) => {
+      const old = path.join(dir, 'old')
+      db = openDatabase(
+        old,
+        MIGRATIONS.filter((m) => m.version <= version),
+      )
+      expect(schemaVersion(db)).toBe(version)
+      const rows = rowsAt(version)
+      const tables = schemaOf(db)
+        .filter((t) => t.type === 'table' && t.name !== 'schema_migrations')
+        .map((t) => t.name)
+      expect(Object.keys(rows).sort()).toEqual(tables)
+      for (const [table, list] of Object.entries(rows)) insertRows(db, table, list)
+      db.close()
+
+      db = openDatabase(old)
+      expect(schemaVersion(db)).toBe(LATEST)
+      for (const [table, list] of Object.entries(rows)) {
+        const stored = db.prepare(`SELECT * FROM ${table}`).all()
+        const expected = list.map((r) => ({ ...addedDefaults(table, version), ...r }))
+        expect(stored, table).toHaveLength(expected.length)
+        expect(stored, table).toEqual(expect.arrayContaining(expected))
+      }
+      expect(db.pragma('foreign_key_check')).toEqual([])
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+
+      const fresh = openDatabase(path.join(dir, 'fresh'))
+      try {
+        expect(schemaOf(db)).toEqual(schemaOf(fresh))
+      } finally {
+        fresh.close()
+      }
+    },
+  )
+})
+
+describe('the outbox table (migration 7)', () => {
+  const entry = (id: string, seq: number, accountId: string, state = 'queued'): Row => ({
+    id,
+    seq,
+    account_id: accountId,
+    account_label: accountId === 'acc-1' ? 'Acme' : 'Demo',
+    op: 'notifications.mark_read',
+    input: JSON.stringify({ ids: ['ntf-1'] }),
+    target: 'ntf-1',
+    state,
+    error: null,
+    attempts: 0,
+    created_at: T1,
+    last_tried_at: null,
+  })
+
+  it('goes with its account and refuses a state it does not know', () => {
+    db = openDatabase(dir)
+    insertRows(db, 'accounts', rowsAt(LATEST).accounts)
+    insertRows(db, 'outbox', [
+      entry('out-1', 1, 'acc-1'),
+      entry('out-2', 2, 'acc-2'),
+      entry('out-3', 3, 'acc-1', 'failed'),
+    ])
+    db.prepare("DELETE FROM accounts WHERE id = 'acc-1'").run()
+    const left = db.prepare('SELECT id FROM outbox ORDER BY seq').all()
+    expect(left).toEqual([{ id: 'out-2' }])
+    expect(() => insertRows(db!, 'outbox', [entry('out-4', 4, 'acc-2', 'sent')])).toThrow(
+      /CHECK constraint/,
+    )
+    expect(db.prepare('SELECT COUNT(*) AS n FROM outbox').get()).toEqual({ n: 1 })
+  })
+})
