@@ -51,6 +51,15 @@ export const CHANNEL_NAMES = [
   'saq.evidence.remove',
   'saq.evidence.link',
   'saq.auditBundle',
+  'connectivity.get',
+  'connectivity.setWorkOffline',
+  'connectivity.network',
+  'connectivity.check',
+  'cache.status',
+  'cache.clear',
+  'outbox.list',
+  'outbox.retry',
+  'outbox.discard',
 ] as const
 
 /** One request channel name. */
@@ -65,6 +74,8 @@ export const EVENT_NAMES = [
   'library.changed',
   'accounts.reauthRequired',
   'links.opened',
+  'connectivity.mode',
+  'outbox.changed',
 ] as const
 
 /** One event name. */

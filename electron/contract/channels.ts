@@ -3,6 +3,7 @@ import { accountId, addAccountInput, type AccountView } from './accounts'
 import type { ChannelName, EventName } from './channel-names'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
+import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
   sessionsInputs,
   signInInput,
@@ -31,8 +32,12 @@ export const apiCallInput = z.strictObject({
 /** Answer of api.call. `data` is the checked service answer. */
 export interface ApiCallOutput {
   data: unknown
+  /** When the answer left the service (for an offline copy: when it was stored). */
   fetchedAt: string
+  /** True when the answer is the offline copy (the service was not asked or did not answer). */
   fromCache: boolean
+  /** Set when the write was kept in the outbox to be sent when the service is back (data null). */
+  queued?: { id: string }
 }
 
 /** What the app reports about itself. */
@@ -57,6 +62,8 @@ export interface Settings {
   notifyOnFinish: boolean
   /** The largest file a download may bring, declared or not (1 MiB..64 GiB; default 4 GiB). */
   maxDownloadBytes: number
+  /** The largest offline copy of one account's answers (16 MiB..16 GiB; default 512 MiB). */
+  cacheMaxBytes: number
 }
 
 /** The bounds and default of `Settings.maxDownloadBytes`. */
@@ -77,14 +84,15 @@ export const settingsInput = z.strictObject({
     .min(MAX_DOWNLOAD_BYTES.min, 'The largest download must be at least 1 MiB.')
     .max(MAX_DOWNLOAD_BYTES.max, 'The largest download may be at most 64 GiB.')
     .optional(),
+  cacheMaxBytes: z
+    .number()
+    .int()
+    .min(CACHE_MAX_BYTES.min, 'The offline copy must be allowed at least 16 MiB.')
+    .max(CACHE_MAX_BYTES.max, 'The offline copy may be at most 16 GiB.')
+    .optional(),
 })
 
-/** Connectivity of one account's service. */
-export interface Connectivity {
-  accountId: string
-  online: boolean
-  checkedAt: string
-}
+export type { Connectivity } from './offline'
 
 /** The channel map: input schema (checked in main before any work) and output type per channel. */
 export const channelInputs = {
@@ -103,10 +111,12 @@ export const channelInputs = {
   ...filesInputs,
   ...sessionsInputs,
   ...draftsInputs,
+  ...offlineInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
-export interface ChannelOutputs extends FilesOutputs, SessionsOutputs, DraftsOutputs {
+export interface ChannelOutputs
+  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }
@@ -128,9 +138,8 @@ export interface AccountList {
 }
 
 /** Payload type of each event. */
-export interface EventPayloads extends FilesEvents, SessionsEvents {
+export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents {
   'accounts.changed': AccountList
-  connectivity: Connectivity
   'keychain.status': KeychainStatus
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { EVENT_NAMES } from '@contract/channel-names'
+import { AppFailure } from '@contract/errors'
 import { AccountService } from './accounts/account-service'
 import { ClientPool } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
@@ -11,11 +12,16 @@ import { CoreEvents } from './events'
 import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
-import { Connectivity } from './handlers/connectivity'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/client'
+import { openCacheDatabase } from './offline/cache-db'
+import { CacheKeys } from './offline/cache-keys'
+import { CacheStore } from './offline/cache-store'
+import { ConnectivityMonitor } from './offline/connectivity'
+import { Outbox } from './offline/outbox'
+import { readCacheMaxBytes } from './offline/settings'
 import { AccountsRepo } from './store/accounts-repo'
 import { openDatabase } from './store/database'
 import { DraftsRepo } from './store/drafts-repo'
@@ -46,6 +52,8 @@ export interface CoreOptions {
   exportBackoff?: BackoffOptions
   /** How long calls wait for a new sign-in after a session ended (default 10 min). */
   reauthWaitMs?: number
+  /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 5 min). */
+  probeBackoff?: { baseMs: number; maxMs: number }
 }
 
 /** The main-process core: one dispatch for every channel, the event bus, and shutdown. */
@@ -57,6 +65,10 @@ export interface Core {
   openLink(link: string): Promise<void>
   /** Aborts the running calls of one account (its window closed): they answer CANCELLED. */
   abortCalls(accountId: string): void
+  /** The OS reports the network up or down (Electron main watches it). */
+  setNetwork(online: boolean | null): void
+  /** The computer woke from sleep: every account is checked again. */
+  resumed(): void
   close(): Promise<void>
 }
 
@@ -77,11 +89,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     })
   const settings = new SettingsRepo(db)
+  let connectivity: ConnectivityMonitor | null = null
   const clients = new ClientPool({
     vault,
     limits: options.httpLimits,
     userAgent: `ScanDesk/${options.version}`,
     reauthWaitMs: options.reauthWaitMs,
+    networkBlocked: () => connectivity?.blockedReason() ?? null,
   })
   const accountsRepo = new AccountsRepo(db)
   const accounts = new AccountService({
@@ -95,6 +109,60 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   })
   const demo = new DemoAccounts(accounts, options.demo, log)
   const cancels = new CancelRegistry()
+  const signedIn = new Map<string, boolean>()
+  const monitor = new ConnectivityMonitor({
+    events,
+    settings,
+    backoff: options.probeBackoff,
+    log,
+    signedIn: (id) => signedIn.get(id) ?? null,
+    probe: async (id) => {
+      try {
+        let row = accounts.row(id)
+        if (row.isDemo) {
+          await demo.ensureFor(row)
+          row = accounts.row(id)
+        }
+        return await (await clients.client(row)).probe()
+      } catch (err) {
+        return err instanceof AppFailure
+          ? err
+          : new AppFailure({ code: 'INTERNAL', message: 'The check could not run.' })
+      }
+    },
+  })
+  connectivity = monitor
+  events.on('accounts.changed', (list) => {
+    for (const account of list.accounts) {
+      signedIn.set(account.id, account.signedIn)
+      monitor.sessionChanged(account.id)
+    }
+  })
+  const openedCache = openCacheDatabase(path.resolve(options.dataDir))
+  if (openedCache.setAside)
+    log('warn', `the offline copy was damaged (${openedCache.setAside}) and was set aside`)
+  const cache = new CacheStore(openedCache.db, {
+    keys: new CacheKeys(vault),
+    maxBytes: () => readCacheMaxBytes(settings),
+    setAside: openedCache.setAside,
+    log,
+  })
+  const outbox = new Outbox({
+    db,
+    events,
+    log,
+    blocked: () => monitor.blockedReason(),
+    report: (id, answered, message) =>
+      monitor.report(id, answered ? { answered: true } : { answered: false, message }),
+    send: async (id, op, input) => {
+      let row = accounts.row(id)
+      if (row.isDemo) {
+        await demo.ensureFor(row)
+        row = accounts.row(id)
+      }
+      return (await clients.client(row)).call(op, input)
+    },
+  })
   const host = options.host ?? headlessHost
   const exportServices = createExportServices({
     db,
@@ -118,7 +186,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     clients,
     demo,
     cancels,
-    connectivity: new Connectivity(events),
+    connectivity: monitor,
+    cache,
+    outbox,
     host,
     exports: exportServices,
     drafts: new DraftsRepo(db),
@@ -126,12 +196,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const table = createHandlerTable(handlerContext)
   await vault.status()
   await exportServices.start()
+  // Back online: queued writes go out in order, and export jobs waiting for the service resume.
+  monitor.onOnline((id) => {
+    if (!accountsRepo.get(id)) return
+    void outbox.replay(id)
+    exportServices.jobs.accountOnline(id)
+  })
 
   let closed: Promise<void> | null = null
   return {
     events,
     openLink: (link) => openLinkFromOs(handlerContext, link, log),
     abortCalls: (accountId) => clients.abortCalls(accountId),
+    setNetwork: (online) => {
+      monitor.setNetwork(online)
+    },
+    resumed: () => monitor.recheck(),
     dispatch: (channel, payload, ctx) =>
       dispatch(table, channel, payload, ctx, (err) => {
         const name = err instanceof Error ? err.name : typeof err
@@ -141,10 +221,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closed ??= (async () => {
         cancels.cancelAll()
+        monitor.close()
         accounts.close()
         await exportServices.close()
         await demo.close()
         clients.closeAll()
+        await outbox.idle()
+        cache.close()
         db.close()
       })()
       return closed

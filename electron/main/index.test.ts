@@ -115,6 +115,8 @@ vi.mock('electron', () => {
     ipcMain: { handle() {}, removeHandler() {} },
     shell: { openExternal: async () => {}, openPath: async () => '', showItemInFolder() {} },
     Notification: { isSupported: () => false },
+    net: { isOnline: () => true },
+    powerMonitor: { on: () => undefined },
   }
 })
 
@@ -153,6 +155,8 @@ beforeEach(() => {
     close: async () => {},
     openLink: async (link: string) => void state.opened.push(link),
     abortCalls: (accountId: string) => void state.aborted.push(accountId),
+    setNetwork: () => undefined,
+    resumed: () => undefined,
   }
 })
 

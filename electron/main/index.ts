@@ -1,7 +1,16 @@
 // Electron main process: app lifecycle only; everything else lives in electron/core. The demo
 // service this build carries (./demo) is handed to the core here.
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, dialog, session, type MessageBoxOptions } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  net,
+  powerMonitor,
+  session,
+  type MessageBoxOptions,
+} from 'electron'
 import { createCore, type Core } from '../core/index'
 import { startDemoService } from './demo'
 import { createElectronHost } from './host'
@@ -15,6 +24,7 @@ import {
   type LinkIntake,
 } from './links'
 import { installMenu } from './menu'
+import { watchNetwork } from './network'
 import { builtPaths } from './paths'
 import { registerAppScheme, serveAppProtocol } from './protocol'
 import { createAppWindow, hardenSession, installAppGuards } from './window'
@@ -64,6 +74,7 @@ async function start(intake: LinkIntake): Promise<void> {
     log,
   })
   abortCalls = (accountId) => core.abortCalls(accountId)
+  const stopWatchingNetwork = watchNetwork({ net, powerMonitor }, core)
   // A link from the OS is shown in the main window only (one dialog, not one per window).
   const unwire = registerIpc(core, log, (name) => {
     const main = mainWindow.window
@@ -96,6 +107,7 @@ async function start(intake: LinkIntake): Promise<void> {
     if (closed) return
     event.preventDefault()
     unwire()
+    stopWatchingNetwork()
     core
       .close()
       .catch((err: unknown) => log('error', `closing the core failed: ${String(err)}`))

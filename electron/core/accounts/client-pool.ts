@@ -19,6 +19,8 @@ export interface ClientPoolOptions {
   userAgent?: string
   /** How long calls wait for a new sign-in after the session ended (default 10 min). */
   reauthWaitMs?: number
+  /** Why no request may leave now ("Work offline", no network), read before every request. */
+  networkBlocked?: () => string | null
 }
 
 type ClientKey = Pick<
@@ -150,6 +152,7 @@ export class ClientPool {
       ...options,
       limits: this.options.limits,
       userAgent: this.options.userAgent,
+      ...(this.options.networkBlocked ? { networkBlocked: this.options.networkBlocked } : {}),
     })
   }
 

@@ -21,6 +21,7 @@ const SECRET_NAMES: Record<SecretKind, { label: string; field: string }> = {
   access_token: { label: 'access token', field: 'accessToken' },
   password: { label: 'password', field: 'password' },
   impersonator_token: { label: 'administrator session token', field: 'impersonatorToken' },
+  cache_key: { label: 'offline copy key', field: 'cacheKey' },
 }
 
 /**

@@ -36,6 +36,8 @@ function serviceOf(release: Release, calls: string[]): AccountClient {
       if (!findOperation(op)!.releases.includes(release)) throw status('NOT_FOUND', 404)
       throw status('UNAUTHORIZED', 401, 'The token is invalid or has expired')
     },
+    read: () => Promise.reject(new Error('not used')),
+    probe: async () => null,
     download: () => Promise.reject(new Error('not used')),
     close: () => undefined,
   }

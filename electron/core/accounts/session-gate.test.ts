@@ -24,6 +24,13 @@ class FakeService {
       baseUrl: 'http://127.0.0.1:9',
       release: 'latest',
       call: (opId) => send(opId),
+      read: async (opId) => ({
+        notModified: false,
+        data: await send(opId),
+        etag: null,
+        lastModified: null,
+      }),
+      probe: async () => null,
       download: async (opId) => {
         await send(opId)
         return { status: 200, contentLength: 0, contentType: null, bytes: 0 }

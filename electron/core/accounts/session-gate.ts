@@ -65,13 +65,18 @@ export class SessionGate {
     this.hooks = hooks
   }
 
-  /** The same client, with call() and download() behind the gate. */
+  /** The same client, with call(), read() and download() behind the gate (probe() is not). */
   wrap(account: GateAccount, client: AccountClient): AccountClient {
     return {
       baseUrl: client.baseUrl,
       release: client.release,
       call: (opId, input, options) =>
         this.run(account, opId, options?.signal, () => client.call(opId, input, options)),
+      read: (opId, input, validators, options) =>
+        this.run(account, opId, options?.signal, () =>
+          client.read(opId, input, validators, options),
+        ),
+      probe: (options) => client.probe(options),
       download: (opId, input, sink, options) =>
         this.run(account, opId, options?.signal, () => client.download(opId, input, sink, options)),
       close: () => client.close(),

@@ -8,6 +8,8 @@ export const SECRET_KINDS = [
   'password',
   /** An administrator's own session, set aside while the account impersonates a user. */
   'impersonator_token',
+  /** The AES-256 key of the account's offline copy (cached answers are encrypted with it). */
+  'cache_key',
 ] as const
 
 /** One kind of secret. */

@@ -218,8 +218,11 @@ describe('bridge events', () => {
               if (!text.includes('event: connectivity')) {
                 events.emit('connectivity', {
                   accountId: 'a1',
+                  state: 'unreachable',
                   online: false,
                   checkedAt: '2024-01-01T00:00:00.000Z',
+                  message: null,
+                  nextCheckAt: null,
                 })
               }
             }
@@ -237,7 +240,7 @@ describe('bridge events', () => {
       req.end()
     })
     expect(received).toContain(
-      'event: connectivity\ndata: {"accountId":"a1","online":false,"checkedAt":"2024-01-01T00:00:00.000Z"}\n\n',
+      'event: connectivity\ndata: {"accountId":"a1","state":"unreachable","online":false,"checkedAt":"2024-01-01T00:00:00.000Z","message":null,"nextCheckAt":null}\n\n',
     )
     await expect.poll(() => listeners().listenerCount('connectivity')).toBe(before)
   })

@@ -17,6 +17,7 @@ import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './bac
 import type { FileOps } from './file-ops'
 import type { DownloadFolders } from './folders'
 import { interruptedJob } from './interrupted'
+import { isUnreachable } from '../offline/connectivity'
 import {
   describe,
   notify,
@@ -61,6 +62,8 @@ export interface GenerateRequest {
 const ACTIVE: readonly ExportState[] = ['queued', 'generating', 'downloading', 'verifying']
 const RETRYABLE: readonly ExportState[] = ['failed', 'cancelled', 'mismatch']
 const SIGN_IN_CODES = ['UNAUTHORIZED', 'NOT_SIGNED_IN']
+/** The start of the message of a job that waits for the service (it resumes when online). */
+export const WAITING_MESSAGE = 'Waiting for the service — will continue when online.'
 /** Generations that took longer than this get a notification when ready. */
 export const LONG_GENERATION_MS = 5_000
 const PROGRESS_EVERY_MS = 100
@@ -253,6 +256,20 @@ export class ExportJobs {
   accountSignedIn(accountId: string): void {
     for (const job of this.deps.jobs.listByAccount(accountId)) {
       if (job.state !== 'failed' || !SIGN_IN_CODES.includes(job.error?.code ?? '')) continue
+      this.retry(job.id).catch((err: unknown) =>
+        this.deps.log?.('warn', `export ${job.id} could not resume: ${toError(err).code}`),
+      )
+    }
+  }
+
+  /**
+   * The account's service answers again: jobs that stopped because it could not be reached
+   * (OFFLINE, waiting) carry on by themselves.
+   */
+  accountOnline(accountId: string): void {
+    for (const job of this.deps.jobs.listByAccount(accountId)) {
+      if (job.state !== 'failed' || !job.error?.message.startsWith(WAITING_MESSAGE)) continue
+      if (this.running.has(job.id)) continue
       this.retry(job.id).catch((err: unknown) =>
         this.deps.log?.('warn', `export ${job.id} could not resume: ${toError(err).code}`),
       )
@@ -470,7 +487,13 @@ export class ExportJobs {
       this.set(jobId, { state: 'cancelled', error: null, path: null, sha256: null })
       return
     }
-    const error = toError(err)
+    const error = isUnreachable(err)
+      ? {
+          ...toError(err),
+          code: 'OFFLINE' as const,
+          message: `${WAITING_MESSAGE} ${toError(err).message}`,
+        }
+      : toError(err)
     if (error.code === 'INTERNAL')
       this.deps.log?.(
         'error',

@@ -26,6 +26,8 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
     'accounts.remove': async (input) => {
       const result = await a.remove(input.accountId)
       ctx.connectivity.forget(input.accountId)
+      // The offline copy goes with the account (its key went with its other secrets).
+      ctx.cache.dropAccount(input.accountId)
       return result
     },
     'accounts.setActive': (input) => a.setActive(input.accountId),

@@ -1,5 +1,8 @@
-import { AppFailure, fail } from '@contract/errors'
+import { findOperation } from '@contract/catalog/index'
+import { fail } from '@contract/errors'
 import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
+import { offlineCall } from '../offline/calls'
+import type { AccountRow } from '../store/accounts-repo'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
 
@@ -7,31 +10,36 @@ import type { HandlerContext } from './context'
 export const MAIN_ONLY_MESSAGE = 'This operation runs only through ScanDesk’s own sign-in screens.'
 
 /**
- * api.call runs one catalog operation for an account (through the account's gated client: a
- * session that ended pauses the call until the user signs in again); api.cancel aborts one.
+ * api.call runs one catalog operation for an account under its offline policy (through the
+ * account's gated client: a session that ended pauses the call until the user signs in again):
+ * reads are served from the offline copy when the service cannot be reached, safe writes wait in
+ * the outbox, the rest fail fast with OFFLINE. api.cancel aborts one call.
  */
 export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' | 'api.cancel'> {
+  const client = async (row: AccountRow) => {
+    let current = row
+    if (current.isDemo) {
+      await ctx.demo.ensureFor(current)
+      current = ctx.accounts.row(current.id)
+    }
+    return ctx.clients.client(current)
+  }
   return {
     'api.call': async ({ accountId, op, requestId, input }) => {
       if (MAIN_ONLY_OPERATIONS.has(op)) fail('FORBIDDEN', MAIN_ONLY_MESSAGE)
-      let row = ctx.accounts.row(accountId)
+      const def =
+        findOperation(op) ??
+        fail('UNKNOWN_OPERATION', `ScanDesk does not know the operation "${op.slice(0, 60)}".`)
+      const row = ctx.accounts.row(accountId)
       const signal = requestId ? ctx.cancels.start(requestId) : undefined
       try {
-        if (row.isDemo) {
-          await ctx.demo.ensureFor(row)
-          row = ctx.accounts.row(accountId)
-        }
-        const client = await ctx.clients.client(row)
-        const data = await client.call(op, input ?? {}, { signal })
-        ctx.connectivity.report(accountId, true)
-        return { data, fetchedAt: new Date().toISOString(), fromCache: false }
-      } catch (err) {
-        if (err instanceof AppFailure) {
-          const { code, status } = err.error
-          if (code === 'OFFLINE') ctx.connectivity.report(accountId, false)
-          else if (status !== undefined) ctx.connectivity.report(accountId, true)
-        }
-        throw err
+        return await offlineCall(
+          { cache: ctx.cache, connectivity: ctx.connectivity, outbox: ctx.outbox, client },
+          row,
+          def,
+          input ?? {},
+          signal,
+        )
       } finally {
         if (requestId && signal) ctx.cancels.finish(requestId, signal)
       }

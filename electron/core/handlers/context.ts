@@ -5,11 +5,13 @@ import type { Vault } from '../accounts/vault'
 import type { CoreEvents } from '../events'
 import type { ExportServices } from '../exports/index'
 import type { HostServices } from '../host'
+import type { CacheStore } from '../offline/cache-store'
+import type { ConnectivityMonitor } from '../offline/connectivity'
+import type { Outbox } from '../offline/outbox'
 import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
 import type { SettingsRepo } from '../store/settings-repo'
-import type { Connectivity } from './connectivity'
 
 /** Everything the handler modules share (built once by createCore). */
 export interface HandlerContext {
@@ -24,7 +26,12 @@ export interface HandlerContext {
   clients: ClientPool
   demo: DemoAccounts
   cancels: CancelRegistry
-  connectivity: Connectivity
+  /** Online / offline / unreachable per account, "Work offline", probes. */
+  connectivity: ConnectivityMonitor
+  /** The encrypted offline copy of cacheable reads. */
+  cache: CacheStore
+  /** Safe writes kept while the service cannot be reached. */
+  outbox: Outbox
   /** OS dialogs, open/reveal and notifications (headless in tests). */
   host: HostServices
   /** Export jobs, the file library and the download folders. */

@@ -2,6 +2,7 @@ import type { Settings } from '@contract/channels'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
 import { readDownloadPreferences, writeDownloadPreferences } from '../exports/preferences'
+import { readCacheMaxBytes, writeCacheMaxBytes } from '../offline/settings'
 
 const THEMES: readonly Settings['theme'][] = ['light', 'dark', 'system']
 
@@ -10,6 +11,7 @@ function read(ctx: HandlerContext): Settings {
   return {
     theme: (THEMES as readonly string[]).includes(theme) ? (theme as Settings['theme']) : 'system',
     ...readDownloadPreferences(ctx.settings),
+    cacheMaxBytes: readCacheMaxBytes(ctx.settings),
   }
 }
 
@@ -26,6 +28,7 @@ export function settingsHandlers(
         notifyOnFinish: input.notifyOnFinish,
         maxDownloadBytes: input.maxDownloadBytes,
       })
+      writeCacheMaxBytes(ctx.settings, input.cacheMaxBytes)
       return read(ctx)
     },
   }

@@ -5,6 +5,7 @@ import type { HandlerContext } from './context'
 import { demoHandlers } from './demo'
 import { draftsHandlers } from './drafts'
 import { filesHandlers } from './files'
+import { offlineHandlers } from './offline'
 import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
@@ -20,5 +21,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...filesHandlers(ctx),
     ...sessionHandlers(ctx),
     ...draftsHandlers(ctx.drafts),
+    ...offlineHandlers(ctx),
   }
 }

@@ -84,6 +84,11 @@ export interface AccountClientOptions {
   retryBudget?: RetryBudget
   /** The account's abort signal, read at each call: aborting it cancels every running call. */
   accountSignal?: () => AbortSignal | undefined
+  /**
+   * Read before every request: a sentence when no request may leave ScanDesk ("Work offline" is
+   * on, the OS reports no network); the call then fails with OFFLINE and nothing is sent.
+   */
+  networkBlocked?: () => string | null
 }
 
 /** Options of one call. */
@@ -93,12 +98,38 @@ export interface CallOptions {
   deadlineMs?: number
 }
 
+/** Validators of a copy held locally, sent as If-None-Match / If-Modified-Since. */
+export interface Validators {
+  etag: string | null
+  lastModified: string | null
+}
+
+/** The outcome of a conditional read: the checked answer, or "your copy is current" (304). */
+export type ReadOutcome =
+  | ({ notModified: false; data: unknown } & Validators)
+  | ({ notModified: true; data: undefined } & Validators)
+
 /** One account's HTTP client: every request goes to its base URL and nowhere else. */
 export interface AccountClient {
   readonly baseUrl: string
   readonly release: Release
   /** Runs catalog operation `opId`; resolves to the checked answer or throws an AppFailure. */
   call(opId: string, input?: CallInput, options?: CallOptions): Promise<unknown>
+  /**
+   * Runs a GET like `call`, sending the validators of a local copy when given: resolves to the
+   * answer with its ETag / Last-Modified, or to notModified when the service answers 304.
+   */
+  read(
+    opId: string,
+    input: CallInput,
+    validators: Validators | null,
+    options?: CallOptions,
+  ): Promise<ReadOutcome>
+  /**
+   * Asks the base URL once, without any credential and without retries: resolves to null when
+   * the service answered at all (any status), or to the failure (OFFLINE, TIMEOUT, …).
+   */
+  probe(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<AppFailure | null>
   /**
    * Streams file operation `opId` into `sink` (one attempt, no retries, no size cap); resolves
    * once every announced byte arrived or throws an AppFailure (401 → UNAUTHORIZED, a short or
@@ -267,17 +298,54 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     return op
   }
 
+  function blocked(): void {
+    const why = options.networkBlocked?.()
+    if (why) fail('OFFLINE', why)
+  }
+
   async function call(opId: string, input: CallInput = {}, callOptions: CallOptions = {}) {
     const op = operation(opId)
-    if (op.responseKind === 'file' || answersFile(opId, queryOf(input)))
+    const response = await exchange(op, input, callOptions, null)
+    return readAnswer(op, response)
+  }
+
+  async function read(
+    opId: string,
+    input: CallInput,
+    validators: Validators | null,
+    callOptions: CallOptions = {},
+  ): Promise<ReadOutcome> {
+    const op = operation(opId)
+    if (op.method !== 'GET') fail('BAD_REQUEST', `“${op.summary}” is not a read.`)
+    const response = await exchange(op, input, callOptions, validators)
+    const header = (name: string) => {
+      const value: unknown = response.headers[name]
+      return typeof value === 'string' && value.length <= 512 ? value : null
+    }
+    const fresh = { etag: header('etag'), lastModified: header('last-modified') }
+    if (response.status === 304) return { notModified: true, data: undefined, ...fresh }
+    return { notModified: false, data: readAnswer(op, response), ...fresh }
+  }
+
+  /** Sends one request of `op` (retried when idempotent) and returns its 2xx (or 304) answer. */
+  async function exchange(
+    op: OperationDef,
+    input: CallInput,
+    callOptions: CallOptions,
+    validators: Validators | null,
+  ): Promise<AxiosResponse<string>> {
+    if (op.responseKind === 'file' || answersFile(op.id, queryOf(input)))
       fail('BAD_REQUEST', `“${op.summary}” is a download; use the download action instead.`)
     const request = prepareRequest(op, input)
+    blocked()
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'x-api-key': options.apiKey,
     }
     if (options.userAgent) headers['User-Agent'] = options.userAgent
     if (request.data !== undefined) headers['Content-Type'] = 'application/json'
+    if (validators?.etag) headers['If-None-Match'] = validators.etag
+    if (validators?.lastModified) headers['If-Modified-Since'] = validators.lastModified
     const auth = op.auth === 'user' ? await options.getAuth() : null
     if (op.auth === 'user' && !auth) fail('NOT_SIGNED_IN', 'Sign in to this account first.')
     if (auth) headers.Authorization = `${auth.scheme} ${auth.token}`
@@ -309,7 +377,6 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     }
     userSignal?.addEventListener('abort', onUserAbort, { once: true })
     accountSignal?.addEventListener('abort', onUserAbort, { once: true })
-    let response: AxiosResponse<string>
     try {
       const sent = instance.request<string>({
         method: op.method,
@@ -319,9 +386,14 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         headers,
         signal: controller.signal,
         'axios-retry': { retries: op.idempotent ? limits.retries : 0 },
+        ...(validators
+          ? {
+              validateStatus: (status: number) => (status >= 200 && status < 300) || status === 304,
+            }
+          : {}),
       })
       sent.catch(() => undefined)
-      response = await Promise.race([sent, stopped])
+      return await Promise.race([sent, stopped])
     } catch (err) {
       const cancelled = !!userSignal?.aborted || !!accountSignal?.aborted
       throw translate(err, deadline.hit, cancelled, redact)
@@ -330,7 +402,34 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       userSignal?.removeEventListener('abort', onUserAbort)
       accountSignal?.removeEventListener('abort', onUserAbort)
     }
-    return readAnswer(op, response)
+  }
+
+  async function probe(
+    probeOptions: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<AppFailure | null> {
+    try {
+      blocked()
+      await instance.request<string>({
+        method: 'GET',
+        url: '',
+        headers: {
+          Accept: '*/*',
+          ...(options.userAgent ? { 'User-Agent': options.userAgent } : {}),
+        },
+        timeout: probeOptions.timeoutMs ?? 5_000,
+        validateStatus: () => true,
+        maxContentLength: 64 * 1024,
+        signal:
+          probeOptions.signal ?? AbortSignal.timeout((probeOptions.timeoutMs ?? 5_000) + 1_000),
+        'axios-retry': { retries: 0 },
+      })
+      return null
+    } catch (err) {
+      if (err instanceof AppFailure) return err
+      // Too large an answer still means the service is there.
+      if (axios.isAxiosError(err) && /maxContentLength/.test(err.message)) return null
+      return translate(err, false, !!probeOptions.signal?.aborted, redactor([]))
+    }
   }
 
   function translate(
@@ -379,6 +478,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     if ((op.responseKind !== 'file' && !answersFile(opId, queryOf(input))) || op.method !== 'GET')
       fail('BAD_REQUEST', `“${op.summary}” is not a download.`)
     const request = prepareRequest(op, input)
+    blocked()
     const headers: Record<string, string> = {
       Accept: '*/*',
       'Accept-Encoding': 'identity',
@@ -411,6 +511,8 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     baseUrl: options.baseUrl,
     release: options.release,
     call,
+    read,
+    probe,
     download,
     close() {
       httpAgent.destroy()

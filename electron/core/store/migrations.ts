@@ -207,4 +207,30 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 7,
+    name: 'outbox',
+    up(db) {
+      // Writes kept while the service could not be reached (catalog policy "queue"), replayed in
+      // `seq` order per account. They go with their account; a refused one stays (state 'failed',
+      // its error as JSON) until the user retries or discards it.
+      db.exec(`
+        CREATE TABLE outbox (
+          id TEXT PRIMARY KEY,
+          seq INTEGER NOT NULL UNIQUE,
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          account_label TEXT NOT NULL,
+          op TEXT NOT NULL,
+          input TEXT NOT NULL CHECK (json_valid(input)),
+          target TEXT,
+          state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'failed')),
+          error TEXT CHECK (error IS NULL OR json_valid(error)),
+          attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+          created_at TEXT NOT NULL,
+          last_tried_at TEXT
+        ) STRICT;
+        CREATE INDEX outbox_account ON outbox (account_id, seq);
+      `)
+    },
+  },
 ]

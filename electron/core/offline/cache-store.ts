@@ -1,0 +1,232 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import type { CacheStatus } from '@contract/offline'
+import type { Db } from '../store/database'
+import { entryName, open, seal, type CacheKeys } from './cache-keys'
+
+/** One stored answer with the validators the service gave it. */
+export interface CachedAnswer {
+  data: unknown
+  fetchedAt: string
+  etag: string | null
+  lastModified: string | null
+}
+
+/** What the store needs besides its database. */
+export interface CacheStoreOptions {
+  keys: CacheKeys
+  /** The cap per account, read at each write (Settings.cacheMaxBytes). */
+  maxBytes: () => number
+  /** Why the previous file was set aside at start (shown in the status), or null. */
+  setAside?: string | null
+  /** Bytes written after which the WAL is checkpointed once writes pause. */
+  checkpointBytes?: number
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void
+  now?: () => Date
+}
+
+interface Row {
+  blob: Buffer
+  fetched_at: string
+}
+
+const CHECKPOINT_IDLE_MS = 1_000
+
+/**
+ * The offline copy: per account, the last answer of each cacheable read, compressed and
+ * encrypted with the account's key (AES-256-GCM, bound to account and entry), named by an HMAC of
+ * the request, evicted least recently used above the cap. Without a key (no keychain) nothing is
+ * written and nothing is read from disk. A row that does not open (altered, or sealed under a
+ * key that was replaced) is removed and counts as absent.
+ */
+export class CacheStore {
+  private unwritten = 0
+  private checkpointTimer: NodeJS.Timeout | null = null
+  private closed = false
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: CacheStoreOptions,
+  ) {}
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date()
+  }
+
+  private aad(accountId: string, id: Buffer): Buffer {
+    return Buffer.concat([Buffer.from(`${accountId}\n`, 'utf8'), id])
+  }
+
+  private async key(accountId: string) {
+    const outcome = await this.options.keys.keyFor(accountId)
+    // A new key cannot open rows sealed under an earlier one (a keychain that lost it).
+    if (outcome.key && outcome.fresh) this.clear(accountId)
+    return outcome.key
+  }
+
+  /** The stored answer of `request` (its canonical text), or null. */
+  async get(accountId: string, request: string): Promise<CachedAnswer | null> {
+    if (this.closed) return null
+    const key = await this.key(accountId)
+    if (!key) return null
+    const id = entryName(key, request)
+    const row = this.db
+      .prepare('SELECT blob, fetched_at FROM cache_entries WHERE account_id = ? AND id = ?')
+      .get(accountId, id) as Row | undefined
+    if (!row) return null
+    const plain = open(key, this.aad(accountId, id), row.blob)
+    let answer: CachedAnswer | null = null
+    if (plain) {
+      try {
+        const parsed = JSON.parse(inflateRawSync(plain).toString('utf8')) as Omit<
+          CachedAnswer,
+          'fetchedAt'
+        >
+        answer = { ...parsed, fetchedAt: row.fetched_at }
+      } catch {
+        answer = null
+      }
+    }
+    if (!answer) {
+      this.options.log?.('warn', 'an offline copy entry did not open and was removed')
+      this.db
+        .prepare('DELETE FROM cache_entries WHERE account_id = ? AND id = ?')
+        .run(accountId, id)
+      return null
+    }
+    this.db
+      .prepare('UPDATE cache_entries SET used_at = ? WHERE account_id = ? AND id = ?')
+      .run(this.now().getTime(), accountId, id)
+    return answer
+  }
+
+  /** Stores (or replaces) the answer of `request`; false when it was not kept. */
+  async put(accountId: string, request: string, answer: CachedAnswer): Promise<boolean> {
+    if (this.closed) return false
+    const key = await this.key(accountId)
+    if (!key) return false
+    const id = entryName(key, request)
+    const { data, etag, lastModified } = answer
+    const plain = deflateRawSync(Buffer.from(JSON.stringify({ data, etag, lastModified })), {
+      level: 1,
+    })
+    const blob = seal(key, this.aad(accountId, id), plain)
+    const cap = this.options.maxBytes()
+    if (blob.length > cap) return false
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO cache_entries (account_id, id, blob, size, fetched_at, used_at)
+           VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (account_id, id) DO UPDATE SET blob = excluded.blob, size = excluded.size,
+             fetched_at = excluded.fetched_at, used_at = excluded.used_at`,
+        )
+        .run(accountId, id, blob, blob.length, answer.fetchedAt, this.now().getTime())
+      this.evict(accountId, cap)
+    })()
+    this.wrote(blob.length)
+    return true
+  }
+
+  /** The service said the copy is current (304): it counts as fetched now. */
+  async touch(accountId: string, request: string, fetchedAt: string): Promise<void> {
+    if (this.closed) return
+    const key = await this.key(accountId)
+    if (!key) return
+    this.db
+      .prepare(
+        'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
+      )
+      .run(fetchedAt, this.now().getTime(), accountId, entryName(key, request))
+  }
+
+  /** Removes the least recently used entries until the account's copy is within 90% of `cap`. */
+  private evict(accountId: string, cap: number): void {
+    let total = this.bytes(accountId)
+    if (total <= cap) return
+    const rows = this.db
+      .prepare('SELECT id, size FROM cache_entries WHERE account_id = ? ORDER BY used_at, rowid')
+      .iterate(accountId) as IterableIterator<{ id: Buffer; size: number }>
+    const drop: Buffer[] = []
+    for (const row of rows) {
+      if (total <= cap * 0.9) break
+      drop.push(row.id)
+      total -= row.size
+    }
+    const del = this.db.prepare('DELETE FROM cache_entries WHERE account_id = ? AND id = ?')
+    for (const id of drop) del.run(accountId, id)
+  }
+
+  private bytes(accountId: string): number {
+    const row = this.db
+      .prepare('SELECT COALESCE(SUM(size), 0) AS bytes FROM cache_entries WHERE account_id = ?')
+      .get(accountId) as { bytes: number }
+    return row.bytes
+  }
+
+  /** Entries, size and ages of the account's copy, and whether it is kept on disk at all. */
+  async status(accountId: string): Promise<CacheStatus> {
+    const outcome = await this.options.keys.keyFor(accountId)
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS entries, COALESCE(SUM(size), 0) AS bytes, MIN(fetched_at) AS oldest,
+           MAX(fetched_at) AS newest FROM cache_entries WHERE account_id = ?`,
+      )
+      .get(accountId) as {
+      entries: number
+      bytes: number
+      oldest: string | null
+      newest: string | null
+    }
+    const setAside = this.options.setAside
+      ? `The offline copy on this computer was damaged (${this.options.setAside}) and was set aside; it fills again as you work online.`
+      : null
+    return {
+      accountId,
+      ...row,
+      maxBytes: this.options.maxBytes(),
+      persisted: outcome.key !== null,
+      message: outcome.key === null ? outcome.reason : setAside,
+    }
+  }
+
+  /** Deletes the account's copy (on request, or with the account). */
+  clear(accountId: string): void {
+    if (this.closed) return
+    const { changes } = this.db
+      .prepare('DELETE FROM cache_entries WHERE account_id = ?')
+      .run(accountId)
+    if (changes > 0) this.wrote(1)
+  }
+
+  /** Deletes the account's copy and forgets its key (the account was removed). */
+  dropAccount(accountId: string): void {
+    this.clear(accountId)
+    this.options.keys.forget(accountId)
+  }
+
+  /** After a bulk of writes, once they pause: fold the WAL back into the file. */
+  private wrote(bytes: number): void {
+    this.unwritten += bytes
+    if (this.unwritten < (this.options.checkpointBytes ?? 8 * 1024 ** 2)) return
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer)
+    this.checkpointTimer = setTimeout(() => this.checkpoint(), CHECKPOINT_IDLE_MS)
+    this.checkpointTimer.unref()
+  }
+
+  /** Checkpoints the WAL now (TRUNCATE); returns the pages moved. */
+  checkpoint(): number {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer)
+    this.checkpointTimer = null
+    if (this.closed) return 0
+    this.unwritten = 0
+    const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { checkpointed: number }[]
+    return result?.checkpointed ?? 0
+  }
+
+  close(): void {
+    if (this.closed) return
+    if (this.unwritten > 0) this.checkpoint()
+    this.closed = true
+    this.db.close()
+  }
+}

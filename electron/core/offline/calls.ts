@@ -1,0 +1,158 @@
+import type { OperationDef } from '@contract/catalog/types'
+import type { ApiCallOutput } from '@contract/channels'
+import { AppFailure, fail } from '@contract/errors'
+import { noCopyMessage } from '@contract/offline'
+import type { AccountClient } from '../http/client'
+import { prepareRequest, type CallInput } from '../http/request'
+import type { AccountRow } from '../store/accounts-repo'
+import type { CacheStore, CachedAnswer } from './cache-store'
+import { isUnreachable, type ConnectivityMonitor } from './connectivity'
+import type { Outbox } from './outbox'
+import { isCacheable } from './policy'
+
+/** What one api.call needs besides the operation and its input. */
+export interface OfflineCallDeps {
+  cache: CacheStore
+  connectivity: ConnectivityMonitor
+  outbox: Outbox
+  /** The account's gated client (starting the demo service first when needed). */
+  client: (row: AccountRow) => Promise<AccountClient>
+}
+
+/** The canonical text of a read: operation, path and checked query (keys in schema order). */
+export function requestText(op: OperationDef, input: CallInput): string {
+  const { url, params } = prepareRequest(op, input)
+  return `${op.id} ${url} ${JSON.stringify(params ?? {})}`
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof AppFailure ? err.error.message : 'The service cannot be reached.'
+}
+
+function fromCopy(copy: CachedAnswer): ApiCallOutput {
+  return { data: copy.data, fetchedAt: copy.fetchedAt, fromCache: true }
+}
+
+function report(deps: OfflineCallDeps, accountId: string, err: unknown): void {
+  if (isUnreachable(err)) {
+    // A refusal made here ("Work offline", no network) says nothing new about the service.
+    if (!deps.connectivity.blockedReason())
+      deps.connectivity.report(accountId, { answered: false, message: messageOf(err) })
+  } else if (err instanceof AppFailure && err.error.status !== undefined)
+    deps.connectivity.report(accountId, { answered: true })
+}
+
+/**
+ * A cacheable read: network first (conditional when a copy is held: 304 keeps the copy as
+ * current), the copy refreshed; when the service cannot be reached, or is known not to answer
+ * right now, the copy is served with its age; without a copy, OFFLINE says it was never opened.
+ */
+async function read(
+  deps: OfflineCallDeps,
+  row: AccountRow,
+  op: OperationDef,
+  input: CallInput,
+  signal: AbortSignal | undefined,
+): Promise<ApiCallOutput> {
+  const request = requestText(op, input)
+  const copy = await deps.cache.get(row.id, request)
+  const blocked = deps.connectivity.blockedReason()
+  if (blocked) {
+    if (copy) return fromCopy(copy)
+    fail('OFFLINE', noCopyMessage(blocked))
+  }
+  if (copy && deps.connectivity.knownUnreachable(row.id)) {
+    deps.connectivity.nudge(row.id)
+    return fromCopy(copy)
+  }
+  try {
+    const client = await deps.client(row)
+    const outcome = await client.read(op.id, input, copy, { signal })
+    deps.connectivity.report(row.id, { answered: true })
+    const fetchedAt = new Date().toISOString()
+    if (outcome.notModified) {
+      if (!copy)
+        fail('BAD_RESPONSE', 'The service said “not modified” for something never fetched.')
+      await deps.cache.touch(row.id, request, fetchedAt)
+      return { data: copy.data, fetchedAt, fromCache: false }
+    }
+    await deps.cache.put(row.id, request, {
+      data: outcome.data,
+      fetchedAt,
+      etag: outcome.etag,
+      lastModified: outcome.lastModified,
+    })
+    return { data: outcome.data, fetchedAt, fromCache: false }
+  } catch (err) {
+    report(deps, row.id, err)
+    if (isUnreachable(err)) {
+      if (copy) return fromCopy(copy)
+      fail('OFFLINE', noCopyMessage(messageOf(err)))
+    }
+    throw err
+  }
+}
+
+/**
+ * A write that is safe to send later (policy "queue"): sent now when the service answers, kept
+ * in the outbox (behind any earlier ones, to keep their order) when it cannot be reached.
+ */
+async function queueable(
+  deps: OfflineCallDeps,
+  row: AccountRow,
+  op: OperationDef,
+  input: CallInput,
+  signal: AbortSignal | undefined,
+): Promise<ApiCallOutput> {
+  const keep = (): ApiCallOutput => ({
+    data: null,
+    fetchedAt: new Date().toISOString(),
+    fromCache: false,
+    queued: { id: deps.outbox.enqueue(row, op, input).id },
+  })
+  if (deps.connectivity.knownUnreachable(row.id) || deps.outbox.hasQueued(row.id)) return keep()
+  try {
+    const client = await deps.client(row)
+    const data = await client.call(op.id, input, { signal })
+    deps.connectivity.report(row.id, { answered: true })
+    return { data, fetchedAt: new Date().toISOString(), fromCache: false }
+  } catch (err) {
+    report(deps, row.id, err)
+    if (isUnreachable(err)) return keep()
+    throw err
+  }
+}
+
+/** Any other operation: online only; refused at once, nothing sent, when requests are blocked. */
+async function online(
+  deps: OfflineCallDeps,
+  row: AccountRow,
+  op: OperationDef,
+  input: CallInput,
+  signal: AbortSignal | undefined,
+): Promise<ApiCallOutput> {
+  const blocked = deps.connectivity.blockedReason()
+  if (blocked) fail('OFFLINE', `${blocked} Nothing was sent; retry when you are back online.`)
+  try {
+    const client = await deps.client(row)
+    const data = await client.call(op.id, input, { signal })
+    deps.connectivity.report(row.id, { answered: true })
+    return { data, fetchedAt: new Date().toISOString(), fromCache: false }
+  } catch (err) {
+    report(deps, row.id, err)
+    throw err
+  }
+}
+
+/** Runs one operation for an account under its offline policy. */
+export function offlineCall(
+  deps: OfflineCallDeps,
+  row: AccountRow,
+  op: OperationDef,
+  input: CallInput,
+  signal: AbortSignal | undefined,
+): Promise<ApiCallOutput> {
+  if (isCacheable(op)) return read(deps, row, op, input, signal)
+  if (op.offline === 'queue') return queueable(deps, row, op, input, signal)
+  return online(deps, row, op, input, signal)
+}
