@@ -1,0 +1,427 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { findOperation } from '@contract/catalog/index'
+import type { OperationDef } from '@contract/catalog/types'
+import { AppFailure, type AppError } from '@contract/errors'
+import type { OutboxCounts } from '@contract/offline'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CoreEvents } from '../events'
+import type { CallInput } from '../http/request'
+import { AccountsRepo } from '../store/accounts-repo'
+import { openDatabase, type Db } from '../store/database'
+import { accountRow } from '../store/test-account'
+import { Outbox, type OutboxDeps } from './outbox'
+
+const ACME = { id: 'acc-00000001', label: 'Acme' }
+const OTHER = { id: 'acc-00000002', label: 'Other' }
+
+function op(id: string): OperationDef {
+  const found = findOperation(id)
+  if (!found) throw new Error(`no operation ${id}`)
+  return found
+}
+const MARK_READ = op('notifications.mark_read')
+const MARK_SEEN = op('notifications.mark_seen')
+const MARK_ALL_SEEN = op('notifications.mark_all_seen')
+
+interface Sent {
+  accountId: string
+  op: string
+  input: CallInput
+}
+
+let dir: string
+let db: Db
+let events: CoreEvents
+let changed: OutboxCounts[]
+let sent: Sent[]
+let reports: [string, boolean, string][]
+let blockedBy: string | null
+/** What `send` does for a call: throws the failure given for its target (or op), else resolves. */
+let failures: Map<string, AppFailure | Error>
+let outboxes: Outbox[]
+
+function send(accountId: string, opId: string, input: CallInput): Promise<unknown> {
+  sent.push({ accountId, op: opId, input })
+  const target = (input.path as { id?: string } | undefined)?.id ?? opId
+  const err = failures.get(target)
+  return err ? Promise.reject(err) : Promise.resolve({ data: { success: true } })
+}
+
+function outbox(over: Partial<OutboxDeps> = {}): Outbox {
+  const o = new Outbox({
+    db,
+    events,
+    send,
+    blocked: () => blockedBy,
+    report: (accountId, answered, message) => reports.push([accountId, answered, message]),
+    ...over,
+  })
+  outboxes.push(o)
+  return o
+}
+
+function appFailure(error: AppError): AppFailure {
+  return new AppFailure(error)
+}
+
+function rowState(id: string): string | undefined {
+  return (
+    db.prepare('SELECT state FROM outbox WHERE id = ?').get(id) as { state: string } | undefined
+  )?.state
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-outbox-'))
+  db = openDatabase(dir)
+  const accounts = new AccountsRepo(db)
+  accounts.insert(accountRow({ id: ACME.id, label: ACME.label }))
+  accounts.insert(accountRow({ id: OTHER.id, label: OTHER.label }))
+  events = new CoreEvents()
+  changed = []
+  events.on('outbox.changed', (c) => changed.push(c))
+  sent = []
+  reports = []
+  blockedBy = null
+  failures = new Map()
+  outboxes = []
+})
+
+afterEach(async () => {
+  for (const o of outboxes) await o.idle()
+  db.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('enqueue', () => {
+  it('keeps a mark_read with its target, queued, and announces the counts', () => {
+    const o = outbox({ now: () => new Date('2025-06-01T10:00:00.000Z') })
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    expect(item).toMatchObject({
+      accountId: ACME.id,
+      accountLabel: 'Acme',
+      op: 'notifications.mark_read',
+      summary: MARK_READ.summary,
+      target: 'ntf-002',
+      state: 'queued',
+      error: null,
+      attempts: 0,
+      createdAt: '2025-06-01T10:00:00.000Z',
+      lastTriedAt: null,
+    })
+    expect(o.get(item.id)).toEqual(item)
+    expect(o.list(ACME.id)).toEqual([item])
+    expect(changed).toEqual([{ accountId: ACME.id, queued: 1, failed: 0 }])
+    expect(o.counts(ACME.id)).toEqual({ accountId: ACME.id, queued: 1, failed: 0 })
+    expect(o.hasQueued(ACME.id)).toBe(true)
+    expect(o.hasQueued(OTHER.id)).toBe(false)
+    expect(sent).toEqual([])
+  })
+
+  it('keeps a mark-all with no target', () => {
+    const o = outbox()
+    expect(o.enqueue(ACME, MARK_ALL_SEEN, {}).target).toBeNull()
+  })
+
+  it('refuses an input the catalog refuses, and stores nothing', () => {
+    const o = outbox()
+    for (const input of [{}, { path: {} }, { path: { id: '../admin' } }, { path: { id: '' } }]) {
+      let caught: unknown
+      try {
+        o.enqueue(ACME, MARK_READ, input)
+      } catch (err) {
+        caught = err
+      }
+      expect(caught).toBeInstanceOf(AppFailure)
+      expect((caught as AppFailure).error.code).toBe('VALIDATION')
+    }
+    expect(o.list()).toEqual([])
+    expect(changed).toEqual([])
+  })
+
+  it('refuses an operation whose offline policy is not "queue"', () => {
+    const o = outbox()
+    for (const id of ['notifications.delete', 'notifications.show']) {
+      const def = op(id)
+      expect(def.offline).not.toBe('queue')
+      expect(() => o.enqueue(ACME, def, { path: { id: 'ntf-002' } })).toThrow(
+        expect.objectContaining({ error: expect.objectContaining({ code: 'OFFLINE' }) }),
+      )
+    }
+    expect(o.list()).toEqual([])
+  })
+})
+
+describe('replay', () => {
+  it('sends in the order they were made, across operations, and deletes each once sent', async () => {
+    const o = outbox()
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    o.enqueue(ACME, MARK_ALL_SEEN, {})
+    o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    changed = []
+    await o.replay(ACME.id)
+    expect(sent).toEqual([
+      { accountId: ACME.id, op: 'notifications.mark_read', input: { path: { id: 'ntf-002' } } },
+      { accountId: ACME.id, op: 'notifications.mark_all_seen', input: {} },
+      { accountId: ACME.id, op: 'notifications.mark_seen', input: { path: { id: 'ntf-003' } } },
+    ])
+    expect(o.list()).toEqual([])
+    expect(changed.at(-1)).toEqual({ accountId: ACME.id, queued: 0, failed: 0 })
+    expect(reports).toEqual([
+      [ACME.id, true, ''],
+      [ACME.id, true, ''],
+      [ACME.id, true, ''],
+    ])
+  })
+
+  it('deletes an item only after it was sent', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    let stateWhileSending: string | undefined
+    const spy = outbox({
+      send: (accountId, opId, input) => {
+        stateWhileSending = rowState(item.id)
+        return send(accountId, opId, input)
+      },
+    })
+    await spy.replay(ACME.id)
+    expect(stateWhileSending).toBe('sending')
+    expect(o.get(item.id)).toBeNull()
+  })
+
+  it.each([
+    ['NOT_FOUND', 404],
+    ['CONFLICT', 409],
+  ] as const)(
+    'a refusal (%s) keeps the item as failed with the error and goes on',
+    async (code, status) => {
+      const o = outbox()
+      const first = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+      const refusedItem = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-004' } })
+      const last = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-005' } })
+      const error: AppError = { code, status, message: 'The service said no.' }
+      failures.set('ntf-004', appFailure(error))
+      await o.replay(ACME.id)
+      expect(sent.map((s) => s.input.path)).toEqual([
+        { id: 'ntf-002' },
+        { id: 'ntf-004' },
+        { id: 'ntf-005' },
+      ])
+      expect(o.get(first.id)).toBeNull()
+      expect(o.get(last.id)).toBeNull()
+      expect(o.get(refusedItem.id)).toMatchObject({ state: 'failed', error, attempts: 1 })
+      expect(o.counts(ACME.id)).toEqual({ accountId: ACME.id, queued: 0, failed: 1 })
+      expect(o.hasQueued(ACME.id)).toBe(false)
+      expect(changed.at(-1)).toEqual({ accountId: ACME.id, queued: 0, failed: 1 })
+
+      // A failed item is not sent again by the next replay.
+      sent = []
+      await o.replay(ACME.id)
+      expect(sent).toEqual([])
+    },
+  )
+
+  it('a failure that is not an AppFailure is kept as an internal error', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    failures.set('ntf-002', new Error('secret detail'))
+    await o.replay(ACME.id)
+    const kept = o.get(item.id)
+    expect(kept?.state).toBe('failed')
+    expect(kept?.error?.code).toBe('INTERNAL')
+    expect(JSON.stringify(kept)).not.toContain('secret detail')
+  })
+
+  it('losing the service puts the item back, stops the replay and reports it', async () => {
+    const o = outbox()
+    const first = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const lost = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-004' } })
+    const later = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-005' } })
+    failures.set('ntf-004', appFailure({ code: 'OFFLINE', message: 'Connection refused.' }))
+    await o.replay(ACME.id)
+    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }, { id: 'ntf-004' }])
+    expect(o.get(first.id)).toBeNull()
+    expect(o.get(lost.id)).toMatchObject({ state: 'queued', error: null, attempts: 1 })
+    expect(o.get(later.id)).toMatchObject({ state: 'queued', attempts: 0, lastTriedAt: null })
+    expect(reports).toEqual([
+      [ACME.id, true, ''],
+      [ACME.id, false, 'Connection refused.'],
+    ])
+    expect(changed.at(-1)).toEqual({ accountId: ACME.id, queued: 2, failed: 0 })
+
+    // Back online: the rest goes, in order.
+    failures.clear()
+    sent = []
+    await o.replay(ACME.id)
+    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-004' }, { id: 'ntf-005' }])
+    expect(o.list()).toEqual([])
+  })
+
+  it('a 503 counts as losing the service', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    failures.set('ntf-002', appFailure({ code: 'SERVER', status: 503, message: 'Unavailable.' }))
+    await o.replay(ACME.id)
+    expect(o.get(item.id)?.state).toBe('queued')
+    expect(reports).toEqual([[ACME.id, false, 'Unavailable.']])
+  })
+
+  it('no session keeps the item queued and stops, without calling the service unreachable', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const later = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    failures.set('ntf-002', appFailure({ code: 'NOT_SIGNED_IN', message: 'Sign in first.' }))
+    await o.replay(ACME.id)
+    expect(sent).toHaveLength(1)
+    expect(o.get(item.id)).toMatchObject({ state: 'queued', error: null })
+    expect(o.get(later.id)?.state).toBe('queued')
+    expect(reports).toEqual([])
+  })
+
+  it('sends nothing while requests are blocked', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    blockedBy = '“Work offline” is on.'
+    await o.replay(ACME.id)
+    expect(sent).toEqual([])
+    expect(o.get(item.id)).toMatchObject({ state: 'queued', attempts: 0 })
+  })
+
+  it('stops between items once requests become blocked', async () => {
+    const o = outbox({
+      send: (accountId, opId, input) => {
+        blockedBy = 'No network.'
+        return send(accountId, opId, input)
+      },
+    })
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const later = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
+    await o.replay(ACME.id)
+    expect(sent).toHaveLength(1)
+    expect(o.get(later.id)?.state).toBe('queued')
+  })
+
+  it('two concurrent replays of one account send each item once', async () => {
+    const releases: (() => void)[] = []
+    const o = outbox({
+      send: (accountId, opId, input) => {
+        sent.push({ accountId, op: opId, input })
+        return new Promise<void>((resolve) => releases.push(resolve))
+      },
+    })
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
+    const first = o.replay(ACME.id)
+    const second = o.replay(ACME.id)
+    expect(second).toBe(first)
+    while (o.list().length > 0) {
+      await new Promise((r) => setImmediate(r))
+      releases.shift()?.()
+    }
+    await Promise.all([first, second])
+    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }, { id: 'ntf-003' }])
+  })
+
+  it("sends only the given account's items", async () => {
+    const o = outbox()
+    o.enqueue(OTHER, MARK_READ, { path: { id: 'ntf-001' } })
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    o.enqueue(OTHER, MARK_ALL_SEEN, {})
+    await o.replay(ACME.id)
+    expect(sent).toEqual([
+      { accountId: ACME.id, op: 'notifications.mark_read', input: { path: { id: 'ntf-002' } } },
+    ])
+    expect(o.list(OTHER.id).map((i) => [i.target, i.state])).toEqual([
+      ['ntf-001', 'queued'],
+      [null, 'queued'],
+    ])
+    expect(o.list(ACME.id)).toEqual([])
+  })
+})
+
+describe('retry and discard', () => {
+  it('retry puts a failed item back and sends it', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    failures.set('ntf-002', appFailure({ code: 'CONFLICT', status: 409, message: 'Changed.' }))
+    await o.replay(ACME.id)
+    expect(o.get(item.id)?.state).toBe('failed')
+    failures.clear()
+    sent = []
+    expect(await o.retry(item.id)).toEqual([])
+    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }])
+    expect(o.get(item.id)).toBeNull()
+  })
+
+  it('retry while blocked refuses with OFFLINE and keeps the item', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    failures.set('ntf-002', appFailure({ code: 'NOT_FOUND', status: 404, message: 'Gone.' }))
+    await o.replay(ACME.id)
+    sent = []
+    blockedBy = 'This computer has no network connection.'
+    await expect(o.retry(item.id)).rejects.toMatchObject({
+      error: { code: 'OFFLINE', message: expect.stringContaining(blockedBy) },
+    })
+    expect(sent).toEqual([])
+    expect(o.get(item.id)).not.toBeNull()
+  })
+
+  it('retry of an unknown item refuses with NOT_FOUND', async () => {
+    const o = outbox()
+    await expect(o.retry('00000000-0000-0000-0000-000000000000')).rejects.toMatchObject({
+      error: { code: 'NOT_FOUND' },
+    })
+  })
+
+  it('discard removes the item and announces it; an unknown id gives false', () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const kept = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    changed = []
+    expect(o.discard(item.id)).toBe(true)
+    expect(o.get(item.id)).toBeNull()
+    expect(o.list().map((i) => i.id)).toEqual([kept.id])
+    expect(changed).toEqual([{ accountId: ACME.id, queued: 1, failed: 0 }])
+    expect(o.discard(item.id)).toBe(false)
+    expect(o.discard('no-such-item')).toBe(false)
+    expect(changed).toHaveLength(1)
+  })
+
+  it('discard refuses an item being sent', () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    db.prepare("UPDATE outbox SET state = 'sending' WHERE id = ?").run(item.id)
+    expect(() => o.discard(item.id)).toThrow(
+      expect.objectContaining({ error: expect.objectContaining({ code: 'CONFLICT' }) }),
+    )
+    expect(o.get(item.id)).not.toBeNull()
+  })
+})
+
+describe('across restarts and accounts', () => {
+  it('a new outbox puts items caught mid-send back in the queue', async () => {
+    const o = outbox()
+    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const refusedItem = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    db.prepare("UPDATE outbox SET state = 'sending' WHERE id = ?").run(item.id)
+    db.prepare("UPDATE outbox SET state = 'failed' WHERE id = ?").run(refusedItem.id)
+    const next = outbox()
+    expect(next.get(item.id)?.state).toBe('queued')
+    expect(next.get(refusedItem.id)?.state).toBe('failed')
+    await next.replay(ACME.id)
+    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }])
+  })
+
+  it("removing the account removes its items, not the others'", () => {
+    const o = outbox()
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    o.enqueue(ACME, MARK_ALL_SEEN, {})
+    const other = o.enqueue(OTHER, MARK_READ, { path: { id: 'ntf-009' } })
+    db.prepare('DELETE FROM accounts WHERE id = ?').run(ACME.id)
+    expect(o.list(ACME.id)).toEqual([])
+    expect(o.list().map((i) => i.id)).toEqual([other.id])
+    expect(o.counts(ACME.id)).toEqual({ accountId: ACME.id, queued: 0, failed: 0 })
+  })
+})
