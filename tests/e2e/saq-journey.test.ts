@@ -3,12 +3,12 @@
 // answer, reconnect, submit, approve, download the PDF into the account's SAQ folder, see it in
 // the library as recorded at download, and clone it to next year with the answers carried.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server'
+import { startRelay, type Relay } from '../support/relay'
 import {
   addAccountThroughUi,
   field,
@@ -19,40 +19,6 @@ import {
 } from './harness'
 
 const WAIT = { timeout: 30_000 }
-
-/** A relay on 127.0.0.1 to `port` that can be cut: while cut, every connection is reset. */
-async function startRelay(port: number) {
-  let cut = false
-  const sockets = new Set<net.Socket>()
-  const server = net.createServer((client) => {
-    if (cut) return void client.destroy()
-    const upstream = net.connect(port, '127.0.0.1')
-    for (const s of [client, upstream]) {
-      sockets.add(s)
-      s.on('close', () => sockets.delete(s))
-      s.on('error', () => s.destroy())
-    }
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address() as net.AddressInfo
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    /** Cuts the line: open connections are reset and new ones refused. */
-    cut() {
-      cut = true
-      for (const s of sockets) s.destroy()
-    },
-    restore() {
-      cut = false
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resolve())
-      }),
-  }
-}
 
 const requirement = (page: Page, n: string) =>
   page.locator(`[data-testid="saq-requirement"][data-number="${n}"]`)
@@ -78,7 +44,7 @@ const progressText = (page: Page) =>
 
 describe('an SAQ from type choice to archived PDF (issue 9)', () => {
   let sandbox: RunningSandbox
-  let relay: Awaited<ReturnType<typeof startRelay>>
+  let relay: Relay
   let app: BrowserMode
   let browser: Browser
   const root = mkdtempSync(join(tmpdir(), 'scandesk-e2e-saq-'))

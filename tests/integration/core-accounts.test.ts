@@ -132,12 +132,14 @@ describe('app and settings', () => {
       mismatchAction: 'quarantine',
       notifyOnFinish: true,
       maxDownloadBytes: 4 * 1024 ** 3,
+      cacheMaxBytes: 512 * 1024 ** 2,
     })
     expect(await s.t.ok('settings.set', { theme: 'dark' })).toEqual({
       theme: 'dark',
       mismatchAction: 'quarantine',
       notifyOnFinish: true,
       maxDownloadBytes: 4 * 1024 ** 3,
+      cacheMaxBytes: 512 * 1024 ** 2,
     })
     expect((await s.t.err('settings.set', { theme: 'pink' })).code).toBe('VALIDATION')
     expect(await s.t.ok('settings.get')).toEqual({
@@ -145,6 +147,7 @@ describe('app and settings', () => {
       mismatchAction: 'quarantine',
       notifyOnFinish: true,
       maxDownloadBytes: 4 * 1024 ** 3,
+      cacheMaxBytes: 512 * 1024 ** 2,
     })
   })
 })

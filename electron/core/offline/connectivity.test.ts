@@ -252,6 +252,17 @@ describe('probes', () => {
       message: 'The keychain is not available.',
     })
 
+    // Before any answer the state stays "checking", with the reason shown.
+    const m3 = monitor()
+    answers.set(
+      'acc-00000003',
+      failure({ code: 'KEYCHAIN_UNAVAILABLE', message: 'The keychain is not available.' }),
+    )
+    expect(await m3.check('acc-00000003')).toMatchObject({
+      state: 'checking',
+      message: 'The keychain is not available.',
+    })
+
     // From "online" it stays online and does not call it unreachable.
     const m2 = monitor()
     m2.report(B, { answered: true })
@@ -304,8 +315,11 @@ describe('the network', () => {
     m.report(B, { answered: false, message: 'Connection refused.' })
     expect(m.blockedReason()).toBeNull()
 
+    expect(m.get(B).nextCheckAt).not.toBeNull()
     const overview = m.setNetwork(false)
     expect(overview.network).toBe(false)
+    // No check is announced that will not run.
+    expect(m.get(B).nextCheckAt).toBeNull()
     expect(overview.accounts.map((c) => [c.accountId, c.state])).toEqual([
       [A, 'offline'],
       [B, 'offline'],

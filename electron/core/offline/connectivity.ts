@@ -109,7 +109,9 @@ export class ConnectivityMonitor {
             ? t.message
             : state === 'signed-out'
               ? 'Signed out: what was opened before is shown from this computer.'
-              : null
+              : state === 'checking'
+                ? t.message
+                : null
     return {
       accountId,
       state,
@@ -198,6 +200,8 @@ export class ConnectivityMonitor {
     this.network = online
     if (was !== online) {
       this.deps.log?.('info', `network ${online === null ? 'unknown' : online ? 'up' : 'down'}`)
+      // No probe while the OS says there is no network: the next check follows its return.
+      if (online === false) for (const t of this.tracks.values()) this.cancelProbe(t)
       this.emitMode()
       for (const id of this.tracks.keys()) this.announce(id)
       if (online) this.recheck()

@@ -365,7 +365,35 @@ describe('retry and discard', () => {
       error: { code: 'OFFLINE', message: expect.stringContaining(blockedBy) },
     })
     expect(sent).toEqual([])
-    expect(o.get(item.id)).not.toBeNull()
+    // Still shown as refused: nothing changed while nothing could be sent.
+    expect(o.get(item.id)?.state).toBe('failed')
+  })
+
+  it('retry during a running replay of the account still sends the item', async () => {
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const o = outbox({
+      send: async (accountId, opId, input) => {
+        if ((input.path as { id?: string } | undefined)?.id === 'ntf-003') await gate
+        return send(accountId, opId, input)
+      },
+    })
+    const refused = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
+    failures.set('ntf-002', appFailure({ code: 'CONFLICT', status: 409, message: 'Changed.' }))
+    const running = o.replay(ACME.id)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(o.get(refused.id)?.state).toBe('failed')
+    failures.clear()
+    const retried = o.retry(refused.id)
+    release()
+    await Promise.all([running, retried])
+    expect(o.get(refused.id)).toBeNull()
+    expect(sent.map((x) => (x.input.path as { id: string }).id)).toEqual([
+      'ntf-002',
+      'ntf-003',
+      'ntf-002',
+    ])
   })
 
   it('retry of an unknown item refuses with NOT_FOUND', async () => {

@@ -153,10 +153,13 @@ export class Outbox {
   /** Puts a refused item back in the queue and replays the account now. */
   async retry(id: string): Promise<OutboxItem[]> {
     const item = this.get(id) ?? fail('NOT_FOUND', 'That item is no longer in the outbox.')
-    if (item.state === 'failed')
-      this.deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE id = ?").run(id)
     const blocked = this.deps.blocked()
     if (blocked) fail('OFFLINE', `${blocked} The item stays in the outbox.`)
+    if (item.state === 'failed') {
+      this.deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE id = ?").run(id)
+      this.changed(item.accountId)
+    }
+    // A replay already running picks the item up (it always takes the oldest queued one).
     await this.replay(item.accountId)
     return this.list(item.accountId)
   }
@@ -172,16 +175,15 @@ export class Outbox {
   }
 
   private async run(accountId: string): Promise<void> {
+    // Each item sent is deleted, refused is marked failed, or ends the replay: taking the oldest
+    // queued one each time goes through them in order and also finds one retried meanwhile.
     const next = this.deps.db.prepare(
-      `SELECT * FROM outbox WHERE account_id = ? AND state = 'queued' AND seq > ?
-       ORDER BY seq LIMIT 1`,
+      "SELECT * FROM outbox WHERE account_id = ? AND state = 'queued' ORDER BY seq LIMIT 1",
     )
-    let after = 0
     for (;;) {
       if (this.deps.blocked()) return
-      const row = next.get(accountId, after) as Row | undefined
+      const row = next.get(accountId) as Row | undefined
       if (!row) return
-      after = row.seq
       this.deps.db
         .prepare(
           "UPDATE outbox SET state = 'sending', attempts = attempts + 1, last_tried_at = ? WHERE id = ?",
