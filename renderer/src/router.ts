@@ -75,6 +75,12 @@ const routes: RouteRecordRaw[] = [
         props: (route) => ({ draftKey: String(route.params.key) }),
         meta: { title: 'Questionnaire' },
       },
+      {
+        path: 'outbox',
+        name: 'outbox',
+        component: () => import('./views/outbox/OutboxView.vue'),
+        meta: { title: 'Outbox' },
+      },
       ...detailRoutes,
       ...userRoutes,
       {

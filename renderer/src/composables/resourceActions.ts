@@ -3,7 +3,7 @@ import { ref, shallowRef } from 'vue'
 import { findOperation, type OperationId } from '@contract/catalog'
 import type { DynamicInput } from '@/data/useOperationCall'
 import { describeBody } from '@/data/schemaFields'
-import { useOperationCall } from '@/data/useOperationCall'
+import { isQueued, useOperationCall } from '@/data/useOperationCall'
 import type { ResourceDef, RowActionDef, ToolbarActionDef } from '@/resources'
 import { countOf, useConfirmStore } from '@/stores/confirm'
 import { useReleaseGuard } from '@/stores/scope'
@@ -98,8 +98,8 @@ export function useResourceActions(resource: ResourceDef) {
     }
     if (action.confirm && !(await ask(action.confirm, label, `“${titleOf(row)}”`))) return
     const result = await run(action.op, { path: { id: row.id } })
-    if (result.ok) ElMessage.success(`${label}: done for “${titleOf(row)}”.`)
-    else ElMessage.error(result.error.message)
+    if (!result.ok) ElMessage.error(result.error.message)
+    else if (!isQueued(result.data)) ElMessage.success(`${label}: done for “${titleOf(row)}”.`)
   }
 
   /** Runs an action on the whole list (a form when it takes a body). */
@@ -111,8 +111,8 @@ export function useResourceActions(resource: ResourceDef) {
     }
     if (action.confirm && !(await ask(action.confirm, label, `all ${resource.plural}`))) return
     const result = await run(action.op)
-    if (result.ok) ElMessage.success(`${label}: done.`)
-    else ElMessage.error(result.error.message)
+    if (!result.ok) ElMessage.error(result.error.message)
+    else if (!isQueued(result.data)) ElMessage.success(`${label}: done.`)
   }
 
   /** Deletes rows after asking (one by name, several by count); resolves true when deleted. */
@@ -139,8 +139,8 @@ export function useResourceActions(resource: ResourceDef) {
           ? await removeEach(one, rows)
           : null
     if (!result) return false
-    if (result.ok) ElMessage.success(`Deleted ${what}.`)
-    else ElMessage.error(result.error.message)
+    if (!result.ok) ElMessage.error(result.error.message)
+    else if (!isQueued(result.data)) ElMessage.success(`Deleted ${what}.`)
     return result.ok
   }
 

@@ -1,3 +1,4 @@
+import { ElMessage } from 'element-plus'
 import { ref } from 'vue'
 import { findOperation, type GroupId, type InputOf, type OperationId } from '@contract/catalog'
 import type { Result } from '@contract/errors'
@@ -13,9 +14,19 @@ export const SWITCHED = {
   message: 'The account changed before the service answered.',
 } as const
 
+/** What the user is told when a write was kept in the outbox instead of being sent. */
+export const QUEUED_MESSAGE = 'Queued — it will be sent when the service is back (see Outbox).'
+
+/** True when main kept the write in the outbox (no answer of the service: `data` is null). */
+export function isQueued(answer: { queued?: { id: string } }): boolean {
+  return answer.queued !== undefined
+}
+
 /**
  * Runs writes (actions, deletes, bulk deletes) for this window's account and refreshes the reads
  * they change: the operation's own group and any `alsoChanges` groups, for that account only.
+ * A write main kept in the outbox (offline, policy "queue") counts as accepted: the user is told
+ * it is queued, and nothing is refreshed since nothing changed on the service yet.
  */
 export function useOperationCall(alsoChanges: readonly GroupId[] = []) {
   const app = useAppStore()
@@ -35,7 +46,7 @@ export function useOperationCall(alsoChanges: readonly GroupId[] = []) {
     return send(op, (accountId) => callDynamic(accountId, op, input))
   }
 
-  async function send<T>(
+  async function send<T extends { queued?: { id: string } }>(
     op: OperationId,
     call: (accountId: string) => Promise<Result<T>>,
   ): Promise<Result<T>> {
@@ -48,7 +59,8 @@ export function useOperationCall(alsoChanges: readonly GroupId[] = []) {
       // A read run on demand (a file check) or a calculation sent by POST (calculate hosts)
       // changes nothing; a write refreshes what it changed.
       const def = findOperation(op)
-      if (result.ok && def && def.method !== 'GET' && !def.computeOnly)
+      if (result.ok && isQueued(result.data)) ElMessage.info(QUEUED_MESSAGE)
+      else if (result.ok && def && def.method !== 'GET' && !def.computeOnly)
         void invalidate(accountId, [def.group, ...alsoChanges])
       if (result.ok && app.accountId !== accountId) return { ok: false, error: { ...SWITCHED } }
       return result

@@ -3,7 +3,7 @@ import { findOperation, type GroupId, type OperationId } from '@contract/catalog
 import type { DynamicInput } from '@/bridge/bridge'
 import { describeBody, type FieldSpec } from './schemaFields'
 import { toBody } from './typedSchema'
-import { useOperationCall } from './useOperationCall'
+import { isQueued, useOperationCall } from './useOperationCall'
 import { useSchemaForm } from './useSchemaForm'
 
 /** Options of a form bound to one write operation. */
@@ -50,7 +50,12 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
         ...(path ? { path } : {}),
         ...(body ? { body: body as Record<string, unknown> } : {}),
       })
-      return result.ok ? { ok: true, data: result.data.data } : result
+      if (!result.ok) return result
+      // A queued write has no answer yet: the form is done all the same (saved gets `{queued}`).
+      return {
+        ok: true,
+        data: isQueued(result.data) ? { queued: result.data.queued } : result.data.data,
+      }
     },
   })
   return { fields, ...form }

@@ -3,6 +3,7 @@
 import { CHANNEL_NAMES, type ChannelName, type EventName } from '@contract/channel-names'
 import type { ScanDeskBridge } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
+import { CACHE_MAX_BYTES, type CacheStatus, type ConnectivityOverview } from '@contract/offline'
 
 type Handler = (payload: any) => unknown // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -19,9 +20,40 @@ export interface FakeScandesk {
   listenerCount(event: EventName): number
 }
 
+const overview = (over: Partial<ConnectivityOverview> = {}): ConnectivityOverview => ({
+  workOffline: false,
+  network: null,
+  accounts: [],
+  ...over,
+})
+
+/** An empty offline copy of one account, kept on disk. */
+export const emptyCache = (accountId: string): CacheStatus => ({
+  accountId,
+  entries: 0,
+  bytes: 0,
+  maxBytes: CACHE_MAX_BYTES.default,
+  persisted: true,
+  message: null,
+  oldest: null,
+  newest: null,
+})
+
+/** What the offline channels answer unless a test says otherwise: nothing known, nothing kept. */
+const OFFLINE_DEFAULTS: [ChannelName, Handler][] = [
+  ['connectivity.get', () => overview()],
+  ['connectivity.setWorkOffline', (p: { on: boolean }) => overview({ workOffline: p.on })],
+  ['connectivity.network', (p: { online: boolean }) => overview({ network: p.online })],
+  ['cache.status', (p: { accountId: string }) => emptyCache(p.accountId)],
+  ['cache.clear', (p: { accountId: string }) => emptyCache(p.accountId)],
+  ['outbox.list', () => []],
+  ['outbox.retry', () => []],
+  ['outbox.discard', () => ({ discarded: true })],
+]
+
 /** Installs a fresh fake as window.scandesk and returns it. */
 export function installFakeScandesk(): FakeScandesk {
-  const handlers = new Map<ChannelName, Handler>()
+  const handlers = new Map<ChannelName, Handler>(OFFLINE_DEFAULTS)
   const listeners = new Map<EventName, Set<(p: unknown) => void>>()
   const calls: FakeScandesk['calls'] = []
   const bridge = {

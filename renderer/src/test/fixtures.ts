@@ -1,6 +1,7 @@
 // Small builders of contract values for unit tests.
 import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
+import type { OutboxItem } from '@contract/offline'
 import { Fail } from './fakeScandesk'
 
 /** An account as main would describe it. */
@@ -127,4 +128,22 @@ export function challengeExpired(): Fail {
     code: 'CHALLENGE_EXPIRED',
     message: 'The sign-in took too long; sign in again.',
   })
+}
+
+/** One queued write (of acct-aaaa unless `over` says otherwise). */
+export function outboxItem(id: string, over: Partial<OutboxItem> = {}): OutboxItem {
+  return {
+    id,
+    accountId: 'acct-aaaa',
+    accountLabel: 'Label acct-aaaa',
+    op: 'notifications.mark_read',
+    summary: 'Mark a notification read',
+    target: 'ntf-1',
+    state: 'queued',
+    error: null,
+    attempts: 0,
+    createdAt: '2030-01-01T00:00:00Z',
+    lastTriedAt: null,
+    ...over,
+  }
 }
