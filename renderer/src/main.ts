@@ -14,9 +14,9 @@ import { useAppStore } from './stores/app'
 const app = createApp(App)
 const pinia = createPinia()
 app.use(pinia)
-app.use(PiniaColada, DATA_OPTIONS)
 // First: it reads this window's account pin (?account=<id>) before any account-bound store exists.
 useAppStore(pinia)
+app.use(PiniaColada, DATA_OPTIONS)
 const router = createAppRouter()
 app.use(router)
 syncWindowTitle(router)

@@ -1,5 +1,6 @@
-import { useQueryCache } from '@pinia/colada'
+import { useQueryCache, type QueryCache } from '@pinia/colada'
 import { findOperation, type GroupId } from '@contract/catalog'
+import type { Answer } from './fetchOperation'
 import { parseKey } from './keys'
 
 /**
@@ -20,4 +21,19 @@ export function useInvalidation() {
         },
       })
       .catch(() => undefined)
+}
+
+/**
+ * Marks stale every read of `accountId` whose last answer was the offline copy (active ones are
+ * asked again at once, the others when next shown): the catch-up once the service is back.
+ */
+export function invalidateOfflineCopies(cache: QueryCache, accountId: string): Promise<unknown> {
+  return cache
+    .invalidateQueries({
+      predicate: (entry) => {
+        const answer = entry.state.value.data as Partial<Answer<unknown>> | undefined
+        return parseKey(entry.key)?.accountId === accountId && answer?.fromCache === true
+      },
+    })
+    .catch(() => undefined)
 }

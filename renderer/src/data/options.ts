@@ -1,6 +1,7 @@
 import type { PiniaColadaOptions } from '@pinia/colada'
 import { watch } from 'vue'
 import { useAccountsStore } from '@/stores/accounts'
+import { catchUpPlugin } from './catchUp'
 import { parseKey } from './keys'
 
 /** How long an answer counts as fresh before a view asks again on its own. */
@@ -9,7 +10,8 @@ export const STALE_MS = 30_000
 /**
  * The data layer's settings: answers fresh for 30 s, kept 5 min after the last view left them,
  * no refetch on window focus (the service is metered and lists can be large), and every entry
- * of an account dropped from memory as soon as that account is removed.
+ * of an account dropped from memory as soon as that account is removed; the offline copies of an
+ * account are asked again once its service is back (catchUp.ts).
  */
 export const DATA_OPTIONS: PiniaColadaOptions = {
   queryOptions: { staleTime: STALE_MS, gcTime: 5 * 60_000, refetchOnWindowFocus: false },
@@ -31,5 +33,6 @@ export const DATA_OPTIONS: PiniaColadaOptions = {
         )
       })
     },
+    catchUpPlugin,
   ],
 }

@@ -1,7 +1,8 @@
 import { createPinia, defineStore, setActivePinia } from 'pinia'
 import { watch } from 'vue'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AccountView } from '@contract/accounts'
+import type { Connectivity, ConnectivityState } from '@contract/offline'
 import { useFakeBridge } from '@/test/fakeApp'
 import { account as baseAccount, upcomingAnswer } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
@@ -42,10 +43,117 @@ describe('what the app knows about itself', () => {
   it('keeps connectivity per account', () => {
     const store = useAppStore()
     expect(store.isOnline('acct-aaaa')).toBeNull()
-    fake.emit('connectivity', { accountId: 'acct-aaaa', online: false, checkedAt: 'x' })
-    fake.emit('connectivity', { accountId: 'acct-bbbb', online: true, checkedAt: 'x' })
+    fake.emit('connectivity', reach('acct-aaaa', 'unreachable'))
+    fake.emit('connectivity', reach('acct-bbbb', 'online'))
+    fake.emit('connectivity', reach('acct-cccc', 'checking'))
     expect(store.isOnline('acct-aaaa')).toBe(false)
     expect(store.isOnline('acct-bbbb')).toBe(true)
+    expect(store.isOnline('acct-cccc')).toBeNull()
+    expect(store.connectivityOf('acct-aaaa').message).toBe('acct-aaaa is unreachable')
+  })
+})
+
+/** What main reports about one account's service. */
+const reach = (accountId: string, state: ConnectivityState, checkedAt = '2030-01-01T00:00:00Z') =>
+  ({
+    accountId,
+    state,
+    online: state === 'online',
+    checkedAt,
+    message: state === 'online' ? null : `${accountId} is ${state}`,
+    nextCheckAt: null,
+  }) satisfies Connectivity
+
+describe('connectivity', () => {
+  it('loads the overview at start, then follows events and the work-offline switch', async () => {
+    fake.handle('app.info', () => ({
+      mode: 'electron',
+      version: '1',
+      keychain: { available: true, message: null },
+    }))
+    fake.handle('connectivity.get', () => ({
+      workOffline: false,
+      network: true,
+      accounts: [reach('acct-aaaa', 'online')],
+    }))
+    const store = useAppStore()
+    expect(store.connectivityOf('acct-aaaa').state).toBe('checking')
+    await store.load()
+    expect(store.network).toBe(true)
+    expect(store.connectivityOf('acct-aaaa').state).toBe('online')
+    fake.emit('connectivity', reach('acct-aaaa', 'offline', '2030-01-01T00:01:00Z'))
+    expect(store.connectivityOf('acct-aaaa').state).toBe('offline')
+    fake.emit('connectivity.mode', { workOffline: true, network: false })
+    expect(store.workOffline).toBe(true)
+    expect(store.connectivityOf('acct-aaaa').state).toBe('work-offline')
+    expect(store.isOnline('acct-aaaa')).toBe(false)
+    await store.setWorkOffline(false)
+    expect(callsTo('connectivity.setWorkOffline').map((c) => c.payload)).toEqual([{ on: false }])
+    expect(store.workOffline).toBe(false)
+  })
+
+  it('keeps a later event over an older overview answer', async () => {
+    fake.handle('connectivity.get', () => ({
+      workOffline: false,
+      network: null,
+      accounts: [reach('acct-aaaa', 'unreachable', '2030-01-01T00:00:00Z')],
+    }))
+    const store = useAppStore()
+    const loading = store.load()
+    fake.emit('connectivity', reach('acct-aaaa', 'online', '2030-01-01T00:05:00Z'))
+    await loading
+    expect(store.connectivityOf('acct-aaaa').state).toBe('online')
+  })
+
+  it('says a signed-out account is signed out', () => {
+    const store = useAppStore()
+    fake.emit('accounts.changed', {
+      accounts: [account('acct-aaaa', { signedIn: false })],
+      activeId: 'acct-aaaa',
+    })
+    expect(store.connectivityOf('acct-aaaa').state).toBe('signed-out')
+  })
+
+  it('checks an account now and keeps the answer', async () => {
+    fake.handle('connectivity.check', (p: { accountId: string }) => reach(p.accountId, 'online'))
+    const store = useAppStore()
+    await store.checkNow('acct-aaaa')
+    expect(callsTo('connectivity.check').map((c) => c.payload)).toEqual([
+      { accountId: 'acct-aaaa' },
+    ])
+    expect(store.isOnline('acct-aaaa')).toBe(true)
+  })
+})
+
+describe('in a browser', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('reports the page’s network state at start and on every change', async () => {
+    delete window.scandesk
+    const sent: unknown[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: { body: string }) => {
+        if (url.endsWith('/connectivity.network')) sent.push(JSON.parse(init.body))
+        const online = url.endsWith('/connectivity.network') && JSON.parse(init.body).online
+        return new Response(
+          JSON.stringify({ ok: true, data: { workOffline: false, network: online, accounts: [] } }),
+        )
+      }),
+    )
+    const store = useAppStore()
+    void store.load()
+    window.dispatchEvent(new Event('offline'))
+    await vi.waitFor(() => expect(sent).toHaveLength(2))
+    expect(sent).toEqual([{ online: navigator.onLine }, { online: false }])
+    await vi.waitFor(() => expect(store.network).toBe(false))
+  })
+
+  it('leaves the network to Electron’s main', async () => {
+    await useAppStore().load()
+    expect(callsTo('connectivity.network')).toHaveLength(0)
   })
 })
 

@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import type { AccountView } from '@contract/accounts'
-import type { AppInfo, Connectivity, KeychainStatus } from '@contract/channels'
+import type { AppInfo, KeychainStatus } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
+import type { Connectivity, ConnectivityOverview, ConnectivityState } from '@contract/offline'
 import { bridgeKind, on, request } from '@/bridge/bridge'
 import { useAccountsStore } from './accounts'
 
@@ -32,6 +33,10 @@ export const useAppStore = defineStore('app', () => {
   const info = ref<AppInfo | null>(null)
   const keychain = ref<KeychainStatus | null>(null)
   const connectivity = ref<Record<string, Connectivity>>({})
+  /** "Work offline" is on: main makes no request at all. */
+  const workOffline = ref(false)
+  /** What the OS (or the browser) says about the network; null while unknown. */
+  const network = ref<boolean | null>(null)
   const error = ref<AppError | null>(null)
   const pinnedId = ref<string | null>(pinFromLocation(window.location.search))
   let inflight: Promise<void> | null = null
@@ -98,11 +103,36 @@ export const useAppStore = defineStore('app', () => {
     return accounts.setActive(id)
   }
 
-  /** Loads app.info; concurrent callers share one request. */
+  let watchingNetwork = false
+  /**
+   * In a browser only the page hears about the network (Electron's main watches the OS itself):
+   * it is reported now and on every change, from the first load on.
+   */
+  function watchNetwork(): void {
+    if (watchingNetwork || bridgeKind() !== 'browser') return
+    watchingNetwork = true
+    const report = async (online: boolean) => {
+      const result = await request('connectivity.network', { online })
+      if (result.ok) applyOverview(result.data)
+    }
+    void report(navigator.onLine)
+    window.addEventListener('online', () => void report(true))
+    window.addEventListener('offline', () => void report(false))
+  }
+
+  /**
+   * Loads app.info and the connectivity overview (and starts reporting the page's network in a
+   * browser); concurrent callers share one request.
+   */
   function load(): Promise<void> {
+    watchNetwork()
     inflight ??= (async () => {
       try {
-        const result = await request('app.info', {})
+        const [result, overview] = await Promise.all([
+          request('app.info', {}),
+          request('connectivity.get', {}),
+        ])
+        if (overview.ok) applyOverview(overview.data)
         if (result.ok) {
           info.value = result.data
           keychain.value = result.data.keychain
@@ -115,14 +145,66 @@ export const useAppStore = defineStore('app', () => {
     return inflight
   }
 
-  /** True/false once main has reported on the account's service; null before that. */
-  function isOnline(accountId: string | null): boolean | null {
-    if (!accountId) return null
-    return connectivity.value[accountId]?.online ?? null
+  /** Keeps one account's state unless what is kept was decided later (an event overtook it). */
+  function applyConnectivity(c: Connectivity): void {
+    const kept = connectivity.value[c.accountId]
+    if (kept && kept.checkedAt > c.checkedAt) return
+    connectivity.value = { ...connectivity.value, [c.accountId]: c }
   }
 
-  on('connectivity', (c) => {
-    connectivity.value = { ...connectivity.value, [c.accountId]: c }
+  function applyOverview(overview: ConnectivityOverview): void {
+    workOffline.value = overview.workOffline
+    network.value = overview.network
+    for (const c of overview.accounts) applyConnectivity(c)
+  }
+
+  /**
+   * Where the account's service stands for the user: "Work offline" and a signed-out account
+   * first (whatever was last probed), then what main reported, else `checking`.
+   */
+  function connectivityOf(id: string): Connectivity {
+    const reported = connectivity.value[id]
+    const signedOut = accounts.accounts.find((a) => a.id === id)?.signedIn === false
+    const state: ConnectivityState = workOffline.value
+      ? 'work-offline'
+      : signedOut
+        ? 'signed-out'
+        : (reported?.state ?? 'checking')
+    return {
+      accountId: id,
+      state,
+      online: state === 'online',
+      checkedAt: reported?.checkedAt ?? '',
+      message: state === reported?.state ? reported.message : null,
+      nextCheckAt: state === reported?.state ? reported.nextCheckAt : null,
+    }
+  }
+
+  /** True only while the account's service answers; false when it does not; null while unknown. */
+  function isOnline(accountId: string | null): boolean | null {
+    if (!accountId) return null
+    const state = connectivityOf(accountId).state
+    return state === 'checking' ? null : state === 'online'
+  }
+
+  /** Switches "Work offline" on or off for the whole app. */
+  async function setWorkOffline(on: boolean): Promise<Result<ConnectivityOverview>> {
+    const result = await request('connectivity.setWorkOffline', { on })
+    if (result.ok) applyOverview(result.data)
+    return result
+  }
+
+  /** Asks main to probe the account's service now. */
+  async function checkNow(id: string): Promise<Result<Connectivity>> {
+    const result = await request('connectivity.check', { accountId: id })
+    if (result.ok) applyConnectivity(result.data)
+    return result
+  }
+
+  on('connectivity', applyConnectivity)
+  on('connectivity.mode', (mode) => {
+    workOffline.value = mode.workOffline
+    network.value = mode.network
   })
   on('keychain.status', (status) => {
     keychain.value = status
@@ -134,6 +216,8 @@ export const useAppStore = defineStore('app', () => {
     keychain,
     keychainUnavailable,
     connectivity,
+    workOffline,
+    network,
     error,
     pinnedId,
     pinned,
@@ -141,6 +225,9 @@ export const useAppStore = defineStore('app', () => {
     account,
     switchTo,
     load,
+    connectivityOf,
     isOnline,
+    setWorkOffline,
+    checkNow,
   }
 })

@@ -1,0 +1,73 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Connectivity, ConnectivityState } from '@contract/offline'
+import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
+import type { FakeScandesk } from '@/test/fakeScandesk'
+import { useOperation } from './useOperation'
+
+let fake: FakeScandesk
+beforeEach(() => {
+  fake = withTwoAccounts()
+})
+afterEach(() => {
+  delete window.scandesk
+})
+
+let minute = 0
+function report(accountId: string, state: ConnectivityState): void {
+  const c: Connectivity = {
+    accountId,
+    state,
+    online: state === 'online',
+    checkedAt: `2030-01-01T00:${String(minute++).padStart(2, '0')}:00Z`,
+    message: null,
+    nextCheckAt: null,
+  }
+  fake.emit('connectivity', c)
+}
+
+const callsFor = (op: string) => apiCalls(fake).filter((c) => c.op === op)
+
+describe('catching up when the service is back', () => {
+  it('asks again every read of that account that shows the offline copy', async () => {
+    let cached = true
+    fake.handle('api.call', (p: { op: string }) =>
+      listAnswer(p.op, 1, 1, p.op === 'targets.list' && cached),
+    )
+    report('acct-aaaa', 'unreachable')
+    const copy = mountComposable(() => useOperation('targets.list', {}))
+    const fresh = mountComposable(() => useOperation('scans.list', {}))
+    await flushPromises()
+    expect(copy.result.fromCache.value).toBe(true)
+    cached = false
+    report('acct-aaaa', 'online')
+    await flushPromises()
+    expect(callsFor('targets.list')).toHaveLength(2)
+    expect(callsFor('scans.list')).toHaveLength(1)
+    expect(copy.result.fromCache.value).toBe(false)
+    expect(fresh.result.fromCache.value).toBe(false)
+  })
+
+  it('leaves the reads alone when another account comes back, or nothing changed', async () => {
+    fake.handle('api.call', () => listAnswer('A', 1, 1, true))
+    report('acct-aaaa', 'offline')
+    mountComposable(() => useOperation('targets.list', {}))
+    await flushPromises()
+    report('acct-bbbb', 'unreachable')
+    report('acct-bbbb', 'online')
+    report('acct-aaaa', 'offline')
+    await flushPromises()
+    expect(callsFor('targets.list')).toHaveLength(1)
+  })
+
+  it('catches up when "Work offline" is switched off', async () => {
+    fake.handle('api.call', () => listAnswer('A', 1, 1, true))
+    report('acct-aaaa', 'online')
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    mountComposable(() => useOperation('targets.list', {}))
+    await flushPromises()
+    fake.emit('connectivity.mode', { workOffline: false, network: true })
+    await flushPromises()
+    expect(callsFor('targets.list')).toHaveLength(2)
+  })
+})
