@@ -96,6 +96,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     userAgent: `ScanDesk/${options.version}`,
     reauthWaitMs: options.reauthWaitMs,
     networkBlocked: () => connectivity?.blockedReason() ?? null,
+    observe: (id, failure) => connectivity?.observe(id, failure),
   })
   const accountsRepo = new AccountsRepo(db)
   const accounts = new AccountService({

@@ -21,6 +21,11 @@ export interface ClientPoolOptions {
   reauthWaitMs?: number
   /** Why no request may leave now ("Work offline", no network), read before every request. */
   networkBlocked?: () => string | null
+  /**
+   * Told the outcome of every call, read and download of a stored account's client (null: it
+   * succeeded), so connectivity follows export jobs and replays as well as views.
+   */
+  observe?: (accountId: string, failure: unknown) => void
 }
 
 type ClientKey = Pick<
@@ -72,7 +77,7 @@ export class ClientPool {
     const cached = this.clients.get(row.id)
     if (cached && sameKey(cached.key, key)) return cached.client
     const raw = await this.raw(row, () => this.credential(row), true)
-    const client = this.gate.wrap(row, raw)
+    const client = this.observed(row.id, this.gate.wrap(row, raw))
     // Another caller may have built it while the API key was read: keep one per account.
     const current = this.clients.get(row.id)
     if (current && sameKey(current.key, key)) {
@@ -82,6 +87,29 @@ export class ClientPool {
     current?.client.close()
     this.clients.set(row.id, { client, key })
     return client
+  }
+
+  private observed(accountId: string, client: AccountClient): AccountClient {
+    const observe = this.options.observe
+    if (!observe) return client
+    const watch = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        const result = await work()
+        observe(accountId, null)
+        return result
+      } catch (err) {
+        observe(accountId, err)
+        throw err
+      }
+    }
+    return {
+      ...client,
+      call: (opId, input, options) => watch(() => client.call(opId, input, options)),
+      read: (opId, input, validators, options) =>
+        watch(() => client.read(opId, input, validators, options)),
+      download: (opId, input, sink, options) =>
+        watch(() => client.download(opId, input, sink, options)),
+    }
   }
 
   /**

@@ -78,6 +78,11 @@ function toError(err: unknown): AppError {
   return { code: 'INTERNAL', message: 'The export failed inside ScanDesk.' }
 }
 
+/** The error of a job that waits for the service: OFFLINE, saying it will continue by itself. */
+function waiting(err: unknown): AppError {
+  return { code: 'OFFLINE', message: `${WAITING_MESSAGE} ${toError(err).message}` }
+}
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
 /**
@@ -161,7 +166,24 @@ export class ExportJobs {
       this.deps.emit(this.view(row))
       return this.view(row)
     }
-    const name = await documentName(client, req.kind, req.resourceId)
+    let name: string
+    try {
+      name = await documentName(client, req.kind, req.resourceId)
+    } catch (err) {
+      if (!isUnreachable(err)) throw err
+      // The service cannot be reached: the job is kept, waiting, under the id until it names it.
+      const row: ExportJobRow = {
+        ...base,
+        resourceName: req.resourceId,
+        state: 'failed',
+        phase: 'generate',
+        error: waiting(err),
+        saq: null,
+      }
+      this.deps.jobs.insert(row)
+      this.deps.emit(this.view(row))
+      return this.view(row)
+    }
     const row: ExportJobRow = {
       ...base,
       resourceName: name,
@@ -307,6 +329,11 @@ export class ExportJobs {
     }
     const client = await this.deps.clientFor(job.accountId)
     const call = { signal }
+    // Queued while the service could not be reached: it is named now.
+    if (job.resourceName === job.resourceId) {
+      const named = await documentName(client, kind, job.resourceId, call)
+      if (named !== job.resourceName) job = this.set(jobId, { resourceName: named }) ?? job
+    }
     let status: 'generating' | 'ready' = 'generating'
     if (request) status = await requestGeneration(client, kind, job.resourceId, job.format, call)
     const startedAt = job.generationStartedAt ?? this.deps.now().toISOString()

@@ -33,16 +33,9 @@ function fromCopy(copy: CachedAnswer): ApiCallOutput {
   return { data: copy.data, fetchedAt: copy.fetchedAt, fromCache: true }
 }
 
-function report(deps: OfflineCallDeps, accountId: string, err: unknown): void {
-  if (isUnreachable(err)) {
-    // A refusal made here ("Work offline", no network) says nothing new about the service.
-    if (!deps.connectivity.blockedReason())
-      deps.connectivity.report(accountId, { answered: false, message: messageOf(err) })
-  } else if (err instanceof AppFailure && err.error.status !== undefined)
-    deps.connectivity.report(accountId, { answered: true })
-}
-
 /**
+ * (Connectivity hears of every outcome from the account's client itself: ClientPool observes.)
+ *
  * A cacheable read: network first (conditional when a copy is held: 304 keeps the copy as
  * current), the copy refreshed; when the service cannot be reached, or is known not to answer
  * right now, the copy is served with its age; without a copy, OFFLINE says it was never opened.
@@ -68,7 +61,6 @@ async function read(
   try {
     const client = await deps.client(row)
     const outcome = await client.read(op.id, input, copy, { signal })
-    deps.connectivity.report(row.id, { answered: true })
     const fetchedAt = new Date().toISOString()
     if (outcome.notModified) {
       if (!copy)
@@ -84,7 +76,6 @@ async function read(
     })
     return { data: outcome.data, fetchedAt, fromCache: false }
   } catch (err) {
-    report(deps, row.id, err)
     if (isUnreachable(err)) {
       if (copy) return fromCopy(copy)
       fail('OFFLINE', noCopyMessage(messageOf(err)))
@@ -114,10 +105,8 @@ async function queueable(
   try {
     const client = await deps.client(row)
     const data = await client.call(op.id, input, { signal })
-    deps.connectivity.report(row.id, { answered: true })
     return { data, fetchedAt: new Date().toISOString(), fromCache: false }
   } catch (err) {
-    report(deps, row.id, err)
     if (isUnreachable(err)) return keep()
     throw err
   }
@@ -133,15 +122,9 @@ async function online(
 ): Promise<ApiCallOutput> {
   const blocked = deps.connectivity.blockedReason()
   if (blocked) fail('OFFLINE', `${blocked} Nothing was sent; retry when you are back online.`)
-  try {
-    const client = await deps.client(row)
-    const data = await client.call(op.id, input, { signal })
-    deps.connectivity.report(row.id, { answered: true })
-    return { data, fetchedAt: new Date().toISOString(), fromCache: false }
-  } catch (err) {
-    report(deps, row.id, err)
-    throw err
-  }
+  const client = await deps.client(row)
+  const data = await client.call(op.id, input, { signal })
+  return { data, fetchedAt: new Date().toISOString(), fromCache: false }
 }
 
 /** Runs one operation for an account under its offline policy. */

@@ -164,6 +164,22 @@ export class ConnectivityMonitor {
     this.announce(accountId)
   }
 
+  /**
+   * Records what any request of the account showed (null: it succeeded): unreachable failures
+   * made by the service's absence, answers (even refusals) as reached. Refusals made here
+   * ("Work offline", no network) and cancellations say nothing about the service.
+   */
+  observe(accountId: string, failure: unknown): void {
+    if (failure === null) return this.report(accountId, { answered: true })
+    if (isUnreachable(failure)) {
+      if (this.blockedReason()) return
+      const message = failure instanceof AppFailure ? failure.error.message : 'No answer.'
+      return this.report(accountId, { answered: false, message })
+    }
+    if (failure instanceof AppFailure && failure.error.status !== undefined)
+      this.report(accountId, { answered: true })
+  }
+
   /** A read was served from the copy while unreachable: check again soon (not before the backoff). */
   nudge(accountId: string): void {
     const t = this.track(accountId)
