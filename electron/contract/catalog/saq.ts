@@ -19,7 +19,8 @@ import { defineGroup, defineOperation } from './types'
 /*
  * How answers travel (decided here; the interface names no "update answers" operation):
  * - `saq.create` takes the draft's answers (and may start from an SAQ set as a template); the
- *   client drafts offline and the create is queued and replayed when online;
+ *   client drafts offline (the draft on this computer is what waits) and submits online only: the
+ *   create answers the SAQ id the draft and its evidence move to, so it is not an outbox write;
  * - `saq.clone` copies an SAQ into a new draft and applies the answers it is given on top (how a
  *   submitted or approved SAQ is revised);
  * - `saq.approve` takes the final answers and the attestation (signer, title, date), merges the
@@ -200,7 +201,7 @@ export const saqOperations = defineGroup([
     body: saqCreateBody,
     response: single(saqAttributes),
     releases: SINCE_5_4,
-    offline: 'queue',
+    offline: 'online-only',
     successStatus: 201,
     summary: 'Create a new SAQ draft of a type, with its answers so far',
     source: 'decided',
