@@ -1,19 +1,26 @@
 // A crash during rapid edits loses no acknowledged edit: a child process saves an SAQ draft
 // through the core (SQLite on disk, one transaction per save) as fast as it can and is killed
 // with SIGKILL mid-stream; a new core on the same folder finds every edit the child was told
-// was saved.
+// was saved. The same holds when the kill lands while the offline copy is being refreshed, and
+// the file ledger keeps its rows.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { DraftView } from '@contract/drafts'
+import type { LedgerEntry } from '@contract/files'
+import type { CacheStatus } from '@contract/offline'
 import { startTestCore } from './core-helpers'
 
 const KILL_AFTER_ACKS = 300
+const KILL_AFTER_REFRESHES = 60
 
 /** Runs the child until it acknowledged enough saves, kills it, returns what it printed. */
-function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: number }> {
+function runAndKill(
+  dataDir: string,
+  mode: 'drafts' | 'cache' = 'drafts',
+): Promise<{ accountId: string; lastAck: number; ledgerId: string }> {
   return new Promise((resolve, reject) => {
     // `node --import tsx` runs the child in this very process (the tsx command line would start
     // a second node under it, which a SIGKILL of the first would leave running); the child also
@@ -22,7 +29,12 @@ function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: numb
       process.execPath,
       ['--import', 'tsx', 'tests/integration/drafts-crash-child.ts'],
       {
-        env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.node.json', CHILD_DATA_DIR: dataDir },
+        env: {
+          ...process.env,
+          TSX_TSCONFIG_PATH: 'tsconfig.node.json',
+          CHILD_DATA_DIR: dataDir,
+          CHILD_MODE: mode,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       },
@@ -37,6 +49,7 @@ function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: numb
     let out = ''
     let err = ''
     let accountId = ''
+    let ledgerId = ''
     let lastAck = 0
     let killed = false
     const timer = setTimeout(killGroup, 60_000)
@@ -48,16 +61,17 @@ function runAndKill(dataDir: string): Promise<{ accountId: string; lastAck: numb
       for (const line of lines) {
         const [word, value] = line.split(' ')
         if (word === 'account') accountId = value
+        if (word === 'ledger') ledgerId = value
         if (word === 'ack') lastAck = Number(value)
       }
-      if (!killed && lastAck >= KILL_AFTER_ACKS) {
+      if (!killed && lastAck >= (mode === 'cache' ? KILL_AFTER_REFRESHES : KILL_AFTER_ACKS)) {
         killed = true
         killGroup()
       }
     })
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
-      if (signal === 'SIGKILL' && killed) resolve({ accountId, lastAck })
+      if (signal === 'SIGKILL' && killed) resolve({ accountId, lastAck, ledgerId })
       else reject(new Error(`child ended with ${code ?? signal}: ${err}`))
     })
   })
@@ -86,6 +100,37 @@ describe('drafts survive a crash', () => {
         // The store opened cleanly: the account and its draft list are intact.
         const list = await t.ok<{ key: string }[]>('drafts.list', { accountId, kind: 'saq' })
         expect(list.map((d) => d.key)).toEqual(['local-crash'])
+      } finally {
+        await t.close()
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it('keeps drafts and ledger rows when killed while the offline copy is refreshed', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
+    try {
+      const { accountId, lastAck, ledgerId } = await runAndKill(dataDir, 'cache')
+      expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_REFRESHES)
+      expect(ledgerId).not.toBe('')
+      const t = await startTestCore({ dataDir })
+      try {
+        const draft = await t.ok<DraftView | null>('drafts.get', {
+          accountId,
+          kind: 'saq',
+          key: 'local-crash',
+        })
+        const data = draft?.data as { n: number; answers: Record<string, unknown> }
+        expect(data.n).toBeGreaterThanOrEqual(lastAck)
+        expect(Object.keys(data.answers)).toHaveLength(data.n)
+        const ledger = await t.ok<LedgerEntry[]>('library.list', { accountId })
+        expect(ledger.map((e) => [e.id, e.verdict])).toEqual([[ledgerId, 'verified']])
+        // The copy itself opened whole (not set aside); its rows belong to the lost key (the
+        // child's vault was in its memory) and are dropped, never served.
+        const status = await t.ok<CacheStatus>('cache.status', { accountId })
+        expect(status.message).toBeNull()
+        expect(fs.existsSync(path.join(dataDir, 'cache.db.damaged'))).toBe(false)
       } finally {
         await t.close()
       }
