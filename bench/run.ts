@@ -4,12 +4,14 @@
 // `--smoke` (what CI runs): 2 rounds on 4 MiB files, to catch a benchmark that no longer runs.
 import { benchApiCall } from './api-call.bench'
 import { benchDownload } from './download.bench'
+import { benchOffline } from './offline.bench'
 import { SMOKE } from './proc'
 import { benchVerify } from './verify.bench'
 
 const BENCHES: [string, () => Promise<string[]>][] = [
   ['api.call', benchApiCall],
   ['download', benchDownload],
+  ['offline', benchOffline],
   ['verify', benchVerify],
 ]
 
