@@ -52,7 +52,7 @@ export interface CoreOptions {
   exportBackoff?: BackoffOptions
   /** How long calls wait for a new sign-in after a session ended (default 10 min). */
   reauthWaitMs?: number
-  /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 5 min). */
+  /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 1 min). */
   probeBackoff?: { baseMs: number; maxMs: number }
 }
 

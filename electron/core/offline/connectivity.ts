@@ -25,7 +25,7 @@ export interface ConnectivityDeps {
   probe: (accountId: string) => Promise<AppFailure | null>
   /** Whether the account has a session (null for an account that is gone). */
   signedIn: (accountId: string) => boolean | null
-  /** Probe backoff: first wait and ceiling (defaults 2 s and 5 min). */
+  /** Probe backoff: first wait and ceiling (defaults 2 s and 1 min). */
   backoff?: { baseMs: number; maxMs: number }
   now?: () => Date
   random?: () => number
@@ -271,7 +271,7 @@ export class ConnectivityMonitor {
   }
 
   private delay(failures: number): number {
-    const { baseMs, maxMs } = this.deps.backoff ?? { baseMs: 2_000, maxMs: 5 * 60_000 }
+    const { baseMs, maxMs } = this.deps.backoff ?? { baseMs: 2_000, maxMs: 60_000 }
     const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(failures, 20))
     // Half fixed, half jitter: never a storm of probes, never much later than the ceiling.
     return Math.round(ceiling / 2 + (ceiling / 2) * (this.deps.random?.() ?? Math.random()))
