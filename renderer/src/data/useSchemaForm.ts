@@ -1,10 +1,13 @@
 import { useForm } from 'vee-validate'
 import { computed, nextTick, reactive, ref, type Ref } from 'vue'
 import type { z } from 'zod'
-import type { AppError, Result } from '@contract/errors'
+import type { AppError, ErrorCode, Result } from '@contract/errors'
 import { serverFieldErrors } from '@/utils/fieldErrors'
 import { labelOf } from './schemaFields'
 import { zodTypedSchema } from './typedSchema'
+
+/** Failures of the connection, not of the values: the same request may simply be sent again. */
+const RETRYABLE: readonly ErrorCode[] = ['OFFLINE', 'TIMEOUT']
 
 /** Options of a form checked by one schema of the contract (a catalog body or a channel input). */
 export interface SchemaFormOptions<Out> {
@@ -46,6 +49,8 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
     initialValues: options.initial(),
   })
   const alert = ref<string | null>(null)
+  // The last refusal was the connection's (offline, timed out): the alert offers to send again.
+  const retryable = ref(false)
   // Errors show once the user tried to submit or left the field: an untouched form is not red.
   const attempted = ref(false)
   const touched = reactive(new Set<string>())
@@ -73,6 +78,7 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
   /** Starts again from `values` (or the initial values), with no errors shown. */
   function reset(values?: Record<string, unknown>): void {
     alert.value = null
+    retryable.value = false
     attempted.value = false
     touched.clear()
     extraErrors.value = {}
@@ -124,6 +130,7 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
       else rest.push(key === '_' || key === 'body' ? message : `${label(key)} ${message}`)
     }
     attempted.value = true
+    retryable.value = RETRYABLE.includes(error.code)
     extraErrors.value = { ...extraErrors.value, ...placed }
     alert.value =
       rest.length || !Object.keys(placed).length ? [error.message, ...rest].join(' ') : null
@@ -149,6 +156,7 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
   async function submit(): Promise<Out | null> {
     if (running.value) return null
     alert.value = null
+    retryable.value = false
     if (!(await validate())) {
       await giveCaretBack()
       return null
@@ -185,6 +193,7 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
     errors,
     setValue: (name: string, value: unknown) => form.setFieldValue(name, value, false),
     alert,
+    retryable,
     saving,
     submit,
     validate,

@@ -1,0 +1,43 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { resourceByKey } from '@/resources'
+import { listAnswer, withTwoAccounts } from '@/test/composables'
+import type { FakeScandesk } from '@/test/fakeScandesk'
+import { mountWithApp } from '@/test/mountApp'
+import ResourcePicker from './ResourcePicker.vue'
+
+let fake: FakeScandesk
+beforeEach(() => {
+  fake = withTwoAccounts()
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+async function openPicker(): Promise<void> {
+  mountWithApp(ResourcePicker, {
+    props: { resource: resourceByKey('targets')!, modelValue: null },
+  })
+  await flushPromises()
+  document.querySelector<HTMLElement>('.el-select__wrapper')!.click()
+  await flushPromises()
+}
+
+describe('a pick list over another resource', () => {
+  it('says its choices are the offline copy, and of when', async () => {
+    fake.handle('api.call', () => listAnswer('T', 2, 2, true))
+    await openPicker()
+    // The copy's time (2030) is ahead of this clock: it reads "now".
+    expect(document.querySelector('[data-testid="data-freshness"]')?.textContent?.trim()).toBe(
+      'Offline copy · as of now',
+    )
+  })
+
+  it('says nothing about an answer of the service', async () => {
+    fake.handle('api.call', () => listAnswer('T', 2))
+    await openPicker()
+    expect(document.body.textContent).toContain('T 1')
+    expect(document.querySelector('[data-testid="data-freshness"]')).toBeNull()
+  })
+})
