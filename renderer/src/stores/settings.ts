@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import type { ChannelInput, ChannelOutput, Settings } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
+import { CACHE_MAX_BYTES, type CacheStatus } from '@contract/offline'
 import { request } from '@/bridge/bridge'
 
 type Theme = Settings['theme']
@@ -25,6 +26,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const notifyOnFinish = ref(true)
   /** Largest file a download may write (main stops above it), 4 GiB unless changed. */
   const maxDownloadBytes = ref(4 * 1024 ** 3)
+  /** Largest offline copy of one account's answers. */
+  const cacheMaxBytes = ref<number>(CACHE_MAX_BYTES.default)
   const error = ref<AppError | null>(null)
   let inflight: Promise<void> | null = null
 
@@ -59,10 +62,11 @@ export const useSettingsStore = defineStore('settings', () => {
     if (data.mismatchAction) mismatchAction.value = data.mismatchAction
     if (typeof data.notifyOnFinish === 'boolean') notifyOnFinish.value = data.notifyOnFinish
     if (typeof data.maxDownloadBytes === 'number') maxDownloadBytes.value = data.maxDownloadBytes
+    if (typeof data.cacheMaxBytes === 'number') cacheMaxBytes.value = data.cacheMaxBytes
   }
 
-  /** Saves the download settings; on failure the previous values stay and the error is kept. */
-  async function setDownloads(patch: Partial<DownloadSettings>): Promise<boolean> {
+  /** Saves a patch; on failure the previous values stay and the error is kept. */
+  async function save(patch: SettingsPatch): Promise<boolean> {
     const result = await sendSettings(patch)
     if (result.ok) {
       applyAll(result.data)
@@ -71,6 +75,16 @@ export const useSettingsStore = defineStore('settings', () => {
     }
     error.value = result.error
     return false
+  }
+
+  /** Saves the download settings (see `save`). */
+  function setDownloads(patch: Partial<DownloadSettings>): Promise<boolean> {
+    return save(patch)
+  }
+
+  /** Saves the cap of each account's offline copy (see `save`). */
+  function setCacheMaxBytes(bytes: number): Promise<boolean> {
+    return save({ cacheMaxBytes: bytes })
   }
 
   /** Changes the theme at once and saves it; restores the old one when saving fails. */
@@ -99,17 +113,31 @@ export const useSettingsStore = defineStore('settings', () => {
     return request('files.setFolder', input)
   }
 
+  /** What is kept of an account's answers on this computer. */
+  function cacheStatus(accountId: string): Promise<Result<CacheStatus>> {
+    return request('cache.status', { accountId })
+  }
+
+  /** Forgets an account's offline copy. */
+  function clearCache(accountId: string): Promise<Result<CacheStatus>> {
+    return request('cache.clear', { accountId })
+  }
+
   return {
     theme,
     dark,
     mismatchAction,
     notifyOnFinish,
     maxDownloadBytes,
+    cacheMaxBytes,
     error,
     load,
     setTheme,
     setDownloads,
+    setCacheMaxBytes,
     downloadFolder,
     setDownloadFolder,
+    cacheStatus,
+    clearCache,
   }
 })

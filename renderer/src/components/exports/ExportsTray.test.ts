@@ -55,6 +55,30 @@ describe('the exports tray', () => {
     expect(tags.sort()).toEqual(['Saved, hash recorded', 'Verified'])
   })
 
+  it('shows a job stopped offline as waiting for the service, not as a failure', async () => {
+    jobs = [
+      exportJob('acct-aaaa', {
+        state: 'failed',
+        error: { code: 'OFFLINE', message: 'The service cannot be reached.' },
+      }),
+      exportJob('acct-aaaa', {
+        state: 'failed',
+        error: { code: 'INTERNAL', message: 'The report could not be made.' },
+      }),
+    ]
+    await openTray()
+    const [waiting, failed] = byTestId('export-job')
+    const part = (job: HTMLElement, id: string) => job.querySelector(`[data-testid="${id}"]`)
+    expect(part(waiting, 'export-state')?.textContent?.trim()).toBe('Waiting for the service')
+    expect(part(waiting, 'export-waiting')?.textContent?.trim()).toBe(
+      'Waiting for the service — will continue when online',
+    )
+    expect(part(waiting, 'export-error')).toBeNull()
+    expect(part(waiting, 'export-retry-button')).toBeNull()
+    expect(part(failed, 'export-state')?.textContent?.trim()).toBe('Failed')
+    expect(part(failed, 'export-error')?.textContent?.trim()).toBe('The report could not be made.')
+  })
+
   it('follows progress events as they arrive', async () => {
     const job = exportJob('acct-aaaa', { state: 'ready' })
     jobs = [job]
