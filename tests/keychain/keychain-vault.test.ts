@@ -17,7 +17,10 @@ import {
 import { ResilientVault } from '../../electron/core/accounts/resilient-vault'
 import { openDatabase } from '../../electron/core/store/database'
 import { TombstonesRepo } from '../../electron/core/store/tombstones-repo'
-import { bytesOf } from '../integration/core-helpers'
+import type { CacheStatus } from '@contract/offline'
+import type { ApiCallOutput } from '@contract/channels'
+import { startSandbox } from '../../sandbox/server'
+import { addAnalyst, bytesOf, startTestCore } from '../integration/core-helpers'
 
 const READY = process.env.SCANDESK_KEYRING_READY === '1'
 const CI = process.env.CI === 'true'
@@ -120,6 +123,34 @@ describe.skipIf(!READY)(
       }
     })
 
+    it('keeps the offline copy’s key there: the copy reads after a restart, and goes with the account', async () => {
+      const sandbox = await startSandbox({ port: 0, log: () => undefined })
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-kc-cache-'))
+      try {
+        let t = await startTestCore({ dataDir, useDefaultVault: true })
+        const account = await addAnalyst(t, sandbox)
+        const online = await t.ok<ApiCallOutput>('api.call', {
+          accountId: account.id,
+          op: 'targets.list',
+        })
+        await t.close()
+        expect(await (await realVault()).get(account.id, 'cache_key')).toMatch(
+          /^[A-Za-z0-9+/=]{44}$/,
+        )
+        t = await startTestCore({ dataDir, useDefaultVault: true })
+        await t.ok('connectivity.setWorkOffline', { on: true })
+        expect(
+          await t.ok<ApiCallOutput>('api.call', { accountId: account.id, op: 'targets.list' }),
+        ).toEqual({ ...online, fromCache: true })
+        await t.ok('accounts.remove', { accountId: account.id })
+        expect(await (await realVault()).get(account.id, 'cache_key')).toBeNull()
+        await t.close()
+      } finally {
+        await sandbox.close()
+        fs.rmSync(dataDir, { recursive: true, force: true })
+      }
+    })
+
     it('refuses a secret over 2,560 bytes and stores one of exactly 2,560', async () => {
       const resilient = new ResilientVault({ keychain: () => createKeychainVault() })
       const id = `kc-${randomUUID()}`
@@ -141,7 +172,7 @@ describe('without a reachable keychain', () => {
     const marker = `NOKC${randomUUID().replace(/-/g, '')}`
     const { stdout } = await run(
       process.execPath,
-      [path.join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'tests/keychain/no-keychain-child.ts'],
+      ['--import', 'tsx', 'tests/keychain/no-keychain-child.ts'],
       {
         env: {
           ...process.env,
@@ -158,6 +189,7 @@ describe('without a reachable keychain', () => {
       view: { signedIn: boolean; secretsInMemoryOnly: boolean }
       vaultStatus: { available: boolean; message: string }
       token: string | null
+      cache: CacheStatus
     }
     for (const status of [out.info.keychain, out.vaultStatus]) {
       expect(status.available).toBe(false)
@@ -166,6 +198,8 @@ describe('without a reachable keychain', () => {
       )
     }
     expect(out.view).toMatchObject({ signedIn: true, secretsInMemoryOnly: true })
+    expect(out.cache).toMatchObject({ persisted: false, entries: 0, bytes: 0 })
+    expect(out.cache.message).toMatch(/no offline copy is written to disk/)
     expect(out.token).toBeTruthy()
     const bytes = bytesOf(dataDir)
     expect(bytes.length).toBeGreaterThan(0)

@@ -4,6 +4,7 @@ import type { AccountView } from '@contract/accounts'
 import type { SignInOutcome } from '@contract/sessions'
 import type { AppInfo } from '@contract/channels'
 import type { Result } from '@contract/errors'
+import type { CacheStatus } from '@contract/offline'
 import { createKeychainVault } from '../../electron/core/accounts/keychain-vault'
 import { ResilientVault } from '../../electron/core/accounts/resilient-vault'
 import { createCore } from '../../electron/core/index'
@@ -45,11 +46,13 @@ async function main() {
   if (outcome.status !== 'signedIn') throw new Error('the analyst has no second factor')
   const view: AccountView = outcome.account
   await d('api.call', { accountId: view.id, op: 'targets.list' })
+  // Without the keychain there is no key for the offline copy: nothing of it is written.
+  const cache = await d<CacheStatus>('cache.status', { accountId: view.id })
   const token = await vault.get(view.id, 'session_token')
   await core.close()
   await sandbox.close()
   process.stdout.write(
-    `${JSON.stringify({ info, view, vaultStatus: await vault.status(), token })}\n`,
+    `${JSON.stringify({ info, view, vaultStatus: await vault.status(), token, cache })}\n`,
   )
 }
 
