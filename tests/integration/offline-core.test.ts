@@ -135,6 +135,14 @@ describe('reads when the service goes away', () => {
     expect(Date.parse(again.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(first.fetchedAt))
   })
 
+  it('keeps what was opened readable after signing out, marked as the copy', async () => {
+    const online = await read('targets.list')
+    await t.ok('accounts.signOut', { accountId: account.id })
+    expect(await read('targets.list')).toEqual({ ...online, fromCache: true })
+    expect((await readErr('scans.list')).code).toBe('NOT_SIGNED_IN')
+    expect(lastConnectivity()?.state).toBe('signed-out')
+  })
+
   it('never keeps an answer that carries credentials', async () => {
     await read('webhooks.list')
     relay.cut()

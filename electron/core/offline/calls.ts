@@ -80,6 +80,10 @@ async function read(
       if (copy) return fromCopy(copy)
       fail('OFFLINE', noCopyMessage(messageOf(err)))
     }
+    // Signed out (not a session that expired: that one waits for the new sign-in): what was
+    // opened before stays readable, marked as the offline copy.
+    if (copy && err instanceof AppFailure && err.error.code === 'NOT_SIGNED_IN')
+      return fromCopy(copy)
     throw err
   }
 }
