@@ -13,7 +13,7 @@ import {
   type SaqResponse,
 } from '@contract/saq'
 import { useDraft } from '@/data/useDraft'
-import { isQueued, useOperationCall } from '@/data/useOperationCall'
+import { useOperationCall } from '@/data/useOperationCall'
 import {
   answersForService,
   answersFromService,
@@ -269,11 +269,8 @@ export function useSaqFiller(
     return false
   }
 
-  /**
-   * Creates the SAQ on the service from a draft that exists only here: its new id, `queued` when
-   * main kept the create in the outbox (offline; the draft stays here), or null.
-   */
-  async function submit(): Promise<{ id: string } | { queued: true } | { error: AppError } | null> {
+  /** Creates the SAQ on the service from a draft that exists only here; its new id, or null. */
+  async function submit(): Promise<{ id: string } | { error: AppError } | null> {
     const d = state.value
     if (!d || d.saqId) return null
     if (!checkBeforeSending()) return null
@@ -293,7 +290,6 @@ export function useSaqFiller(
       takeRefusal(result.error, answers)
       return { error: result.error }
     }
-    if (isQueued(result.data)) return { queued: true }
     return { id: result.data.data.data.id }
   }
 
