@@ -93,14 +93,28 @@ describe('the offline copy', () => {
     expect(opened.db.prepare('SELECT COUNT(*) AS n FROM cache_entries').get()).toEqual({ n: 0 })
   })
 
-  it('writes nothing to disk when the keychain is not available, and says so', async () => {
+  it('writes nothing to disk when the keychain is not available: memory only, and says so', async () => {
     const { store, opened } = open(new MemoryVault({ available: false, message: 'no keychain' }))
-    expect(await store.put('acc-1', 'a', answer('x'))).toBe(false)
-    expect(await store.get('acc-1', 'a')).toBeNull()
+    expect(await store.put('acc-1', 'a', answer('x'))).toBe(true)
+    expect(await store.get('acc-1', 'a')).toEqual(answer('x'))
     expect(opened.db.prepare('SELECT COUNT(*) AS n FROM cache_entries').get()).toEqual({ n: 0 })
     const status = await store.status('acc-1')
-    expect(status.persisted).toBe(false)
-    expect(status.message).toMatch(/keychain is not available/)
+    expect(status).toMatchObject({ persisted: false, entries: 1 })
+    expect(status.message).toMatch(/keychain is not available.*until ScanDesk quits/)
+    store.clear('acc-1')
+    expect(await store.get('acc-1', 'a')).toBeNull()
+  })
+
+  it('keeps the memory-only copy under the cap too, least recently used first', async () => {
+    const opened = openCacheDatabase(dir)
+    store = new CacheStore(opened.db, {
+      keys: new CacheKeys(new MemoryVault({ available: false, message: 'no keychain' })),
+      maxBytes: () => 2_500,
+    })
+    for (const name of ['a', 'b', 'c']) await store.put('acc-1', name, answer('x'.repeat(1000)))
+    expect(await store.get('acc-1', 'a')).toBeNull()
+    expect(await store.get('acc-1', 'c')).not.toBeNull()
+    expect(await store.put('acc-1', 'huge', answer('y'.repeat(3000)))).toBe(false)
   })
 
   it('drops entries sealed under a key the keychain no longer has', async () => {

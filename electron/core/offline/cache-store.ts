@@ -31,14 +31,19 @@ interface Row {
 
 const CHECKPOINT_IDLE_MS = 1_000
 
+/** Answers held in memory for accounts without a key, least recently used first (Map order). */
+type MemoryCopy = Map<string, { answer: CachedAnswer; size: number }>
+
 /**
  * The offline copy: per account, the last answer of each cacheable read, compressed and
  * encrypted with the account's key (AES-256-GCM, bound to account and entry), named by an HMAC of
  * the request, evicted least recently used above the cap. Without a key (no keychain) nothing is
- * written and nothing is read from disk. A row that does not open (altered, or sealed under a
- * key that was replaced) is removed and counts as absent.
+ * written to disk: answers are held in memory for this run only, under the same cap. A row that
+ * does not open (altered, or sealed under a key that was replaced) is removed and counts as
+ * absent.
  */
 export class CacheStore {
+  private readonly memory = new Map<string, MemoryCopy>()
   private unwritten = 0
   private checkpointTimer: NodeJS.Timeout | null = null
   private closed = false
@@ -67,7 +72,7 @@ export class CacheStore {
   async get(accountId: string, request: string): Promise<CachedAnswer | null> {
     if (this.closed) return null
     const key = await this.key(accountId)
-    if (!key) return null
+    if (!key) return this.fromMemory(accountId, request)
     const id = entryName(key, request)
     const row = this.db
       .prepare('SELECT blob, fetched_at FROM cache_entries WHERE account_id = ? AND id = ?')
@@ -103,7 +108,7 @@ export class CacheStore {
   async put(accountId: string, request: string, answer: CachedAnswer): Promise<boolean> {
     if (this.closed) return false
     const key = await this.key(accountId)
-    if (!key) return false
+    if (!key) return this.toMemory(accountId, request, answer)
     const id = entryName(key, request)
     const { data, etag, lastModified } = answer
     const plain = deflateRawSync(Buffer.from(JSON.stringify({ data, etag, lastModified })), {
@@ -131,12 +136,43 @@ export class CacheStore {
   async touch(accountId: string, request: string, fetchedAt: string): Promise<void> {
     if (this.closed) return
     const key = await this.key(accountId)
-    if (!key) return
+    if (!key) {
+      const held = this.memory.get(accountId)?.get(request)
+      if (held) held.answer = { ...held.answer, fetchedAt }
+      return
+    }
     this.db
       .prepare(
         'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
       )
       .run(fetchedAt, this.now().getTime(), accountId, entryName(key, request))
+  }
+
+  private fromMemory(accountId: string, request: string): CachedAnswer | null {
+    const copy = this.memory.get(accountId)
+    const held = copy?.get(request)
+    if (!copy || !held) return null
+    copy.delete(request)
+    copy.set(request, held)
+    return held.answer
+  }
+
+  private toMemory(accountId: string, request: string, answer: CachedAnswer): boolean {
+    const size = Buffer.byteLength(JSON.stringify(answer.data))
+    const cap = this.options.maxBytes()
+    if (size > cap) return false
+    let copy = this.memory.get(accountId)
+    if (!copy) this.memory.set(accountId, (copy = new Map()))
+    copy.delete(request)
+    copy.set(request, { answer, size })
+    let total = 0
+    for (const held of copy.values()) total += held.size
+    for (const [name, held] of copy) {
+      if (total <= cap) break
+      copy.delete(name)
+      total -= held.size
+    }
+    return true
   }
 
   /** Removes the least recently used entries until the account's copy is within 90% of `cap`. */
@@ -166,6 +202,20 @@ export class CacheStore {
   /** Entries, size and ages of the account's copy, and whether it is kept on disk at all. */
   async status(accountId: string): Promise<CacheStatus> {
     const outcome = await this.options.keys.keyFor(accountId)
+    if (!outcome.key) {
+      const held = [...(this.memory.get(accountId)?.values() ?? [])]
+      const times = held.map((h) => h.answer.fetchedAt).sort()
+      return {
+        accountId,
+        entries: held.length,
+        bytes: held.reduce((sum, h) => sum + h.size, 0),
+        oldest: times[0] ?? null,
+        newest: times.at(-1) ?? null,
+        maxBytes: this.options.maxBytes(),
+        persisted: false,
+        message: outcome.reason,
+      }
+    }
     const row = this.db
       .prepare(
         `SELECT COUNT(*) AS entries, COALESCE(SUM(size), 0) AS bytes, MIN(fetched_at) AS oldest,
@@ -191,6 +241,7 @@ export class CacheStore {
 
   /** Deletes the account's copy (on request, or with the account). */
   clear(accountId: string): void {
+    this.memory.delete(accountId)
     if (this.closed) return
     const { changes } = this.db
       .prepare('DELETE FROM cache_entries WHERE account_id = ?')
@@ -227,6 +278,7 @@ export class CacheStore {
     if (this.closed) return
     if (this.unwritten > 0) this.checkpoint()
     this.closed = true
+    this.memory.clear()
     this.db.close()
   }
 }
