@@ -102,7 +102,8 @@ describe('answers from the service', () => {
   it('pauses the account when the service stops accepting its session, until it is cancelled', async () => {
     s.sandbox.setFaults({ unauthorizedAfter: 1 })
     await s.t.ok('api.call', call('targets.list'))
-    const waiting = s.t.call('api.call', call('targets.list'))
+    // scans.list was never read: once signed out there is no offline copy of it to show.
+    const waiting = s.t.call('api.call', call('scans.list'))
     await until(() => s.t.events.some((e) => e.name === 'accounts.reauthRequired'))
     const last = s.t.events.filter((e) => e.name === 'accounts.changed').at(-1)
     expect((last?.payload as { accounts: AccountView[] }).accounts[0]).toMatchObject({
@@ -118,7 +119,9 @@ describe('answers from the service', () => {
       code: 'NOT_SIGNED_IN',
       message: 'Signed out: sign in to Sandbox analyst again.',
     })
-    expect((await s.t.err('api.call', call('targets.list'))).code).toBe('NOT_SIGNED_IN')
+    expect((await s.t.err('api.call', call('scans.list'))).code).toBe('NOT_SIGNED_IN')
+    // targets.list was: it is served from the copy, marked.
+    expect((await s.t.ok<ApiCallOutput>('api.call', call('targets.list'))).fromCache).toBe(true)
   })
 
   it('refuses every operation that returns or consumes credentials', async () => {

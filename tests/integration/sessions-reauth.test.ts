@@ -112,7 +112,8 @@ describe('when a session ends', () => {
 
     s.sandbox.advanceClock(9 * 60 * 60_000)
     const sent = s.sandbox.requests.length
-    const waiting = [apiCall(admin.id), apiCall(admin.id, 'scans.upcoming')]
+    // Reads never made before: no offline copy to fall back on once signed out.
+    const waiting = [apiCall(admin.id, 'scans.list'), apiCall(admin.id, 'scans.upcoming')]
     await until(() => s.t.events.filter((e) => e.name === 'accounts.reauthRequired').length === 2)
     await until(() => s.sandbox.requests.slice(sent).filter((r) => / → 401/.test(r)).length === 2)
     await new Promise((r) => setTimeout(r, 50))
@@ -122,6 +123,9 @@ describe('when a session ends', () => {
         code: 'NOT_SIGNED_IN',
         message: `Signed out: sign in to Sandbox analyst again.`,
       })
+    // What was opened before stays readable from the copy.
+    const opened = await apiCall(admin.id)
+    expect(opened.ok && opened.data.fromCache).toBe(true)
   })
 })
 
