@@ -1,0 +1,542 @@
+// Fuzzing what the service may answer: malformed and truncated JSON, web pages with 200, wrong
+// content types, `__proto__` / `constructor` / `prototype` keys at any depth, numbers beyond 2^53,
+// deeply nested arrays, huge, endless and dripping bodies, empty 200s and 204s, and every error
+// status. One loopback server answers a catalog read (targets.list, GET, idempotent) and a catalog
+// write (targets.create, POST, not idempotent); the client runs with small limits.
+import type http from 'node:http'
+import fc from 'fast-check'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { findOperation } from '@contract/catalog/index'
+import { AppFailure, ERROR_CODES, type AppError } from '@contract/errors'
+import { createAccountClient, type AccountClient, type ClientLimits } from './client'
+import { RETRY_STATUSES } from './retry'
+import { startTestServer, type TestServer } from './test-server'
+
+const CANARY = 'canary-5d1e77b0-secret'
+const RETRIES = 2
+const LIMITS: Partial<ClientLimits> = {
+  deadlineMs: 2_000,
+  idleMs: 400,
+  maxContentLength: 128 * 1024,
+  retries: RETRIES,
+  backoffBaseMs: 1,
+  backoffMaxMs: 5,
+  retryBudgetPerMinute: 1_000_000,
+}
+
+let server: TestServer
+let client: AccountClient
+
+beforeAll(async () => {
+  server = await startTestServer()
+  client = newClient()
+})
+afterAll(async () => {
+  client.close()
+  await server.close()
+})
+beforeEach(() => {
+  server.seen.length = 0
+})
+
+function newClient(limits: Partial<ClientLimits> = {}): AccountClient {
+  return createAccountClient({
+    baseUrl: server.baseUrl,
+    apiKey: `key-${CANARY}`,
+    getAuth: () => ({ scheme: 'Bearer', token: `tok-${CANARY}` }),
+    release: 'latest',
+    limits: { ...LIMITS, ...limits },
+  })
+}
+
+type Op = 'targets.list' | 'targets.create'
+const OPS: readonly Op[] = ['targets.list', 'targets.create']
+const INPUT: Record<Op, object> = {
+  'targets.list': { query: { page: 1 } },
+  'targets.create': { body: { name: 'Web', address: '10.0.0.1' } },
+}
+const op = fc.constantFrom(...OPS)
+
+/** How a call ended: the checked answer, or the AppError it failed with (anything else fails). */
+type Outcome = { ok: true; data: unknown } | { ok: false; error: AppError }
+
+/** Runs one call; checks that a failure is an AppFailure with a safe, actionable message. */
+async function run(id: Op, c: AccountClient = client): Promise<Outcome> {
+  try {
+    return { ok: true, data: await c.call(id, INPUT[id]) }
+  } catch (err) {
+    if (!(err instanceof AppFailure))
+      throw new Error(`${id} rejected with a ${String((err as Error)?.name)}, not an AppFailure`, {
+        cause: err,
+      })
+    const error = err.error
+    expect(ERROR_CODES).toContain(error.code)
+    expect(error.message.trim().length).toBeGreaterThan(0)
+    expect(error.message).not.toMatch(/\n\s+at |\.(ts|js):\d+/)
+    expect(error.message).not.toContain('<')
+    expect(JSON.stringify(error)).not.toContain(CANARY)
+    expect(err.message).not.toContain(CANARY)
+    return { ok: false, error }
+  }
+}
+
+/** The code of a failed call (the call must fail). */
+async function failed(id: Op, c?: AccountClient): Promise<AppError> {
+  const outcome = await run(id, c)
+  if (outcome.ok) throw new Error(`${id} resolved: ${JSON.stringify(outcome.data).slice(0, 200)}`)
+  return outcome.error
+}
+
+/** Answers every request with `status`, `type` and `body` (text or bytes). */
+function answer(status: number, body: string | Buffer, type: string | null = 'application/json') {
+  server.handle((_req, res) =>
+    res.writeHead(status, type === null ? {} : { 'content-type': type }).end(body),
+  )
+}
+
+/** Requests the server saw for one call: exactly 1 for a write, 1 + retries for a retried read. */
+function expectAttempts(id: Op, retried: boolean): void {
+  expect(server.seen.length).toBe(id === 'targets.list' && retried ? 1 + RETRIES : 1)
+}
+
+const OBJECT_KEYS = Object.getOwnPropertyNames(Object.prototype).sort()
+const ARRAY_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
+
+/** Object.prototype and Array.prototype are as they were: no `polluted`, no new property. */
+function expectNoPollution(): void {
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  expect(([] as unknown as Record<string, unknown>).polluted).toBeUndefined()
+  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(OBJECT_KEYS)
+  expect(Object.getOwnPropertyNames(Array.prototype).sort()).toEqual(ARRAY_KEYS)
+}
+
+/** Every object in a checked answer has a standard prototype, and inherits nothing it sent. */
+function expectPlainTree(value: unknown, depth = 0): void {
+  if (typeof value !== 'object' || value === null || depth > 200) return
+  const proto: unknown = Object.getPrototypeOf(value)
+  expect([Object.prototype, Array.prototype, null]).toContain(proto)
+  if ('polluted' in value) expect(Object.hasOwn(value, 'polluted')).toBe(true)
+  for (const v of Object.values(value)) expectPlainTree(v, depth + 1)
+}
+
+// ---------------------------------------------------------------- generators of answer bodies
+
+const target = fc.record(
+  {
+    id: fc.string({ minLength: 1, maxLength: 12 }),
+    type: fc.constant('target'),
+    attributes: fc.record(
+      {
+        name: fc.string({ maxLength: 30 }),
+        address: fc.string({ maxLength: 30 }),
+        description: fc.option(fc.string({ maxLength: 30 })),
+        tags: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }),
+        hosts_count: fc.nat(1_000),
+      },
+      { requiredKeys: ['name', 'address'] },
+    ),
+  },
+  { noNullPrototype: true },
+)
+
+/** A body in the shape of the operation's answer (a list, or one target). */
+function validBody(id: Op): fc.Arbitrary<unknown> {
+  return id === 'targets.list'
+    ? fc.record({ data: fc.array(target, { maxLength: 4 }) })
+    : fc.record({ data: target })
+}
+
+const opAndValidBody = op.chain((id) => validBody(id).map((body) => ({ id, body })))
+
+/** JSON text with prototype-polluting keys at any depth (as text: JSON.stringify would drop them). */
+const evilJson: fc.Arbitrary<string> = fc.letrec<{ value: string; object: string; array: string }>(
+  (tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constant('{"polluted":"yes"}'),
+      fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)),
+      tie('object'),
+      tie('array'),
+    ),
+    object: fc
+      .array(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted', 'toString'),
+            fc.constantFrom('data', 'id', 'type', 'attributes', 'errors', 'meta'),
+            fc.string({ maxLength: 8 }),
+          ),
+          tie('value'),
+        ),
+        { maxLength: 4 },
+      )
+      .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    array: fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+  }),
+).value
+
+/** An answer of the right shape with polluting keys beside and inside its resources. */
+function evilEnvelope(id: Op, evil: string): string {
+  const resource = `{"__proto__":${evil},"id":"t1","type":"target","attributes":{"name":"n","address":"a","constructor":${evil},"__proto__":${evil},"extra":${evil}},"prototype":${evil}}`
+  const data = id === 'targets.list' ? `[${resource}]` : resource
+  return `{"__proto__":${evil},"data":${data},"constructor":{"prototype":${evil}}}`
+}
+
+/** An error body in each shape deployments use, with polluting keys in its maps and items. */
+function evilError(evil: string): string {
+  const item = `{"__proto__":${evil},"detail":"is taken","source":{"pointer":"/data/attributes/__proto__","__proto__":${evil}}}`
+  return `{"__proto__":${evil},"errors":[${item}],"fields":{"__proto__":${evil},"constructor":["x"],"prototype":${evil}},"message":${evil}}`
+}
+
+// ---------------------------------------------------------------- properties
+
+describe('answers that are not JSON', () => {
+  it('refuses malformed JSON with BAD_RESPONSE, without a retry', async () => {
+    const malformed = fc
+      .oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('{', '[1,]', "{'a':1}"))
+      .filter((text) => {
+        try {
+          JSON.parse(text)
+          return false
+        } catch {
+          return true
+        }
+      })
+    await fc.assert(
+      fc.asyncProperty(op, malformed, async (id, text) => {
+        server.seen.length = 0
+        answer(200, text)
+        const error = await failed(id)
+        expect(error.code).toBe('BAD_RESPONSE')
+        expectAttempts(id, false)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('refuses a valid answer truncated at any byte with BAD_RESPONSE', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        opAndValidBody,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (x, at) => {
+          server.seen.length = 0
+          const bytes = Buffer.from(JSON.stringify(x.body))
+          answer(200, bytes.subarray(0, Math.min(bytes.length - 1, Math.floor(at * bytes.length))))
+          const error = await failed(x.id)
+          expect(error.code).toBe('BAD_RESPONSE')
+          expectAttempts(x.id, false)
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+
+  it('refuses a web page with 200 (whatever its content type) and never shows its text', async () => {
+    const page = fc
+      .tuple(
+        fc.constantFrom('<!doctype html>', '<html>', '  <HTML lang="en">', '<head>', '<body>'),
+        fc.string({ maxLength: 200 }),
+      )
+      .map(([start, rest]) => `${start}<title>Proxy login ${CANARY}</title>${rest}`)
+    const type = fc.constantFrom('text/html', 'application/json', 'text/plain', null)
+    await fc.assert(
+      fc.asyncProperty(op, page, type, async (id, body, contentType) => {
+        server.seen.length = 0
+        answer(200, body, contentType)
+        const error = await failed(id)
+        expect(error.code).toBe('BAD_RESPONSE')
+        expect(error.message).not.toContain('Proxy login')
+        expectAttempts(id, false)
+      }),
+      { numRuns: 40 },
+    )
+  })
+
+  it('refuses an empty 200 and a 204 where data is expected', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        op,
+        fc.constantFrom(200, 201, 204),
+        fc.constantFrom('', ' ', '\n'),
+        async (id, status, body) => {
+          server.seen.length = 0
+          answer(status, status === 204 ? '' : body)
+          expect((await failed(id)).code).toBe('BAD_RESPONSE')
+          expectAttempts(id, false)
+        },
+      ),
+      { numRuns: 20 },
+    )
+  })
+})
+
+describe('JSON answers', () => {
+  it('accepts a valid answer whatever its content type, except one that says HTML', async () => {
+    const type = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/vnd.api+json',
+      'text/plain',
+      'application/octet-stream',
+      'application/xml',
+      'text/html',
+      'text/html; charset=utf-8',
+      null,
+    )
+    await fc.assert(
+      fc.asyncProperty(opAndValidBody, type, async (x, contentType) => {
+        server.seen.length = 0
+        answer(200, JSON.stringify(x.body), contentType)
+        const outcome = await run(x.id)
+        if (contentType?.includes('html')) {
+          expect(outcome.ok ? 'ok' : outcome.error.code).toBe('BAD_RESPONSE')
+        } else {
+          // Resolves only with what the catalog's schema reads from the body.
+          const op = findOperation(x.id)!
+          expect(outcome).toEqual({ ok: true, data: op.response.parse(x.body) })
+        }
+        expectAttempts(x.id, false)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('resolves only with JSON of the expected shape: anything else is BAD_RESPONSE', async () => {
+    await fc.assert(
+      fc.asyncProperty(op, fc.jsonValue(), async (id, value) => {
+        server.seen.length = 0
+        answer(200, JSON.stringify(value))
+        const outcome = await run(id)
+        const checked = findOperation(id)!.response.safeParse(value)
+        if (checked.success) expect(outcome).toEqual({ ok: true, data: checked.data })
+        else expect(outcome.ok ? 'ok' : outcome.error.code).toBe('BAD_RESPONSE')
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('never lets __proto__, constructor or prototype keys pollute a prototype, at any depth or status', async () => {
+    const status = fc.constantFrom(200, 201, 400, 404, 409, 500)
+    const body = fc.tuple(op, evilJson, fc.constantFrom('raw', 'answer', 'error'))
+    await fc.assert(
+      fc.asyncProperty(body, status, async ([id, evil, shape], code) => {
+        server.seen.length = 0
+        answer(
+          code,
+          shape === 'answer' ? evilEnvelope(id, evil) : shape === 'error' ? evilError(evil) : evil,
+        )
+        const outcome = await run(id)
+        expectNoPollution()
+        if (outcome.ok) {
+          expect(code).toBeLessThan(300)
+          // The schema's objects drop own `__proto__` keys; what they keep is plain data.
+          expectPlainTree(outcome.data)
+        } else if (code < 300) {
+          expect(outcome.error.code).toBe('BAD_RESPONSE')
+        }
+      }),
+      { numRuns: 80 },
+    )
+    expectNoPollution()
+  })
+
+  it('reads numbers beyond 2^53: an integer field refuses them, a free field keeps what JSON.parse reads', async () => {
+    const big = fc.oneof(
+      fc.bigInt({ min: 2n ** 53n + 1n, max: 10n ** 40n }).map(String),
+      fc.bigInt({ min: -(10n ** 40n), max: -(2n ** 53n) - 1n }).map(String),
+      fc.integer({ min: 300, max: 400 }).map((e) => `1e${e}`),
+      fc.integer({ min: 300, max: 400 }).map((e) => `-9.5e${e}`),
+      fc.constant(`1${'0'.repeat(400)}`),
+    )
+    await fc.assert(
+      fc.asyncProperty(op, big, fc.boolean(), async (id, token, inIntField) => {
+        server.seen.length = 0
+        const field = inIntField ? 'hosts_count' : 'risk_score'
+        const resource = `{"id":"t1","type":"target","attributes":{"name":"n","address":"a","${field}":${token}}}`
+        answer(200, id === 'targets.list' ? `{"data":[${resource}]}` : `{"data":${resource}}`)
+        const outcome = await run(id)
+        if (inIntField) {
+          // hosts_count is z.number().int(): unsafe integers and ±Infinity (1e400) fail it.
+          expect(outcome.ok ? 'ok' : outcome.error.code).toBe('BAD_RESPONSE')
+        } else {
+          // A field the schema does not name passes through as JSON.parse reads the token: the
+          // nearest double (precision beyond 2^53 is lost, 1e400 becomes Infinity), unchanged.
+          expect(outcome.ok).toBe(true)
+          const data = (outcome as { data: { data: unknown } }).data.data
+          const read = (Array.isArray(data) ? data[0] : data) as {
+            attributes: Record<string, unknown>
+          }
+          expect(read.attributes.risk_score).toBe(JSON.parse(token))
+        }
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('refuses non-finite and malformed number tokens with BAD_RESPONSE', async () => {
+    const token = fc.constantFrom(
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '+1',
+      '01',
+      '0x10',
+      '1.',
+      '.5',
+      '1e',
+    )
+    await fc.assert(
+      fc.asyncProperty(op, token, async (id, t) => {
+        server.seen.length = 0
+        const resource = `{"id":"t1","type":"target","attributes":{"name":"n","address":"a","hosts_count":${t}}}`
+        answer(200, id === 'targets.list' ? `{"data":[${resource}]}` : `{"data":${resource}}`)
+        expect((await failed(id)).code).toBe('BAD_RESPONSE')
+      }),
+      { numRuns: 20 },
+    )
+  })
+
+  it('refuses deeply nested arrays without overflowing the stack', async () => {
+    const depth = fc.integer({ min: 100, max: 60_000 })
+    await fc.assert(
+      fc.asyncProperty(op, depth, fc.boolean(), async (id, n, inside) => {
+        server.seen.length = 0
+        const nested = `${'['.repeat(n)}${']'.repeat(n)}`
+        answer(200, inside ? `{"data":${nested}}` : nested)
+        expect((await failed(id)).code).toBe('BAD_RESPONSE')
+      }),
+      { numRuns: 20 },
+    )
+  })
+})
+
+describe('huge, endless and slow answers', () => {
+  it('refuses an answer above maxContentLength with TOO_LARGE, without a retry', async () => {
+    const size = fc.integer({ min: 130 * 1024, max: 1024 * 1024 })
+    await fc.assert(
+      fc.asyncProperty(op, size, fc.boolean(), async (id, n, declared) => {
+        server.seen.length = 0
+        const body = `{"data":"${'x'.repeat(n)}"}`
+        server.handle((_req, res) => {
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            ...(declared ? { 'content-length': Buffer.byteLength(body) } : {}),
+          })
+          res.end(body)
+        })
+        expect((await failed(id)).code).toBe('TOO_LARGE')
+        expectAttempts(id, false)
+      }),
+      { numRuns: 10 },
+    )
+  })
+
+  it('stops an endless fast body at maxContentLength (TOO_LARGE)', async () => {
+    for (const id of OPS) {
+      server.seen.length = 0
+      server.handle((_req, res) => endless(res, 0, 'x'.repeat(16 * 1024)))
+      expect((await failed(id)).code).toBe('TOO_LARGE')
+      expectAttempts(id, false)
+    }
+  })
+
+  it('stops an endless drip below the idle timeout at the call deadline (TIMEOUT), without a retry', async () => {
+    const c = newClient({ deadlineMs: 600, idleMs: 300 })
+    try {
+      for (const id of OPS) {
+        server.seen.length = 0
+        server.handle((_req, res) => endless(res, 20, ' '))
+        const started = Date.now()
+        expect((await failed(id, c)).code).toBe('TIMEOUT')
+        expect(Date.now() - started).toBeLessThan(2_000)
+        expectAttempts(id, false)
+      }
+    } finally {
+      c.close()
+    }
+  })
+
+  it('stops a stalled answer at the idle timeout (TIMEOUT); only the read is retried', async () => {
+    const c = newClient({ deadlineMs: 5_000, idleMs: 150 })
+    try {
+      for (const id of OPS) {
+        server.seen.length = 0
+        server.handle((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.write('{"data":')
+        })
+        expect((await failed(id, c)).code).toBe('TIMEOUT')
+        expectAttempts(id, true)
+      }
+    } finally {
+      c.close()
+    }
+  })
+})
+
+/** Writes `chunk` every `everyMs` until the client goes away (0: as fast as the socket takes it). */
+function endless(res: http.ServerResponse, everyMs: number, chunk: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.write('{"data":"')
+  let open = true
+  res.on('close', () => {
+    open = false
+  })
+  const next = () => {
+    if (!open) return
+    if (everyMs === 0) {
+      while (open && res.write(chunk));
+      if (open) res.once('drain', next)
+    } else {
+      res.write(chunk)
+      setTimeout(next, everyMs)
+    }
+  }
+  next()
+}
+
+describe('retries', () => {
+  const STATUSES = [400, 401, 403, 404, 405, 408, 409, 410, 413, 418, 429, 500, 501, 502, 503, 504]
+
+  it('retries a read only on 408/429/502/503/504, and never a write', async () => {
+    const body = fc.oneof(
+      fc.constant(`{"errors":[{"detail":"bad key key-${CANARY} and tok-${CANARY}"}]}`),
+      fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+      fc.constant('<html><body>Bad gateway</body></html>'),
+      fc.constant(''),
+    )
+    await fc.assert(
+      fc.asyncProperty(op, fc.constantFrom(...STATUSES), body, async (id, status, text) => {
+        server.seen.length = 0
+        answer(status, text)
+        const error = await failed(id)
+        expect(error.code).not.toBe('INTERNAL')
+        expect(error.status).toBe(status)
+        expectAttempts(id, RETRY_STATUSES.has(status))
+      }),
+      { numRuns: 80 },
+    )
+  })
+
+  it('retries a read after a connection reset, and never a write', async () => {
+    for (const id of OPS) {
+      server.seen.length = 0
+      server.handle((_req, res) => res.socket?.destroy())
+      const error = await failed(id)
+      expect(error.code).toBe('OFFLINE')
+      expectAttempts(id, true)
+    }
+  })
+
+  it('sends a write exactly once even when the service answers 503 with a short Retry-After', async () => {
+    server.handle((_req, res) =>
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'),
+    )
+    for (let i = 0; i < 5; i++) {
+      server.seen.length = 0
+      expect((await failed('targets.create')).code).toBe('SERVER')
+      expect(server.seen).toHaveLength(1)
+    }
+  })
+})
