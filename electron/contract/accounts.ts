@@ -51,6 +51,12 @@ export const secret = z
 export const accountColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3366ff')
 
 /** A PEM bundle of extra CA certificates for on-premises TLS (not a secret; stored with the account). */
+/**
+ * What the user typed to confirm a change of trust in browser mode (see TrustConfirmation in
+ * errors.ts); Electron ignores it: main asks with a dialog of its own.
+ */
+export const trustConfirmation = z.string().max(300)
+
 export const caBundle = z
   .string()
   .max(256 * 1024, 'is too large (256 KiB at most)')
@@ -80,6 +86,7 @@ export const addAccountInput = z
     color: accountColor,
     allowInsecureHttp: z.boolean().optional(),
     caBundle: caBundle.optional(),
+    trustConfirmation: trustConfirmation.optional(),
   })
   .superRefine((v, ctx) => {
     const problem = baseUrlProblem(v.baseUrl, v.allowInsecureHttp === true)

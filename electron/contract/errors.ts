@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'PERMISSION_DENIED',
   'FILE_NOT_FOUND',
   'NO_FOLDER',
+  'CONFIRMATION_REQUIRED',
   'INTERNAL',
 ] as const
 
@@ -41,6 +42,19 @@ export interface AppError {
   status?: number
   fieldErrors?: FieldErrors
   retryAfterMs?: number
+  /**
+   * CONFIRMATION_REQUIRED (browser mode, where main has no dialog of its own): what the change
+   * would trust, and the phrase the user types to confirm it (sent back as `trustConfirmation`).
+   */
+  confirmation?: TrustConfirmation
+}
+
+/** A change of what main trusts, as the user must confirm it. */
+export interface TrustConfirmation {
+  /** One sentence per thing trusted (address, certificates with fingerprints, plain http). */
+  lines: string[]
+  /** What to type, e.g. "trust scanner.example.com". */
+  phrase: string
 }
 
 /** The outcome of every bridge call. */

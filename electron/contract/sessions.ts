@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { accountId, caBundle, secret, type AccountView } from './accounts'
+import { accountId, caBundle, secret, trustConfirmation, type AccountView } from './accounts'
 import { RELEASES, type Release } from './releases'
 
 /*
@@ -75,6 +75,7 @@ export const updateAccountInput = z.strictObject({
   apiKey: secret.optional(),
   /** A CA bundle, or null to remove it. */
   caBundle: caBundle.nullable().optional(),
+  trustConfirmation: trustConfirmation.optional(),
 })
 
 /** Result of accounts.test: can this account reach its service and is its session alive. */
@@ -98,6 +99,7 @@ export const detectReleaseInput = z.union([
     apiKey: secret,
     allowInsecureHttp: z.boolean().optional(),
     caBundle: caBundle.optional(),
+    trustConfirmation: trustConfirmation.optional(),
   }),
 ])
 

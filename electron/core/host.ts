@@ -1,3 +1,4 @@
+import type { TrustConfirmation } from '@contract/errors'
 import type { OpenedWindow } from '@contract/sessions'
 
 /**
@@ -32,6 +33,11 @@ export interface HostServices {
    * temporary folder as "home".
    */
   userFolders?(): string[]
+  /**
+   * Asks the user, in a dialog of main's own (Electron), to confirm a change of what main trusts
+   * (a CA bundle, plain http); true only when they chose to trust. Browser mode has none.
+   */
+  confirmTrust?(request: TrustConfirmation & { title: string }): Promise<boolean>
 }
 
 /** The renderer URL (relative, hash router) of a window pinned to one account. */

@@ -9,6 +9,8 @@ const electron = vi.hoisted(() => ({
   focused: null as { id: number } | null,
   openCalls: [] as DialogCall[],
   saveCalls: [] as DialogCall[],
+  boxCalls: [] as DialogCall[],
+  boxAnswer: 0,
   openAnswer: { canceled: false, filePaths: [] as string[] },
   saveAnswer: { canceled: false, filePath: '' as string | undefined },
   openPathAnswer: '' as string | Error,
@@ -42,6 +44,10 @@ vi.mock('electron', () => {
       showSaveDialog: async (...args: unknown[]) => {
         record(electron.saveCalls, args)
         return electron.saveAnswer
+      },
+      showMessageBox: async (...args: unknown[]) => {
+        record(electron.boxCalls, args)
+        return { response: electron.boxAnswer }
       },
     },
     shell: {
@@ -195,5 +201,30 @@ describe('opening an account in its own window', () => {
     const answer = await createElectronHost(windows).openAccountWindow('acc_7')
     expect(answer).toEqual({ opened: 'window' })
     expect(shownAccounts).toEqual(['acc_7'])
+  })
+})
+
+describe('confirming a change of trust', () => {
+  const request = {
+    title: 'Change what ScanDesk trusts?',
+    lines: ['Trust this certificate authority for scan.example.test.'],
+    phrase: 'trust scan.example.test',
+  }
+
+  it('asks in a box of its own, Cancel by default, and trusts only on "Trust"', async () => {
+    electron.boxCalls.length = 0
+    electron.focused = { id: 3 }
+    electron.boxAnswer = 1
+    expect(await createElectronHost(windows).confirmTrust!(request)).toBe(true)
+    expect(electron.boxCalls[0].parent).toEqual({ id: 3 })
+    expect(electron.boxCalls[0].options).toMatchObject({
+      type: 'warning',
+      buttons: ['Cancel', 'Trust'],
+      defaultId: 0,
+      cancelId: 0,
+      detail: request.lines[0],
+    })
+    electron.boxAnswer = 0
+    expect(await createElectronHost(windows).confirmTrust!(request)).toBe(false)
   })
 })

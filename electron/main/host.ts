@@ -8,6 +8,7 @@ import {
   dialog,
   Notification,
   shell,
+  type MessageBoxOptions,
   type OpenDialogOptions,
   type SaveDialogOptions,
 } from 'electron'
@@ -100,6 +101,25 @@ export function createElectronHost(options: ElectronHostOptions): HostServices {
     async openAccountWindow(accountId) {
       options.showAccountWindow(accountId)
       return { opened: 'window' }
+    },
+    // Main's own question: the renderer can neither answer it nor see it before the user does.
+    // Cancel is the default and what Escape or closing the box means.
+    async confirmTrust({ title, lines }) {
+      const box: MessageBoxOptions = {
+        type: 'warning',
+        title,
+        message: title,
+        detail: lines.join('\n\n'),
+        buttons: ['Cancel', 'Trust'],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      }
+      const parent = BrowserWindow.getFocusedWindow()
+      const { response } = parent
+        ? await dialog.showMessageBox(parent, box)
+        : await dialog.showMessageBox(box)
+      return response === 1
     },
   }
 }

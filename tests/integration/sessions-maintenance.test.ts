@@ -4,9 +4,15 @@ import { describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import type { AccountList } from '@contract/channels'
 import type { ExportJob } from '@contract/files'
-import type { ConnectionTest, ReleaseDetection, RemovalPlan } from '@contract/sessions'
+import type {
+  ConnectionTest,
+  ReleaseDetection,
+  RemovalPlan,
+  SignInOutcome,
+} from '@contract/sessions'
 import { WRONG_API_KEY } from '../../electron/core/accounts/sign-in'
-import { addAnalyst, startRecordedSandbox } from './core-helpers'
+import { headlessHost } from '../../electron/core/host'
+import { addAnalyst, analystAccount, startRecordedSandbox, startTestCore } from './core-helpers'
 import { FAST_POLL, tempFolder, waitForJob } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 
@@ -45,13 +51,34 @@ describe('editing an account', () => {
     expect(JSON.stringify(s.t.results)).not.toContain('not-the-key')
   })
 
-  it('sets and removes a CA bundle', async () => {
+  it('sets a CA bundle only once the user typed the confirmation, and removes it', async () => {
     const account = await addAnalyst(s.t, s.sandbox)
+    const host = new URL(s.sandbox.baseUrl).host
+    const asked = await s.t.err('accounts.update', { accountId: account.id, caBundle: PEM })
+    expect(asked).toMatchObject({
+      code: 'CONFIRMATION_REQUIRED',
+      confirmation: { phrase: `trust ${host}` },
+    })
+    expect(asked.confirmation?.lines[0]).toMatch(
+      /^Trust this certificate authority for .*SHA-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}/,
+    )
+    const wrong = await s.t.err('accounts.update', {
+      accountId: account.id,
+      caBundle: PEM,
+      trustConfirmation: 'yes',
+    })
+    expect(wrong.code).toBe('CONFIRMATION_REQUIRED')
+    const unchanged = s.t.events.filter((e) => e.name === 'accounts.changed').at(-1)
+      ?.payload as AccountList
+    expect(unchanged.accounts.find((a) => a.id === account.id)?.hasCaBundle).toBe(false)
     const set = await s.t.ok<AccountView>('accounts.update', {
       accountId: account.id,
       caBundle: PEM,
+      trustConfirmation: `Trust ${host}`,
     })
     expect(set.hasCaBundle).toBe(true)
+    // The same bundle again changes nothing, so nothing is asked.
+    await s.t.ok('accounts.update', { accountId: account.id, caBundle: PEM })
     const removed = await s.t.ok<AccountView>('accounts.update', {
       accountId: account.id,
       caBundle: null,
@@ -64,6 +91,53 @@ describe('editing an account', () => {
   it('refuses an unknown account', async () => {
     const error = await s.t.err('accounts.update', { accountId: 'acct-missing', label: 'x' })
     expect(error.code).toBe('UNKNOWN_ACCOUNT')
+  })
+})
+
+describe('trusting more than the system does (CA bundle, plain http)', () => {
+  it('adds with a CA bundle only once confirmed: typed in browser mode, main’s dialog in Electron', async () => {
+    const input = { ...analystAccount(s.sandbox), caBundle: PEM }
+    const host = new URL(s.sandbox.baseUrl).host
+    const before = s.sandbox.requests.length
+    const asked = await s.t.err('accounts.add', input)
+    expect(asked).toMatchObject({
+      code: 'CONFIRMATION_REQUIRED',
+      confirmation: { phrase: `trust ${host}` },
+    })
+    const probe = await s.t.err('accounts.detectRelease', {
+      baseUrl: s.sandbox.baseUrl,
+      apiKey: s.sandbox.apiKey,
+      caBundle: PEM,
+    })
+    expect(probe.code).toBe('CONFIRMATION_REQUIRED')
+    expect(s.sandbox.requests.length).toBe(before)
+    expect((await s.t.ok<AccountList>('accounts.list')).accounts).toEqual([])
+    const added = await s.t.ok<SignInOutcome>('accounts.add', {
+      ...input,
+      trustConfirmation: `trust ${host}`,
+    })
+    expect(added.status).toBe('signedIn')
+
+    const asks: string[][] = []
+    let answer = false
+    const electron = await startTestCore({
+      mode: 'electron',
+      host: { ...headlessHost, confirmTrust: async (r) => (asks.push(r.lines), answer) },
+    })
+    try {
+      const sent = s.sandbox.requests.length
+      const declined = await electron.err('accounts.add', {
+        ...input,
+        trustConfirmation: `trust ${host}`,
+      })
+      expect(declined.code).toBe('CANCELLED')
+      expect(asks).toHaveLength(1)
+      expect(s.sandbox.requests.length).toBe(sent)
+      answer = true
+      expect((await electron.ok<SignInOutcome>('accounts.add', input)).status).toBe('signedIn')
+    } finally {
+      await electron.close()
+    }
   })
 })
 

@@ -13,6 +13,7 @@ import type { HandlerContext } from '../handlers/context'
 import type { AccountClient, AuthCredential } from '../http/client'
 import type { AccountPatch, AccountRow } from '../store/accounts-repo'
 import { apiKeyRefused, PROBE_CREDENTIAL, probeRelease } from './release-probe'
+import { hostConfirm, requireTrust } from './trust'
 import { WRONG_API_KEY } from './sign-in'
 import { SECRET_KINDS } from './vault'
 
@@ -47,6 +48,12 @@ export async function updateAccount(
   input: UpdateAccountInput,
 ): Promise<AccountView> {
   const row = ctx.accounts.row(input.accountId)
+  if (input.caBundle && input.caBundle !== row.caBundle)
+    await requireTrust(
+      { baseUrl: row.baseUrl, caBundle: input.caBundle },
+      hostConfirm(ctx.mode, ctx.host),
+      input.trustConfirmation,
+    )
   const patch: AccountPatch = {}
   if (input.label !== undefined) patch.label = input.label
   if (input.color !== undefined) patch.color = input.color
@@ -87,6 +94,15 @@ export async function detectRelease(
   const problem = baseUrlProblem(input.baseUrl, input.allowInsecureHttp === true)
   if (problem)
     fail('VALIDATION', `The address ${problem}.`, { fieldErrors: { baseUrl: [problem] } })
+  await requireTrust(
+    {
+      baseUrl: normaliseBaseUrl(input.baseUrl),
+      caBundle: input.caBundle,
+      allowInsecureHttp: input.allowInsecureHttp,
+    },
+    hostConfirm(ctx.mode, ctx.host),
+    input.trustConfirmation,
+  )
   const client = ctx.clients.create({
     baseUrl: normaliseBaseUrl(input.baseUrl),
     apiKey: input.apiKey,

@@ -1,3 +1,4 @@
+import { hostConfirm, requireTrust } from '../accounts/trust'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
 
@@ -20,7 +21,18 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
   const a = ctx.accounts
   return {
     'accounts.list': () => a.list(),
-    'accounts.add': (input) => a.add(input),
+    'accounts.add': async (input) => {
+      await requireTrust(
+        {
+          baseUrl: input.baseUrl,
+          caBundle: input.caBundle,
+          allowInsecureHttp: input.allowInsecureHttp,
+        },
+        hostConfirm(ctx.mode, ctx.host),
+        input.trustConfirmation,
+      )
+      return a.add(input)
+    },
     'accounts.signIn': (input) => a.signIn(input.accountId, input.password, input.remember),
     'accounts.signOut': (input) => a.signOut(input.accountId),
     'accounts.remove': async (input) => {

@@ -54,12 +54,22 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function addMessages(out: FieldErrors, key: string, value: unknown, redact: Redact): void {
-  if (Object.keys(out).length >= MAX_FIELDS && !out[key]) return
-  const values = Array.isArray(value) ? value : [value]
-  for (const v of values) {
+  // Field names come from the service: "constructor" or "__proto__" is a name like any other,
+  // never something every object already has (so own properties only, and defined, not set).
+  const known = Object.hasOwn(out, key) ? out[key] : undefined
+  if (Object.keys(out).length >= MAX_FIELDS && !known) return
+  const list = known ?? []
+  for (const v of Array.isArray(value) ? value : [value]) {
     const text = cleanText(v, redact)
-    if (text && !out[key]?.includes(text)) (out[key] ??= []).push(text)
+    if (text && !list.includes(text)) list.push(text)
   }
+  if (!known && list.length)
+    Object.defineProperty(out, key, {
+      value: list,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
 }
 
 function keyOfPointer(pointer: string): string {

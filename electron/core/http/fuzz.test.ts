@@ -317,7 +317,7 @@ describe('JSON answers', () => {
   })
 
   it('never lets __proto__, constructor or prototype keys pollute a prototype, at any depth or status', async () => {
-    const status = fc.constantFrom(200, 201, 400, 404, 409, 500)
+    const status = fc.constantFrom(200, 201, 400, 404, 409, 422, 500)
     const body = fc.tuple(op, evilJson, fc.constantFrom('raw', 'answer', 'error'))
     await fc.assert(
       fc.asyncProperty(body, status, async ([id, evil, shape], code) => {
@@ -339,6 +339,29 @@ describe('JSON answers', () => {
       { numRuns: 80 },
     )
     expectNoPollution()
+  })
+
+  it('keeps field errors named like what every object has (constructor, __proto__, toString) as fields', async () => {
+    const names = fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'name')
+    const shape = fc.constantFrom('fields', 'errors', 'pointer')
+    await fc.assert(
+      fc.asyncProperty(op, names, shape, async (id, name, how) => {
+        server.seen.length = 0
+        const body =
+          how === 'pointer'
+            ? { errors: [{ source: { pointer: `/data/attributes/${name}` }, detail: 'is wrong' }] }
+            : { [how]: JSON.parse(`{${JSON.stringify(name)}: ["is wrong"]}`) as unknown }
+        answer(422, JSON.stringify(body))
+        const outcome = await run(id)
+        expectNoPollution()
+        expect(outcome.ok ? null : outcome.error.code).toBe('VALIDATION')
+        const fields = (outcome as { error: { fieldErrors?: Record<string, string[]> } }).error
+          .fieldErrors
+        expect(Object.hasOwn(fields ?? {}, name)).toBe(true)
+        expect(fields?.[name]).toEqual(['is wrong'])
+      }),
+      { numRuns: 30 },
+    )
   })
 
   it('reads numbers beyond 2^53: an integer field refuses them, a free field keeps what JSON.parse reads', async () => {

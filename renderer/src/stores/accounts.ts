@@ -13,6 +13,7 @@ import type {
 } from '@contract/sessions'
 import { callApi, on, request, type ApiAnswer } from '@/bridge/bridge'
 import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useTrustStore } from './trust'
 
 /** The accounts main knows, which one is active, and the actions on them. */
 export const useAccountsStore = defineStore('accounts', () => {
@@ -22,6 +23,7 @@ export const useAccountsStore = defineStore('accounts', () => {
   const loading = ref(false)
   const error = ref<AppError | null>(null)
   const showLoading = useDelayedFlag(() => loading.value)
+  const trust = useTrustStore()
   let inflight: Promise<void> | null = null
 
   const active = computed(() => accounts.value.find((a) => a.id === activeId.value) ?? null)
@@ -96,7 +98,12 @@ export const useAccountsStore = defineStore('accounts', () => {
    * list and becomes active. A challenge: nothing is stored until the second factor succeeds.
    */
   function add(input: ChannelInput<'accounts.add'>): Promise<Result<SignInOutcome>> {
-    return withOutcome(request('accounts.add', input), true)
+    return withOutcome(
+      trust.confirmed((trustConfirmation) =>
+        request('accounts.add', { ...input, ...(trustConfirmation ? { trustConfirmation } : {}) }),
+      ),
+      true,
+    )
   }
 
   /** Signs in to a signed-out account (or one whose session ended); may answer a challenge. */
@@ -176,7 +183,9 @@ export const useAccountsStore = defineStore('accounts', () => {
 
   /** Saves an account's settings (label, colour, release, keys); the answer joins the list. */
   async function update(input: ChannelInput<'accounts.update'>): Promise<Result<AccountView>> {
-    const result = await request('accounts.update', input)
+    const result = await trust.confirmed((trustConfirmation) =>
+      request('accounts.update', { ...input, ...(trustConfirmation ? { trustConfirmation } : {}) }),
+    )
     if (result.ok) upsert(result.data)
     return result
   }
@@ -190,7 +199,12 @@ export const useAccountsStore = defineStore('accounts', () => {
   function detectRelease(
     input: ChannelInput<'accounts.detectRelease'>,
   ): Promise<Result<ReleaseDetection>> {
-    return request('accounts.detectRelease', input)
+    return trust.confirmed((trustConfirmation) =>
+      request('accounts.detectRelease', {
+        ...input,
+        ...(trustConfirmation ? { trustConfirmation } : {}),
+      }),
+    )
   }
 
   /** Generates, revokes or checks an access token; after a change the list is reloaded. */
