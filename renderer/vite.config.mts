@@ -3,6 +3,7 @@ import vue from '@vitejs/plugin-vue'
 import Components from 'unplugin-vue-components/vite'
 import { ElementPlusResolver } from 'unplugin-vue-components/resolvers'
 import { defineConfig } from 'vite'
+import { stripCatalogExamples } from './strip-examples.mjs'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -17,6 +18,8 @@ export default defineConfig({
     },
   },
   plugins: [
+    // The catalog's examples (sandbox users, sample secrets) stay out of the bundle.
+    stripCatalogExamples(),
     vue(),
     // Element Plus components (and their CSS) are imported where a template uses them.
     Components({
