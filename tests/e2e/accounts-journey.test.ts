@@ -118,7 +118,7 @@ describe('two accounts side by side in the browser', () => {
     async () => {
       const page = await browser.newPage()
       const problems = watchPage(page)
-      await page.goto(app.url)
+      await app.open(page)
 
       // 1. Alpha on sandbox A as the administrator: authenticator-app code, a wrong one first
       await page.getByTestId('add-account-button').first().click()

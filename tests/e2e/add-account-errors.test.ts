@@ -63,7 +63,7 @@ describe('adding an account with wrong credentials', () => {
 
   it('says the password is wrong, keeps what was typed and adds no account', async () => {
     const page = await browser.newPage()
-    await page.goto(app.url)
+    await app.open(page)
     await fillAccount(page, sandbox, sandbox.apiKey, 'not-the-password')
     expect(await dialogError(page, app)).toMatch(/password/)
     expect(await field(page, 'field-label').inputValue()).toBe('Production')
@@ -73,7 +73,7 @@ describe('adding an account with wrong credentials', () => {
 
   it('says the API key is not accepted', async () => {
     const page = await browser.newPage()
-    await page.goto(app.url)
+    await app.open(page)
     await fillAccount(page, sandbox, 'wrong-api-key', 'sandbox-password')
     expect(await dialogError(page, app)).toMatch(/api key/)
   })

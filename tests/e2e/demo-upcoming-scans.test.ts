@@ -19,7 +19,9 @@ describe('trying the demo service', () => {
   it('signs in to the embedded sandbox and shows live upcoming scans, limited as chosen', async () => {
     const page = await browser.newPage()
     const problems = watchPage(page)
-    await page.goto(app.url)
+    const launch = await app.launchUrl()
+    await page.goto(launch)
+    await page.waitForURL((url) => url.pathname === '/' && url.search === '')
     await page.getByTestId('welcome-demo-button').click()
 
     const rows = page.getByTestId('upcoming-scan-row')
@@ -33,22 +35,44 @@ describe('trying the demo service', () => {
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeLessThanOrEqual(5)
     expect(await rows.count()).toBeGreaterThan(0)
 
-    // the token went into an HttpOnly cookie, never into script-readable storage
+    // the token left the address bar; the session is an HttpOnly cookie named for this run,
+    // never in script-readable storage
     const storage = await page.evaluate(
       'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie',
     )
-    expect(String(storage)).not.toContain(new URL(app.url).searchParams.get('token'))
+    expect(String(storage)).not.toContain(new URL(launch).searchParams.get('token'))
+    expect(String(storage)).not.toContain('scandesk-')
+    const cookies = await page.context().cookies()
+    expect(
+      cookies.map((c) => [c.name.split('-').slice(0, 2).join('-'), c.httpOnly, c.sameSite]),
+    ).toEqual([[`scandesk-${new URL(app.origin).port}`, true, 'Strict']])
+    expect(cookies[0].value).not.toBe(new URL(launch).searchParams.get('token'))
     expect(problems).toEqual([])
+
+    // the launch address worked once: another browser context is refused with it
+    const other = await browser.newPage()
+    const again = await other.goto(launch)
+    expect(again?.status()).toBe(401)
+    expect(await other.context().cookies()).toEqual([])
+    await other.close()
   })
 
-  it('refuses a page request that does not carry the per-run token', async () => {
-    const bare = new URL(app.url)
-    bare.search = ''
-    const res = await fetch(new URL('/bridge/call/accounts.list', bare), {
+  it('refuses a bridge call without the session cookie, and a token on the bridge', async () => {
+    const res = await fetch(new URL('/bridge/call/accounts.list', app.origin), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
     })
     expect(res.status).toBe(401)
+    const token = new URL(await app.launchUrl()).searchParams.get('token')
+    const withToken = await fetch(
+      new URL(`/bridge/call/accounts.list?token=${token}`, app.origin),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      },
+    )
+    expect(withToken.status).toBe(400)
   })
 })

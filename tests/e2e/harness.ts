@@ -20,16 +20,27 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 
+// A launch address on a whole printed line (a chunk may end in the middle of its token).
+const LAUNCH_URL = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+(?=\r?\n)/g
+
 /** A running browser-mode app. */
 export interface BrowserMode {
-  url: string
+  /** http://127.0.0.1:<port>/ — for `new URL('#/…', app.origin)` once a page has a session. */
+  origin: string
+  /** A launch address nobody used yet (each works once): the printed one, then fresh ones. */
+  launchUrl(): Promise<string>
+  /** Opens the app in `page` through a fresh launch address and waits until it is at `/`. */
+  open(page: Page): Promise<void>
+  /** Loads `<origin>/#/<route>` in full in a page that has a session (not a hash-only change). */
+  goto(page: Page, route: string): Promise<void>
   dataDir: string
   output: () => string
   stop(): Promise<void>
 }
 
 /**
- * Starts `npm run browser` equivalent with --no-open on a free port; resolves with its printed URL.
+ * Starts `npm run browser` equivalent with --no-open on a free port; resolves once it printed its
+ * launch address. Fresh addresses are asked for on its stdin (`launch-url`), as only the parent can.
  * With `dataDir` the local store is kept there (and kept after stop, for restart journeys).
  */
 export async function startBrowserMode(
@@ -49,28 +60,68 @@ export async function startBrowserMode(
       dataDir,
       ...extraArgs,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   )
   let out = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser mode did not start:\n${out}`)), 60_000)
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[1])
+  let used = 0
+  const launchUrls = () => [...out.matchAll(LAUNCH_URL)].map((m) => m[0])
+  /** Resolves with the next launch address not handed out yet, waiting for it to be printed. */
+  const nextLaunchUrl = (timeoutMs: number) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const urls = launchUrls()
+        if (urls.length <= used) return false
+        finish()
+        resolve(urls[used++])
+        return true
       }
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`browser mode exited with ${code}:\n${out}`))
+      const onExit = (code: number | null) => {
+        finish()
+        reject(new Error(`browser mode exited with ${code}:\n${out}`))
+      }
+      const timer = setTimeout(() => {
+        finish()
+        reject(new Error(`browser mode printed no launch address:\n${out}`))
+      }, timeoutMs)
+      const finish = () => {
+        clearTimeout(timer)
+        child.stdout?.off('data', onData)
+        child.off('exit', onExit)
+      }
+      const onData = () => void check()
+      if (check()) return
+      child.stdout?.on('data', onData)
+      child.once('exit', onExit)
     })
-  })
+  child.stdin?.on('error', () => undefined) // the child may be gone when we ask
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  const first = await nextLaunchUrl(60_000)
+  let pending: string | null = first
+  const origin = `${new URL(first).origin}/`
+  const launchUrl = async () => {
+    if (pending !== null) {
+      const url = pending
+      pending = null
+      return url
+    }
+    child.stdin?.write('launch-url\n')
+    return nextLaunchUrl(10_000)
+  }
   return {
-    url,
+    origin,
+    launchUrl,
+    async open(page) {
+      await page.goto(await launchUrl())
+      // the exchange page hops to `/` (the token leaves the address bar)
+      await page.waitForURL((url) => url.pathname === '/' && url.search === '', { timeout: 30_000 })
+    },
+    async goto(page, route) {
+      // From `/#/a`, going to `/#/b` only changes the hash; the journeys mean a fresh page load
+      // (as when the token was in every address), so leave the document first.
+      await page.goto('about:blank')
+      await page.goto(new URL(`#/${route}`, origin).toString())
+    },
     dataDir,
     output: () => out,
     async stop() {

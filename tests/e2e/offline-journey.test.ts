@@ -27,7 +27,7 @@ const rows = (page: Page) => page.locator('[data-testid="resource-row"]:visible'
 const freshness = (page: Page) => page.locator('[data-testid="data-freshness"]:visible')
 
 async function open(page: Page, app: BrowserMode, hash: string): Promise<void> {
-  await page.goto(new URL(`#/${hash}`, app.url).toString())
+  await app.goto(page, hash)
 }
 
 describe('working offline (issue 10)', () => {
@@ -55,7 +55,7 @@ describe('working offline (issue 10)', () => {
   it('shows what was opened with its age, queues safe writes and catches up', async () => {
     const page = await browser.newPage()
     const errors = watchPage(page)
-    await page.goto(app.url)
+    await app.open(page)
     await addAccountThroughUi(page, {
       label: 'Acme offline',
       baseUrl: relay.url,
@@ -95,7 +95,7 @@ describe('working offline (issue 10)', () => {
     // 4. quit and start again with the service still gone: the same screens, from the copy
     await app.stop()
     app = await startBrowserMode([], { dataDir })
-    await page.goto(app.url)
+    await app.open(page)
     await open(page, app, 'targets')
     await freshness(page).first().waitFor(WAIT)
     await expect.poll(() => rows(page).count(), WAIT).toBe(targetCount)

@@ -141,7 +141,7 @@ describe('an API key never reaches the renderer', () => {
     cdp.on('Network.eventSourceMessageReceived', (e) => events.push(`${e.eventName}: ${e.data}`))
     await cdp.send('Network.enable')
 
-    await page.goto(app.url)
+    await app.open(page)
     await page.getByTestId('add-account-button').first().click()
     await page.getByTestId('add-account-dialog').waitFor(WAIT)
     await waitForFocus(field(page, 'field-label'))
@@ -156,7 +156,7 @@ describe('an API key never reaches the renderer', () => {
 
     // use the app a bit: the dashboard, My account, the settings dialog's connection test
     await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
-    await page.goto(new URL('#/user', app.url).toString())
+    await app.goto(page, 'user')
     await page.getByTestId('user-account').waitFor(WAIT)
     await page.getByTestId('user-tabs').waitFor(WAIT)
     const id = await accountIdByLabel(page, label)
@@ -166,7 +166,7 @@ describe('an API key never reaches the renderer', () => {
     const result = page.getByTestId('account-test-result')
     await result.waitFor(WAIT)
     expect(await result.innerText()).toMatch(/API key accepted: yes/)
-    await page.goto(new URL('#/dashboard', app.url).toString())
+    await app.goto(page, 'dashboard')
     await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
 
     // a probe database proves the IndexedDB reader reads what is stored

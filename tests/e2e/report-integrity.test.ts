@@ -49,7 +49,7 @@ describe('generating, downloading and verifying a report', () => {
 
   it('shows verified for a good download, quarantines a corrupted one, and re-verifies offline after a restart', async () => {
     const page = await browser.newPage()
-    await page.goto(app.url)
+    await app.open(page)
     await addAccountThroughUi(page, {
       label: 'Acme',
       baseUrl: sandbox.baseUrl,
@@ -59,7 +59,7 @@ describe('generating, downloading and verifying a report', () => {
     })
 
     // 1. generate a PDF of a report that was never generated; the service needs ~3 s
-    await page.goto(new URL('#/reports', app.url).toString())
+    await app.goto(page, 'reports')
     await page.getByTestId('reports-table').waitFor()
     await generatePdf(page, 'rpt-011')
     await page.getByTestId('exports-tray-button').click()
@@ -98,8 +98,8 @@ describe('generating, downloading and verifying a report', () => {
     await sandbox.close()
     app = await startBrowserMode([], { dataDir })
     const again = await browser.newPage()
-    await again.goto(app.url)
-    await again.goto(new URL('#/library', app.url).toString())
+    await app.open(again)
+    await app.goto(again, 'library')
     const verified = again.locator('[data-testid="library-row"][data-verdict="verified"]')
     await verified.first().waitFor({ timeout: 30_000 })
     await verified.first().getByTestId('library-reverify-offline').click()

@@ -29,7 +29,7 @@ describe('the generic resource screens, on the demo service', () => {
     browser = await launchChromium()
     page = await browser.newPage()
     problems = watchPage(page)
-    await page.goto(app.url)
+    await app.open(page)
     await page.getByTestId('welcome-demo-button').click()
     await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
   })

@@ -71,7 +71,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
   it('fills SAQ A offline, submits, approves, archives the PDF and clones it', async () => {
     const page = await browser.newPage()
     const errors = watchPage(page)
-    await page.goto(app.url)
+    await app.open(page)
     await addAccountThroughUi(page, {
       label: 'Acme compliance',
       baseUrl: relay.url,
@@ -81,7 +81,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     })
 
     // 1. choose SAQ A and start from its template
-    await page.goto(new URL('#/saq', app.url).toString())
+    await app.goto(page, 'saq')
     await page.getByTestId('saq-new').click()
     const card = page.locator('[data-testid="saq-type-card"][data-code="A"]')
     await card.waitFor(WAIT)
@@ -153,7 +153,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-')
 
     // 6. the library lists it as recorded at download, and it re-verifies offline
-    await page.goto(new URL('#/library', app.url).toString())
+    await app.goto(page, 'library')
     const recorded = page.locator('[data-testid="library-row"][data-verdict="recorded"]')
     await expect.poll(() => recorded.count(), WAIT).toBe(1)
     expect(await text(page.getByTestId('library-table'))).toContain('Recorded at download')
@@ -172,7 +172,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     relay.restore()
 
     // 7. clone to next year: a new draft on the service with every answer carried
-    await page.goto(new URL(`#/saq/${saqId}`, app.url).toString())
+    await app.goto(page, `saq/${saqId}`)
     await page.getByTestId('saq-clone').click()
     const prompt = page.locator('.el-message-box')
     await prompt.waitFor(WAIT)

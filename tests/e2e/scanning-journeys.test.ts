@@ -63,7 +63,7 @@ describe('scanning on the demo service (issue 8)', () => {
     browser = await launchChromium()
     page = await browser.newPage()
     problems = watchPage(page)
-    await page.goto(app.url)
+    await app.open(page)
     await page.getByTestId('welcome-demo-button').click()
     await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
   })

@@ -18,7 +18,7 @@ export const USAGE =
   '  --demo          start the embedded demo service and add its account\n' +
   '  --port N        listen on 127.0.0.1:N (default: a free port)\n' +
   '  --data-dir DIR  where ScanDesk keeps its database (default: ~/.local/share/scandesk-browser)\n' +
-  '  --no-open       do not open a browser, only print the address\n'
+  '  --no-open       do not open a browser; print an address that works once, within 2 minutes\n'
 
 /** The default data folder: $XDG_DATA_HOME/scandesk-browser or ~/.local/share/scandesk-browser. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {

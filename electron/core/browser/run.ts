@@ -1,13 +1,16 @@
 // Browser mode proper (started by scripts/browser-cli.ts, which decides whether the demo service
 // comes along): serves the renderer and the core's handler table.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
 import { createCore } from '../index'
 import type { DemoServiceFactory } from '../demo/demo-service'
 import { createBrowserHost } from './host'
+import { openWithLaunchFile } from './launch-file'
 import { parseCliArgs, rendererIsStale, USAGE, type BrowserCliOptions } from './options'
 import { startBrowserServer } from './server'
+import { LAUNCH_TTL_MS } from './session'
 
 /** The repository root: the nearest folder above this file that holds package.json. */
 export function findRoot(): string {
@@ -39,20 +42,20 @@ function buildRendererIfStale(root: string): void {
     throw new Error('The renderer build failed; see the output above.')
 }
 
-function openInBrowser(url: string): void {
-  const [cmd, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]]
-  try {
-    const child = spawn(cmd, args, { stdio: 'ignore', detached: true })
-    child.on('error', () => {})
-    child.unref()
-  } catch {
-    // No opener on this machine: the printed address is enough.
-  }
+/** The line a parent process writes on browser mode's stdin (a pipe) for a fresh launch address. */
+export const LAUNCH_REQUEST = 'launch-url'
+
+/**
+ * Answers LAUNCH_REQUEST lines on stdin when stdin is a pipe: only the process that started
+ * browser mode holds that pipe and reads the answer on stdout. A terminal is not read (a job sent
+ * to the background would be stopped by SIGTTIN).
+ */
+function listenForLaunchRequests(print: () => void): void {
+  if (process.stdin.isTTY) return
+  const lines = createInterface({ input: process.stdin, terminal: false })
+  lines.on('line', (line) => {
+    if (line.trim() === LAUNCH_REQUEST) print()
+  })
 }
 
 /** What the entry point carries into browser mode. */
@@ -119,8 +122,22 @@ export async function runBrowserMode(
     if (!result.ok) log('warn', `The demo service did not start: ${result.error?.message}`)
   }
 
-  process.stdout.write(`ScanDesk (browser mode) is running at ${server.url}\n`)
-  if (options.open) openInBrowser(server.url)
+  const minutes = Math.round(LAUNCH_TTL_MS / 60_000)
+  const printLaunch = (lead: string) =>
+    process.stdout.write(
+      `${lead} (it works once, within ${minutes} minutes): ${server.newLaunch().url}\n`,
+    )
+  process.stdout.write(`ScanDesk (browser mode) is running at ${server.origin}\n`)
+  if (options.open) {
+    process.stdout.write('Opening it in your browser through a one-time launch page.\n')
+    const page = openWithLaunchFile(server.newLaunch(), {
+      onOpenFailed: () => printLaunch('No browser could be opened; open this address'),
+    })
+    process.on('exit', () => page.remove())
+  } else {
+    printLaunch('Open this address')
+  }
+  listenForLaunchRequests(() => printLaunch('New launch address'))
 }
 
 /** Entry point once the @contract alias resolves: parses arguments and runs. */

@@ -46,6 +46,17 @@ function send(
   })
 }
 
+/** Exchanges a fresh launch token of `srv` and returns the `name=value` its cookie carries. */
+async function signIn(srv: RunningBrowserServer): Promise<string> {
+  const answer = await send(srv.port, `/?token=${srv.newLaunch().token}`)
+  expect(answer.status).toBe(200)
+  const set = answer.headers['set-cookie']
+  if (!Array.isArray(set) || set.length !== 1) throw new Error('no session cookie')
+  return set[0].split(';')[0]
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 const calls: { channel: string; payload: unknown; ctx: CallContext }[] = []
 const events = new CoreEvents()
 const fakeCore = {
@@ -68,7 +79,7 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
   writeFileSync(join(root, 'package.json'), '{"secret": "outside the renderer"}')
   server = await startBrowserServer({ core: fakeCore, rendererDir })
-  cookie = `scandesk_token=${server.token}`
+  cookie = await signIn(server)
 })
 
 afterAll(async () => {
@@ -76,41 +87,150 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-describe('browser-mode access control', () => {
-  it('prints a loopback URL with a long random token', () => {
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`)
-    expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+describe('the launch token', () => {
+  it('is a one-time loopback address with a 256-bit random token', () => {
+    const launch = server.newLaunch()
+    expect(launch.url).toBe(`http://127.0.0.1:${server.port}/?token=${launch.token}`)
+    expect(launch.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(server.newLaunch().token).not.toBe(launch.token)
   })
 
-  it('answers 401 without the token', async () => {
+  it('is exchanged for an HttpOnly SameSite=Strict session cookie and a hop to /', async () => {
+    const launch = server.newLaunch()
+    const answer = await send(server.port, `/?token=${launch.token}`)
+    expect(answer.status).toBe(200)
+    expect(answer.body).toContain('<meta http-equiv="refresh" content="0;url=/">')
+    expect(answer.body).not.toContain(launch.token)
+    expect(answer.headers['referrer-policy']).toBe('no-referrer')
+    expect(answer.headers['cache-control']).toBe('no-store')
+    const set = answer.headers['set-cookie'] ?? []
+    expect(set).toHaveLength(1)
+    const [pair, ...attributes] = set[0].split('; ')
+    const [name, value] = pair.split('=')
+    expect(name).toBe(server.cookieName)
+    expect(attributes).toEqual(['HttpOnly', 'SameSite=Strict', 'Path=/'])
+    // the session is its own random value, not the token
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(value).not.toBe(launch.token)
+    expect(await launch.settled).toBe('exchanged')
+    const page = await send(server.port, '/', { headers: { Cookie: pair } })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>ScanDesk</title>')
+  })
+
+  it('works once: a second use is refused and sets no cookie', async () => {
+    const { token } = server.newLaunch()
+    expect((await send(server.port, `/?token=${token}`)).status).toBe(200)
+    const again = await send(server.port, `/?token=${token}`, { headers: { Cookie: cookie } })
+    expect(again.status).toBe(401)
+    expect(again.headers['set-cookie']).toBeUndefined()
+    expect(again.body).toMatch(/already used or has expired/)
+  })
+
+  it('is refused once expired and sets no cookie', async () => {
+    const quick = await startBrowserServer({ core: fakeCore, rendererDir: root, launchTtlMs: 40 })
+    try {
+      const launch = quick.newLaunch()
+      await sleep(80)
+      expect(await launch.settled).toBe('expired')
+      const answer = await send(quick.port, `/?token=${launch.token}`)
+      expect(answer.status).toBe(401)
+      expect(answer.headers['set-cookie']).toBeUndefined()
+    } finally {
+      await quick.close()
+    }
+  })
+
+  it('is refused in the query of /bridge/call/* even with a valid cookie, and spent', async () => {
+    const { token } = server.newLaunch()
+    const before = calls.length
+    const answer = await send(server.port, `/bridge/call/app.info?token=${token}`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: '{}',
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.headers['set-cookie']).toBeUndefined()
+    expect(calls.length).toBe(before)
+    expect((await send(server.port, `/?token=${token}`)).status).toBe(401)
+  })
+
+  it.each([
+    ['GET', '/bridge/events'],
+    ['GET', '/assets/app.js'],
+    ['GET', '/scans/running'],
+    ['POST', '/'],
+    ['HEAD', '/'],
+  ])('is refused on %s %s with 400 and sets no cookie', async (method, path) => {
+    const { token } = server.newLaunch()
+    const answer = await send(server.port, `${path}?token=${token}`, { method })
+    expect(answer.status).toBe(400)
+    expect(answer.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('answers 401 to a wrong token and sets no cookie', async () => {
+    const answer = await send(server.port, '/?token=not-the-token')
+    expect(answer.status).toBe(401)
+    expect(answer.headers['set-cookie']).toBeUndefined()
+  })
+})
+
+describe('the session cookie', () => {
+  const sessionValue = () => cookie.slice(cookie.indexOf('=') + 1)
+
+  it('is named for this run: the port and a random part', async () => {
+    expect(server.cookieName).toMatch(new RegExp(`^scandesk-${server.port}-[0-9a-f]{16}$`))
+    const other = await startBrowserServer({ core: fakeCore, rendererDir: root })
+    try {
+      expect(other.cookieName).toContain(`-${other.port}-`)
+      expect(other.cookieName).not.toBe(server.cookieName)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('is required: no cookie gets 401 and no page', async () => {
     const answer = await send(server.port, '/')
     expect(answer.status).toBe(401)
     expect(answer.body).not.toContain('ScanDesk</title>')
   })
 
-  it('answers 401 to a wrong token in the URL and sets no cookie', async () => {
-    const answer = await send(server.port, '/?token=not-the-token')
-    expect(answer.status).toBe(401)
-    expect(answer.headers['set-cookie']).toBeUndefined()
+  it('ignores a valid session value under another port’s cookie name', async () => {
+    const otherPort = server.port === 65535 ? 1024 : server.port + 1
+    const random = server.cookieName.split('-').pop()
+    for (const name of [`scandesk-${otherPort}-${random}`, 'scandesk_token']) {
+      const answer = await send(server.port, '/', {
+        headers: { Cookie: `${name}=${sessionValue()}` },
+      })
+      expect(answer.status).toBe(401)
+    }
   })
 
-  it('exchanges the token in the URL for an HttpOnly SameSite=Strict cookie and a 302 to /', async () => {
-    const answer = await send(server.port, `/?token=${server.token}`)
-    expect(answer.status).toBe(302)
-    expect(answer.headers.location).toBe('/')
-    expect(answer.headers['set-cookie']).toEqual([
-      `scandesk_token=${server.token}; HttpOnly; SameSite=Strict; Path=/`,
-    ])
-    const page = await send(server.port, '/', { headers: { Cookie: cookie } })
-    expect(page.status).toBe(200)
-    expect(page.body).toContain('<title>ScanDesk</title>')
-  })
-
-  it('refuses a cookie carrying another token', async () => {
-    const answer = await send(server.port, '/', { headers: { Cookie: 'scandesk_token=abc' } })
+  it('refuses this run’s cookie name carrying another value', async () => {
+    const answer = await send(server.port, '/', {
+      headers: { Cookie: `${server.cookieName}=${'a'.repeat(43)}` },
+    })
     expect(answer.status).toBe(401)
   })
 
+  it('is accepted among other cookies', async () => {
+    const answer = await send(server.port, '/', {
+      headers: { Cookie: `other=1; ${cookie}; scandesk-1-x=y` },
+    })
+    expect(answer.status).toBe(200)
+  })
+
+  it('ends with the run', async () => {
+    const brief = await startBrowserServer({ core: fakeCore, rendererDir: join(root, 'renderer') })
+    const pending = brief.newLaunch()
+    const own = await signIn(brief)
+    expect((await send(brief.port, '/', { headers: { Cookie: own } })).status).toBe(200)
+    await brief.close()
+    expect(await pending.settled).toBe('closed')
+  })
+})
+
+describe('browser-mode access control', () => {
   it('answers 403 to a foreign Host header (DNS rebinding)', async () => {
     const answer = await send(server.port, '/', {
       headers: { Host: `evil.example:${server.port}`, Cookie: cookie },
@@ -248,13 +368,14 @@ describe('bridge events', () => {
   it('sends heartbeat comments', async () => {
     const quick = await startBrowserServer({ core: fakeCore, rendererDir: root, heartbeatMs: 20 })
     try {
+      const quickCookie = await signIn(quick)
       const text = await new Promise<string>((resolve) => {
         const req = request(
           {
             host: '127.0.0.1',
             port: quick.port,
-            path: `/bridge/events?token=${quick.token}`,
-            headers: { Host: `127.0.0.1:${quick.port}` },
+            path: '/bridge/events',
+            headers: { Host: `127.0.0.1:${quick.port}`, Cookie: quickCookie },
           },
           (res) => {
             let seen = ''

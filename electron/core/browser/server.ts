@@ -5,14 +5,15 @@ import type { Result } from '@contract/errors'
 import type { CoreEvents } from '../events'
 import type { CallContext } from '../handlers/dispatch'
 import { findStaticFile, resolveStaticPath, sendStaticFile } from './static-files'
+import { cookieValues, hostAllowed, isLaunchExchange, originAllowed } from './security'
 import {
-  hostAllowed,
-  newToken,
-  originAllowed,
-  requestAuthorized,
-  tokenCookie,
-  tokenMatches,
-} from './security'
+  LAUNCH_TTL_MS,
+  LaunchTokens,
+  Sessions,
+  sessionCookie,
+  sessionCookieName,
+  type IssuedLaunch,
+} from './session'
 
 /** Largest accepted bridge request body. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -32,15 +33,25 @@ export interface BrowserServerOptions {
   port?: number
   /** Interval of SSE heartbeat comments; 15 s unless a test shortens it. */
   heartbeatMs?: number
+  /** How long a launch token stays valid; 2 minutes unless a test shortens it. */
+  launchTtlMs?: number
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
+}
+
+/** A one-time launch address: http://127.0.0.1:<port>/?token=<token>, and how it ends. */
+export interface LaunchTicket extends IssuedLaunch {
+  url: string
 }
 
 /** A running browser-mode server. */
 export interface RunningBrowserServer {
   port: number
-  token: string
-  /** The address to open: http://127.0.0.1:<port>/?token=<token>. */
-  url: string
+  /** http://127.0.0.1:<port>/ (needs a session; a launch address gives one). */
+  origin: string
+  /** Name of this run's session cookie (scandesk-<port>-<random>). */
+  cookieName: string
+  /** Issues a launch token and returns its address: valid once, for the launch TTL. */
+  newLaunch(): LaunchTicket
   close(): Promise<void>
 }
 
@@ -61,6 +72,22 @@ function sendText(res: ServerResponse, status: number, text: string, extra = {})
   })
   res.end(text)
 }
+
+// The answer to a good launch token: the cookie, then a same-origin hop to `/`. A 302 would do
+// for an address typed or passed to the browser, but not after the launch page (a file:// page):
+// that navigation started cross-site, so the browser would withhold the SameSite=Strict cookie
+// from the redirected request. The refresh replaces the history entry that holds the token.
+const EXCHANGE_PAGE =
+  '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">' +
+  '<title>ScanDesk</title><p><a href="/">Open ScanDesk</a></p>'
+
+const EXCHANGE_CSP =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const REFUSED_LAUNCH =
+  'This launch address was already used or has expired (each one works once, for 2 minutes).\n' +
+  'If this browser already has ScanDesk open, go to / on the same address; otherwise start ' +
+  'browser mode again for a new one.'
 
 function sendJsonText(res: ServerResponse, json: string): void {
   res.writeHead(200, {
@@ -105,7 +132,7 @@ function validationResult(message: string): string {
 }
 
 /**
- * Starts the loopback HTTP bridge of browser mode: token cookie exchange, Host/Origin checks,
+ * Starts the loopback HTTP bridge of browser mode: launch-token exchange, session cookie, Host/Origin checks,
  * POST /bridge/call/<channel>, GET /bridge/events (SSE) and the renderer's static files.
  */
 export async function startBrowserServer(
@@ -114,7 +141,9 @@ export async function startBrowserServer(
   const { core, rendererDir } = options
   const heartbeatMs = options.heartbeatMs ?? 15_000
   const log = options.log ?? (() => {})
-  const token = newToken()
+  const launches = new LaunchTokens(options.launchTtlMs ?? LAUNCH_TTL_MS)
+  const sessions = new Sessions()
+  let cookieName = ''
   const streams = new Set<ServerResponse>()
   const sockets = new Set<Socket>()
   let port = 0
@@ -190,14 +219,25 @@ export async function startBrowserServer(
     const queryAt = raw.indexOf('?')
     const pathname = queryAt < 0 ? raw : raw.slice(0, queryAt)
     const url = new URL(`http://127.0.0.1${queryAt < 0 ? '' : raw.slice(queryAt)}`)
-    const presented = url.searchParams.get('token')
-    if (presented !== null && req.method === 'GET' && !pathname.startsWith('/bridge/')) {
-      if (!tokenMatches(token, presented)) return sendText(res, 401, 'Wrong token')
-      res.writeHead(302, { ...BASE_HEADERS, 'Set-Cookie': tokenCookie(token), Location: '/' })
-      return res.end()
+    // A token is taken only where it is exchanged; anywhere else it is refused outright (even
+    // with a good cookie), so no other path learns to carry one.
+    if (url.searchParams.has('token')) {
+      if (!isLaunchExchange(req.method, pathname)) {
+        // Spent too: a token that turned up somewhere else is not trusted any more.
+        launches.redeem(url.searchParams.get('token'))
+        return sendText(res, 400, 'A launch token is accepted only by GET /?token=…')
+      }
+      if (!launches.redeem(url.searchParams.get('token'))) return sendText(res, 401, REFUSED_LAUNCH)
+      res.writeHead(200, {
+        ...BASE_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': EXCHANGE_CSP,
+        'Set-Cookie': sessionCookie(cookieName, sessions.create()),
+      })
+      return res.end(EXCHANGE_PAGE)
     }
-    if (!requestAuthorized(req, url, token))
-      return sendText(res, 401, 'Open the address that `npm run browser` printed.')
+    if (!cookieValues(req.headers.cookie, cookieName).some((value) => sessions.has(value)))
+      return sendText(res, 401, 'Open the launch address that browser mode printed or opened.')
     if (pathname.startsWith('/bridge/call/')) {
       const channel = pathname.slice('/bridge/call/'.length)
       if (!channels.has(channel)) return sendText(res, 404, 'Unknown channel')
@@ -227,13 +267,21 @@ export async function startBrowserServer(
     })
   })
   port = (server.address() as AddressInfo).port
+  cookieName = sessionCookieName(port)
+  const origin = `http://127.0.0.1:${port}/`
 
   return {
     port,
-    token,
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    origin,
+    cookieName,
+    newLaunch() {
+      const issued = launches.issue()
+      return { ...issued, url: `${origin}?token=${issued.token}` }
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        launches.closeAll()
+        sessions.clear()
         for (const res of streams) res.end()
         server.close(() => resolve())
         for (const socket of sockets) socket.destroy()
