@@ -62,10 +62,12 @@ describe('the window factory', () => {
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInWorker: false,
       nodeIntegrationInSubFrames: false,
       webviewTag: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      disableBlinkFeatures: 'Auxclick',
       devTools: false,
     })
   })

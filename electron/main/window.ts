@@ -69,6 +69,8 @@ export function createAppWindow(options: AppWindowOptions): BrowserWindow {
       allowRunningInsecureContent: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // A middle click would open a link in a new window without going through window.open.
+      disableBlinkFeatures: 'Auxclick',
       devTools: options.devTools,
     },
   })
