@@ -42,6 +42,7 @@ const state = vi.hoisted(() => ({
   ready: null as unknown as { promise: Promise<void>; resolve: () => void },
   windows: [] as FakeWindowShape[],
   quit: 0,
+  sandboxed: 0,
   protocolClients: [] as unknown[][],
   whenReadyCalls: 0,
   coreOptions: null as null | { host: HostServices; demo?: () => Promise<unknown> },
@@ -101,6 +102,7 @@ vi.mock('electron', () => {
     getPath: () => '/tmp/scandesk-user-data',
     getVersion: () => '1.2.3',
     isPackaged: true,
+    enableSandbox: () => void state.sandboxed++,
   }
   return {
     app,
@@ -142,6 +144,7 @@ beforeEach(() => {
   state.ready = { promise, resolve }
   state.windows = []
   state.quit = 0
+  state.sandboxed = 0
   state.protocolClients = []
   state.whenReadyCalls = 0
   state.coreOptions = null
@@ -171,6 +174,12 @@ async function startApp() {
 }
 
 describe('starting ScanDesk', () => {
+  it('sandboxes every renderer before anything else', async () => {
+    await import('./index')
+    expect(state.sandboxed).toBe(1)
+    expect(state.whenReadyCalls).toBeLessThanOrEqual(1)
+  })
+
   it('quits at once when another ScanDesk is running', async () => {
     state.lock = false
     await import('./index')

@@ -118,6 +118,8 @@ async function start(intake: LinkIntake): Promise<void> {
   })
 }
 
+// Every renderer is sandboxed, whatever a window's options say (before 'ready').
+app.enableSandbox()
 registerAppScheme()
 installAppGuards(app)
 if (claimSingleInstance(app)) {

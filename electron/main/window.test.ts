@@ -45,7 +45,7 @@ vi.mock('electron', () => {
   return { BrowserWindow, shell: { openExternal: electron.openExternal } }
 })
 
-const { createAppWindow, hardenSession, hardenWebContents, installAppGuards } =
+const { createAppWindow, hardenSession, hardenWebContents, installAppGuards, openExternally } =
   await import('./window')
 
 beforeEach(() => {
@@ -104,7 +104,7 @@ describe('navigation and new windows', () => {
     expect(contents.fire('will-redirect', url)).toBe(true)
   })
 
-  it('denies every window.open and hands only http(s) links to the system browser', () => {
+  it('denies every window.open and hands only https links to the system browser', () => {
     expect(contents.openHandler?.({ url: 'https://docs.example/help' })).toEqual({
       action: 'deny',
     })
@@ -113,6 +113,33 @@ describe('navigation and new windows', () => {
       expect(contents.openHandler?.({ url })).toEqual({ action: 'deny' })
     }
     expect(electron.openExternal).toHaveBeenCalledTimes(1)
+  })
+
+  it.each([
+    ['plain http', 'http://docs.example/help'],
+    ['a user and password', 'https://user:pass@docs.example/'],
+    ['a user only', 'https://user@docs.example/'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['file:', 'file:///C:/Windows/system32/calc.exe'],
+    ['a UNC share', 'file://server/share/x.exe'],
+    ['smb:', 'smb://server/share'],
+    ['a custom scheme', 'ms-settings:privacy'],
+    ['the app itself', 'app://scandesk/index.html'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['a space', 'https://docs.example/a b'],
+    ['a newline', 'https://docs.example/\nx'],
+    ['a NUL', 'https://docs.example/\u0000'],
+    ['a relative path', '/etc/passwd'],
+    ['no host', 'https://'],
+    ['an overlong address', `https://docs.example/${'a'.repeat(2100)}`],
+  ])('never hands %s to the system browser', (_name, url) => {
+    expect(openExternally(url)).toBe(false)
+    expect(electron.openExternal).not.toHaveBeenCalled()
+  })
+
+  it('hands over the normalised https address', () => {
+    expect(openExternally('https://Docs.Example/a/../help?q=1#top')).toBe(true)
+    expect(electron.openExternal).toHaveBeenCalledWith('https://docs.example/help?q=1#top')
   })
 
   it('refuses to attach webviews', () => {

@@ -1,5 +1,5 @@
 import { BrowserWindow, shell, type App, type Session, type WebContents } from 'electron'
-import { APP_START_URL, isAppUrl, isExternalWebUrl } from './origin'
+import { APP_START_URL, externalUrl, isAppUrl } from './origin'
 
 /** Options of the one window factory. */
 export interface AppWindowOptions {
@@ -20,9 +20,19 @@ export function hardenWebContents(contents: WebContents): void {
   contents.on('will-redirect', refuseForeign)
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalWebUrl(url)) void shell.openExternal(url)
+    openExternally(url)
     return { action: 'deny' }
   })
+}
+
+/**
+ * The one place ScanDesk hands an address to the system browser: https only, without
+ * credentials (`externalUrl`); anything else is dropped. Returns whether it was handed over.
+ */
+export function openExternally(url: string): boolean {
+  const safe = externalUrl(url)
+  if (safe) void shell.openExternal(safe)
+  return safe !== null
 }
 
 /** What the app's own pages may ask for: desktop notifications (a scan finished). */
