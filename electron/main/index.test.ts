@@ -110,7 +110,11 @@ vi.mock('electron', () => {
     clipboard: { readText: async () => '' },
     dialog: { showErrorBox: () => {}, showMessageBox: async () => ({ response: 0 }) },
     session: {
-      defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {} },
+      defaultSession: {
+        setPermissionRequestHandler() {},
+        setPermissionCheckHandler() {},
+        setDevicePermissionHandler() {},
+      },
     },
     protocol: { registerSchemesAsPrivileged() {}, handle() {} },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu() {} },

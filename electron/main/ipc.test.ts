@@ -3,11 +3,14 @@ import { CHANNEL_NAMES, requestChannel } from '@contract/channel-names'
 import { CoreEvents } from '../core/events'
 import type { CallContext } from '../core/handlers/dispatch'
 
-type InvokeHandler = (event: { senderFrame: unknown }, payload: unknown) => Promise<string>
+type InvokeHandler = (
+  event: { senderFrame: unknown; sender?: { id: number } | null },
+  payload: unknown,
+) => Promise<string>
 
 const electron = vi.hoisted(() => ({
   handlers: new Map<string, InvokeHandler>(),
-  windows: [] as { destroyed: boolean; sent: [string, unknown][] }[],
+  windows: [] as { destroyed: boolean; sent: [string, unknown][]; id?: number }[],
 }))
 
 vi.mock('electron', () => ({
@@ -20,6 +23,7 @@ vi.mock('electron', () => ({
       electron.windows.map((w) => ({
         isDestroyed: () => w.destroyed,
         webContents: {
+          id: w.id ?? -1,
           send: (channel: string, payload: unknown) => w.sent.push([channel, payload]),
         },
       })),
@@ -29,6 +33,9 @@ vi.mock('electron', () => ({
 const { registerIpc } = await import('./ipc')
 
 const appFrame = { url: 'app://scandesk/index.html#/scans', parent: null }
+/** The web contents of the one app window the tests open (id 7). */
+const appWindow = { id: 7 }
+const openAppWindow = () => electron.windows.push({ destroyed: false, sent: [], id: 7 })
 
 function fakeCore() {
   const calls: { channel: string; payload: unknown; ctx: CallContext }[] = []
@@ -56,9 +63,10 @@ describe('IPC wiring', () => {
 
   it('forwards a call from the app frame to dispatch with origin electron', async () => {
     const core = fakeCore()
+    openAppWindow()
     registerIpc(core)
     const answer = await electron.handlers.get('call:settings.set')!(
-      { senderFrame: appFrame },
+      { senderFrame: appFrame, sender: appWindow },
       { theme: 'dark' },
     )
     expect(JSON.parse(answer)).toEqual({ ok: true, data: 'settings.set' })
@@ -76,14 +84,45 @@ describe('IPC wiring', () => {
   ])('refuses a call from %s before any work', async (_label, frame) => {
     const core = fakeCore()
     const warnings: string[] = []
+    openAppWindow()
     registerIpc(core, (_level, message) => warnings.push(message))
     const answer = JSON.parse(
-      await electron.handlers.get('call:accounts.list')!({ senderFrame: frame }, {}),
+      await electron.handlers.get('call:accounts.list')!(
+        { senderFrame: frame, sender: appWindow },
+        {},
+      ),
     )
     expect(answer.ok).toBe(false)
     expect(answer.error.code).toBe('FORBIDDEN')
     expect(core.calls).toEqual([])
     expect(warnings).toHaveLength(1)
+  })
+
+  it.each([
+    ['a web contents that is no window of ours', { id: 99 }],
+    ['no web contents', null],
+  ])('refuses an app frame in %s', async (_label, sender) => {
+    const core = fakeCore()
+    openAppWindow()
+    registerIpc(core)
+    const answer = JSON.parse(
+      await electron.handlers.get('call:accounts.list')!({ senderFrame: appFrame, sender }, {}),
+    )
+    expect(answer.error.code).toBe('FORBIDDEN')
+    expect(core.calls).toEqual([])
+  })
+
+  it('refuses a window of ours once it is destroyed', async () => {
+    const core = fakeCore()
+    electron.windows.push({ destroyed: true, sent: [], id: 7 })
+    registerIpc(core)
+    const answer = JSON.parse(
+      await electron.handlers.get('call:accounts.list')!(
+        { senderFrame: appFrame, sender: appWindow },
+        {},
+      ),
+    )
+    expect(answer.error.code).toBe('FORBIDDEN')
   })
 
   it('forwards every core event to every live window, payload only', () => {

@@ -1,4 +1,4 @@
-import { BrowserWindow, ipcMain, type WebFrameMain } from 'electron'
+import { BrowserWindow, ipcMain, type WebContents, type WebFrameMain } from 'electron'
 import {
   CHANNEL_NAMES,
   EVENT_NAMES,
@@ -24,6 +24,14 @@ export function isTrustedSender(frame: WebFrameMain | null | undefined): boolean
   return isAppUrl(frame.url)
 }
 
+/** True when the sending web contents (by its id) belongs to one of ScanDesk's own windows. */
+export function isKnownWindow(sender: WebContents | null | undefined): boolean {
+  if (!sender) return false
+  return BrowserWindow.getAllWindows().some(
+    (window) => !window.isDestroyed() && window.webContents.id === sender.id,
+  )
+}
+
 const REFUSED: Result<never> = {
   ok: false,
   error: { code: 'FORBIDDEN', message: 'This page may not call ScanDesk.' },
@@ -43,8 +51,8 @@ export function registerIpc(
 ): () => void {
   for (const name of CHANNEL_NAMES) {
     ipcMain.handle(requestChannel(name), async (event, payload: unknown) => {
-      if (!isTrustedSender(event.senderFrame)) {
-        log('warn', `refused ${name} from a frame outside app://scandesk`)
+      if (!isTrustedSender(event.senderFrame) || !isKnownWindow(event.sender)) {
+        log('warn', `refused ${name} from a frame outside app://scandesk or a window not ours`)
         return JSON.stringify(REFUSED)
       }
       return core.dispatch(name, payload, { origin: 'electron' })

@@ -15,6 +15,7 @@ import { DebugLogger, TmpDir } from 'builder-util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import electronViteConfig from '../../electron.vite.config'
 import type { UserConfig } from 'electron-vite'
+import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../core/browser/static-files'
 import { builtPaths } from './paths'
 
 const root = resolve(__dirname, '../..')
@@ -309,6 +310,18 @@ describe('an unpacked Linux build', () => {
     // The sandbox's API key, the admin account, its seeded organisations.
     for (const secret of ['sandbox-api-key', 'admin@sandbox.test', 'acme-payments.example'])
       expect(text.includes(secret), secret).toBe(false)
+  })
+
+  it('builds index.html with the strict content policy: nothing by default, exactly what the app needs', async () => {
+    const html = await readFile(join(stage, 'out/renderer/index.html'), 'utf8')
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]
+    expect(meta).toBe(META_CONTENT_SECURITY_POLICY)
+    expect(meta).toMatch(/^default-src 'none'; /)
+    expect(meta).toContain("form-action 'none'")
+    // The header (app:// and browser mode) is the same policy plus frame-ancestors.
+    expect(CONTENT_SECURITY_POLICY).toBe(`${META_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`)
+    // Every script the page loads is its own file: no inline script needs an exception.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
   })
 
   it('keeps the catalog examples (sandbox users, sample secrets) out of the renderer bundle', async () => {

@@ -20,6 +20,13 @@ class FakeContents {
     for (const fn of this.listeners.get(name) ?? []) fn(event, ...args)
     return prevented
   }
+  /** Fires an event whose details carry the url (will-frame-navigate). */
+  fireDetails(name: string, url: string): boolean {
+    let prevented = false
+    const details = { url, preventDefault: () => (prevented = true) }
+    for (const fn of this.listeners.get(name) ?? []) fn(details)
+    return prevented
+  }
 }
 
 const electron = vi.hoisted(() => ({
@@ -38,6 +45,9 @@ vi.mock('electron', () => {
     }
     once() {}
     show() {}
+    isDestroyed() {
+      return false
+    }
     async loadURL(url: string) {
       this.record.loaded.push(url)
     }
@@ -91,6 +101,7 @@ describe('navigation and new windows', () => {
 
   it('lets the app navigate within app://scandesk', () => {
     expect(contents.fire('will-navigate', 'app://scandesk/index.html#/scans')).toBe(false)
+    expect(contents.fireDetails('will-frame-navigate', 'app://scandesk/index.html')).toBe(false)
   })
 
   it.each([
@@ -102,6 +113,7 @@ describe('navigation and new windows', () => {
   ])('prevents navigating to %s', (url) => {
     expect(contents.fire('will-navigate', url)).toBe(true)
     expect(contents.fire('will-redirect', url)).toBe(true)
+    expect(contents.fireDetails('will-frame-navigate', url)).toBe(true)
   })
 
   it('denies every window.open and hands only https links to the system browser', () => {
@@ -160,12 +172,20 @@ describe('permissions', () => {
   function harden() {
     let request: Handler = () => {}
     let check: Handler = () => true
+    let device: Handler = () => true
     hardenSession({
       setPermissionRequestHandler: (fn: Handler) => (request = fn),
       setPermissionCheckHandler: (fn: Handler) => (check = fn),
+      setDevicePermissionHandler: (fn: Handler) => (device = fn),
     } as never)
-    return { request, check }
+    return { request, check, device }
   }
+
+  it('grants no device (USB, HID, serial, Bluetooth), even to the app', () => {
+    const { device } = harden()
+    for (const deviceType of ['usb', 'hid', 'serial', 'bluetooth'])
+      expect(device({ deviceType, origin: 'app://scandesk' })).toBe(false)
+  })
 
   it('denies every permission request and check but notifications', () => {
     const { request, check } = harden()
@@ -189,5 +209,27 @@ describe('permissions', () => {
     expect(asked('app://scandesk.evil.example/')).toBe(false)
     expect(check({}, 'notifications', 'app://scandesk')).toBe(true)
     expect(check({}, 'notifications', 'https://evil.example')).toBe(false)
+  })
+})
+
+describe('a renderer that goes away', () => {
+  it('reloads the start page after a crash, three times a minute at most, never after a clean exit', () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const window = createAppWindow({ preloadPath: '/p.js', devTools: false }) as unknown as {
+      webContents: FakeContents
+    }
+    const record = electron.created.at(-1)!
+    const loadsBefore = record.loaded.length
+    window.webContents.fire('render-process-gone', { reason: 'clean-exit', exitCode: 0 })
+    expect(record.loaded.length).toBe(loadsBefore)
+    for (let i = 0; i < 5; i++)
+      window.webContents.fire('render-process-gone', { reason: 'crashed', exitCode: 139 })
+    expect(record.loaded.slice(loadsBefore)).toEqual([
+      'app://scandesk/index.html',
+      'app://scandesk/index.html',
+      'app://scandesk/index.html',
+    ])
+    expect(errors).toHaveBeenCalledTimes(5)
+    errors.mockRestore()
   })
 })

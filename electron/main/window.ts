@@ -18,6 +18,10 @@ export function hardenWebContents(contents: WebContents): void {
   }
   contents.on('will-navigate', refuseForeign)
   contents.on('will-redirect', refuseForeign)
+  // Subframes too (the app has none; an injected one must not leave the origin either).
+  contents.on('will-frame-navigate', (details) => {
+    if (!isAppUrl(details.url)) details.preventDefault()
+  })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
     openExternally(url)
@@ -51,6 +55,27 @@ export function hardenSession(session: Session): void {
     (_contents, permission, requestingOrigin) =>
       GRANTED.has(permission) && isAppUrl(requestingOrigin),
   )
+  // No USB, HID, serial or Bluetooth device, ever.
+  session.setDevicePermissionHandler(() => false)
+}
+
+/** Renderer crashes a window recovers from by reloading, within a minute; then it stays down. */
+const CRASH_RELOADS_PER_MINUTE = 3
+
+/**
+ * A renderer that crashed or was killed (not a clean exit) is reloaded at the start page: state
+ * lives in main, so nothing is lost; a renderer that keeps crashing is not reloaded in a loop.
+ */
+function reloadAfterCrash(window: BrowserWindow): void {
+  const crashes: number[] = []
+  window.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason === 'clean-exit' || window.isDestroyed()) return
+    const now = Date.now()
+    while (crashes.length && now - crashes[0] > 60_000) crashes.shift()
+    crashes.push(now)
+    console.error(`[error] renderer gone (${details.reason}); ${crashes.length} in the last minute`)
+    if (crashes.length <= CRASH_RELOADS_PER_MINUTE) void window.loadURL(APP_START_URL)
+  })
 }
 
 /** Applies the web-contents guards to every web contents the app ever creates (webviews included). */
@@ -85,6 +110,7 @@ export function createAppWindow(options: AppWindowOptions): BrowserWindow {
     },
   })
   hardenWebContents(window.webContents)
+  reloadAfterCrash(window)
   window.once('ready-to-show', () => window.show())
   void window.loadURL(options.url ?? APP_START_URL)
   return window

@@ -398,12 +398,49 @@ describe('bridge events', () => {
   })
 })
 
+describe('the content policy of every answer', () => {
+  it('sends a policy with every kind of answer: files, calls, refusals, unknown paths', async () => {
+    const none = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    const json = {
+      Cookie: cookie,
+      Origin: `http://127.0.0.1:${server.port}`,
+      'Content-Type': 'application/json',
+    }
+    const answers = {
+      index: await send(server.port, '/', { headers: { Cookie: cookie } }),
+      script: await send(server.port, '/assets/app.js', { headers: { Cookie: cookie } }),
+      call: await send(server.port, '/bridge/call/app.info', {
+        method: 'POST',
+        headers: json,
+        body: '{}',
+      }),
+      unknownChannel: await send(server.port, '/bridge/call/nope', {
+        method: 'POST',
+        headers: json,
+        body: '{}',
+      }),
+      noCookie: await send(server.port, '/'),
+      foreignHost: await send(server.port, '/', {
+        headers: { Host: 'evil.example', Cookie: cookie },
+      }),
+      missing: await send(server.port, '/nowhere.js', { headers: { Cookie: cookie } }),
+    }
+    for (const [name, answer] of Object.entries(answers)) {
+      const policy = String(answer.headers['content-security-policy'] ?? '')
+      expect(policy, name).toMatch(/^default-src 'none'; /)
+      expect(policy, name).toContain("form-action 'none'")
+      expect(policy, name).toContain("frame-ancestors 'none'")
+      if (name !== 'index' && name !== 'script') expect(policy, name).toBe(none)
+    }
+  })
+})
+
 describe('static files', () => {
   it('serves index.html with the strict CSP, nosniff, no-referrer and no-store', async () => {
     const answer = await send(server.port, '/', { headers: { Cookie: cookie } })
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(answer.headers['content-security-policy']).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     )
     expect(answer.headers['x-content-type-options']).toBe('nosniff')
     expect(answer.headers['referrer-policy']).toBe('no-referrer')

@@ -4,7 +4,12 @@ import { CHANNEL_NAMES, EVENT_NAMES } from '@contract/channel-names'
 import type { Result } from '@contract/errors'
 import type { CoreEvents } from '../events'
 import type { CallContext } from '../handlers/dispatch'
-import { findStaticFile, resolveStaticPath, sendStaticFile } from './static-files'
+import {
+  findStaticFile,
+  NO_CONTENT_POLICY,
+  resolveStaticPath,
+  sendStaticFile,
+} from './static-files'
 import { cookieValues, hostAllowed, isLaunchExchange, originAllowed } from './security'
 import {
   LAUNCH_TTL_MS,
@@ -56,6 +61,8 @@ export interface RunningBrowserServer {
 }
 
 const BASE_HEADERS = {
+  // JSON, text and events load nothing and may be framed by nobody (renderer files send theirs).
+  'Content-Security-Policy': NO_CONTENT_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
@@ -81,8 +88,7 @@ const EXCHANGE_PAGE =
   '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">' +
   '<title>ScanDesk</title><p><a href="/">Open ScanDesk</a></p>'
 
-const EXCHANGE_CSP =
-  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const EXCHANGE_CSP = NO_CONTENT_POLICY
 
 const REFUSED_LAUNCH =
   'This launch address was already used or has expired (each one works once, for 2 minutes).\n' +

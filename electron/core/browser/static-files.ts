@@ -4,8 +4,22 @@ import type { ServerResponse } from 'node:http'
 
 /** The Content-Security-Policy header sent with every renderer file (browser mode and app://). */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/**
+ * The same policy as the built index.html carries it in its meta element: `frame-ancestors` is
+ * ignored there (header only). Element Plus sets inline styles, hence 'unsafe-inline' for styles;
+ * `connect-src 'self'` is browser mode's bridge (fetch and EventSource); nothing else loads.
+ */
+export const META_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "; frame-ancestors 'none'",
+  '',
+)
+
+/** The policy of every browser-mode answer that is not a renderer file (JSON, text, events). */
+export const NO_CONTENT_POLICY =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
