@@ -135,6 +135,13 @@ describe('the packaging configuration', () => {
     expect(existsSync(join(root, 'build'))).toBe(true)
   })
 
+  it('grants the macOS hardened runtime exactly the JIT exception Electron needs', () => {
+    const plist = readFileSync(join(root, 'build', 'entitlements.mac.plist'), 'utf8')
+    const keys = [...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((m) => m[1])
+    expect(keys).toEqual(['com.apple.security.cs.allow-jit'])
+    expect(plist).toMatch(/<key>com\.apple\.security\.cs\.allow-jit<\/key>\s*<true\/>/)
+  })
+
   it('includes every file a build produces at the place the app loads it from', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string }
     const outDir = (section: 'main' | 'preload' | 'renderer') =>
