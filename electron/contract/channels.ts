@@ -38,6 +38,11 @@ export interface ApiCallOutput {
   fromCache: boolean
   /** Set when the write was kept in the outbox to be sent when the service is back (data null). */
   queued?: { id: string }
+  /**
+   * Set when part of the answer did not have the expected shape and was read tolerantly (display
+   * fields shown as text, rows marked): sentences the view shows once.
+   */
+  warnings?: string[]
 }
 
 /** What the app reports about itself. */

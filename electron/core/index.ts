@@ -179,6 +179,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const handlerContext = {
     mode: options.mode,
     version: options.version,
+    log,
     events,
     vault,
     settings,

@@ -27,6 +27,8 @@ class FakeService {
       read: async (opId) => ({
         notModified: false,
         data: await send(opId),
+        warnings: [],
+        tolerated: [],
         etag: null,
         lastModified: null,
       }),

@@ -34,7 +34,13 @@ export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' 
       const signal = requestId ? ctx.cancels.start(requestId) : undefined
       try {
         return await offlineCall(
-          { cache: ctx.cache, connectivity: ctx.connectivity, outbox: ctx.outbox, client },
+          {
+            cache: ctx.cache,
+            connectivity: ctx.connectivity,
+            outbox: ctx.outbox,
+            client,
+            log: ctx.log,
+          },
           row,
           def,
           input ?? {},

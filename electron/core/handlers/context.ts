@@ -17,6 +17,7 @@ import type { SettingsRepo } from '../store/settings-repo'
 export interface HandlerContext {
   mode: 'electron' | 'browser'
   version: string
+  log: (level: 'info' | 'warn' | 'error', message: string) => void
   events: CoreEvents
   vault: Vault
   settings: SettingsRepo

@@ -10,6 +10,7 @@ import { AppFailure, fail } from '@contract/errors'
 import type { Release } from '@contract/releases'
 import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
 import { prepareRequest, type CallInput } from './request'
+import { readTolerantly } from './tolerant'
 import { RetryBudget, retryDelay, shouldRetry } from './retry'
 import { streamRequest, type StreamOptions, type StreamResult, type StreamSink } from './stream'
 
@@ -96,6 +97,12 @@ export interface CallOptions {
   signal?: AbortSignal
   /** Overrides the client's total deadline for this call. */
   deadlineMs?: number
+  /**
+   * Reads an answer that does not fit its schema as far as safety allows (display fields of
+   * another type as text, rows that do not fit marked) instead of refusing it: for answers that
+   * are only shown. Main's own uses of answers stay strict.
+   */
+  tolerant?: boolean
 }
 
 /** Validators of a copy held locally, sent as If-None-Match / If-Modified-Since. */
@@ -106,8 +113,8 @@ export interface Validators {
 
 /** The outcome of a conditional read: the checked answer, or "your copy is current" (304). */
 export type ReadOutcome =
-  | ({ notModified: false; data: unknown } & Validators)
-  | ({ notModified: true; data: undefined } & Validators)
+  | ({ notModified: false; data: unknown; warnings: string[]; tolerated: string[] } & Validators)
+  | ({ notModified: true; data: undefined; warnings: []; tolerated: [] } & Validators)
 
 /** One account's HTTP client: every request goes to its base URL and nowhere else. */
 export interface AccountClient {
@@ -174,7 +181,15 @@ function badResponse(message: string, status: number): ServiceFailure {
 }
 
 /** Checks a 2xx answer: JSON, not a web page, not empty, and in the shape the catalog expects. */
-function readAnswer(op: OperationDef, response: AxiosResponse<string>): unknown {
+/** A checked answer, and what a tolerant reading had to do to it. */
+interface Answer {
+  data: unknown
+  warnings: string[]
+  /** Fields read tolerantly (names only), for the log. */
+  tolerated: string[]
+}
+
+function readAnswer(op: OperationDef, response: AxiosResponse<string>, tolerant = false): Answer {
   const text = typeof response.data === 'string' ? response.data : ''
   const status = response.status
   if (text.trim() === '')
@@ -188,6 +203,8 @@ function readAnswer(op: OperationDef, response: AxiosResponse<string>): unknown 
   if (!parsed.ok) throw badResponse('The service sent an answer that is not valid JSON.', status)
   const checked = op.response.safeParse(parsed.value)
   if (!checked.success) {
+    const read = tolerant ? readTolerantly(op.response, parsed.value) : null
+    if (read) return { data: read.data, warnings: read.warnings, tolerated: read.fields }
     const where = [
       ...new Set(checked.error.issues.map((i) => i.path.map(String).join('.') || '(top)')),
     ]
@@ -198,7 +215,7 @@ function readAnswer(op: OperationDef, response: AxiosResponse<string>): unknown 
       status,
     )
   }
-  return checked.data
+  return { data: checked.data, warnings: [], tolerated: [] }
 }
 
 function errorFromResponse(
@@ -306,7 +323,7 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
   async function call(opId: string, input: CallInput = {}, callOptions: CallOptions = {}) {
     const op = operation(opId)
     const response = await exchange(op, input, callOptions, null)
-    return readAnswer(op, response)
+    return readAnswer(op, response).data
   }
 
   async function read(
@@ -323,8 +340,10 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       return typeof value === 'string' && value.length <= 512 ? value : null
     }
     const fresh = { etag: header('etag'), lastModified: header('last-modified') }
-    if (response.status === 304) return { notModified: true, data: undefined, ...fresh }
-    return { notModified: false, data: readAnswer(op, response), ...fresh }
+    if (response.status === 304)
+      return { notModified: true, data: undefined, warnings: [], tolerated: [], ...fresh }
+    const answer = readAnswer(op, response, callOptions.tolerant === true)
+    return { notModified: false, ...answer, ...fresh }
   }
 
   /** Sends one request of `op` (retried when idempotent) and returns its 2xx (or 304) answer. */

@@ -9,6 +9,8 @@ export interface CachedAnswer {
   fetchedAt: string
   etag: string | null
   lastModified: string | null
+  /** What a tolerant reading had to say about the answer (shown once by the view). */
+  warnings?: string[]
 }
 
 /** What the store needs besides its database. */
@@ -110,10 +112,13 @@ export class CacheStore {
     const key = await this.key(accountId)
     if (!key) return this.toMemory(accountId, request, answer)
     const id = entryName(key, request)
-    const { data, etag, lastModified } = answer
-    const plain = deflateRawSync(Buffer.from(JSON.stringify({ data, etag, lastModified })), {
-      level: 1,
-    })
+    const { data, etag, lastModified, warnings } = answer
+    const plain = deflateRawSync(
+      Buffer.from(JSON.stringify({ data, etag, lastModified, warnings })),
+      {
+        level: 1,
+      },
+    )
     const blob = seal(key, this.aad(accountId, id), plain)
     const cap = this.options.maxBytes()
     if (blob.length > cap) return false

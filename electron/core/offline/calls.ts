@@ -17,6 +17,7 @@ export interface OfflineCallDeps {
   outbox: Outbox
   /** The account's gated client (starting the demo service first when needed). */
   client: (row: AccountRow) => Promise<AccountClient>
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void
 }
 
 /** The canonical text of a read: operation, path and checked query (keys in schema order). */
@@ -30,7 +31,12 @@ function messageOf(err: unknown): string {
 }
 
 function fromCopy(copy: CachedAnswer): ApiCallOutput {
-  return { data: copy.data, fetchedAt: copy.fetchedAt, fromCache: true }
+  return {
+    data: copy.data,
+    fetchedAt: copy.fetchedAt,
+    fromCache: true,
+    ...(copy.warnings?.length ? { warnings: copy.warnings } : {}),
+  }
 }
 
 /**
@@ -60,21 +66,26 @@ async function read(
   }
   try {
     const client = await deps.client(row)
-    const outcome = await client.read(op.id, input, copy, { signal })
+    const outcome = await client.read(op.id, input, copy, { signal, tolerant: true })
     const fetchedAt = new Date().toISOString()
     if (outcome.notModified) {
       if (!copy)
         fail('BAD_RESPONSE', 'The service said “not modified” for something never fetched.')
       await deps.cache.touch(row.id, request, fetchedAt)
-      return { data: copy.data, fetchedAt, fromCache: false }
+      return { ...fromCopy(copy), fetchedAt, fromCache: false }
     }
+    // The log names the fields read tolerantly, never their values.
+    if (outcome.tolerated.length)
+      deps.log?.('warn', `${op.id}: answer read tolerantly at ${outcome.tolerated.join(', ')}`)
+    const warnings = outcome.warnings.length ? { warnings: outcome.warnings } : {}
     await deps.cache.put(row.id, request, {
       data: outcome.data,
       fetchedAt,
       etag: outcome.etag,
       lastModified: outcome.lastModified,
+      ...warnings,
     })
-    return { data: outcome.data, fetchedAt, fromCache: false }
+    return { data: outcome.data, fetchedAt, fromCache: false, ...warnings }
   } catch (err) {
     if (isUnreachable(err)) {
       if (copy) return fromCopy(copy)

@@ -13,6 +13,8 @@ import { usePermissions } from './permissions'
 export interface ResourceRow {
   id: string
   attributes: Record<string, unknown>
+  /** Set when main read the row tolerantly: fields shown as text, or the row as sent. */
+  mark?: { asText?: string[]; partial?: true }
 }
 
 /** The form dialog an action opened: which operation, for which row. */

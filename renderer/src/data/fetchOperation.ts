@@ -14,6 +14,8 @@ export interface Answer<T> {
   data: T
   fetchedAt: string
   fromCache: boolean
+  /** Sentences main adds when part of the answer was read tolerantly (shown once by the view). */
+  warnings?: string[]
 }
 
 /**

@@ -34,6 +34,8 @@ export interface OperationState<T> {
   fromCache: ComputedRef<boolean>
   /** When the answer was fetched (ISO time), or null. */
   fetchedAt: ComputedRef<string | null>
+  /** What main said about parts of the answer it read tolerantly (usually none). */
+  warnings: ComputedRef<string[]>
   /** False when the account's release lacks the operation: nothing is asked. */
   available: ComputedRef<boolean>
   /** Asks again whatever the freshness (the error's "Retry"). */
@@ -128,6 +130,7 @@ function useRead<I, T>(
     error: computed(() => (query.error.value ? toAppError(query.error.value) : null)),
     fromCache: computed(() => answer.value?.fromCache ?? false),
     fetchedAt: computed(() => answer.value?.fetchedAt ?? null),
+    warnings: computed(() => answer.value?.warnings ?? []),
     available,
     retry: async () => {
       await query.refetch()

@@ -55,14 +55,30 @@ export function pickerFor(resource: ResourceDef | undefined, field: string): Res
   return (key && byKey.get(key)) || null
 }
 
-/** A row of any list as the generic screens use it; null for anything not shaped like one. */
-export function toRow(value: unknown): { id: string; attributes: Record<string, unknown> } | null {
+/** How main read a row it could not read strictly (see electron/core/http/tolerant.ts). */
+export interface RowMark {
+  asText?: string[]
+  partial?: true
+}
+
+/** The key of that mark on a row (never a field the service sends). */
+const ROW_MARK = '__scandesk'
+
+/**
+ * A row of any list as the generic screens use it; null for anything not shaped like one (a row
+ * without a usable id is not shown: main's warning says how many did not fit).
+ */
+export function toRow(
+  value: unknown,
+): { id: string; attributes: Record<string, unknown>; mark?: RowMark } | null {
   if (!value || typeof value !== 'object') return null
   const { id, attributes } = value as { id?: unknown; attributes?: unknown }
   if (typeof id !== 'string') return null
+  const raw = (value as Record<string, unknown>)[ROW_MARK]
+  const mark = raw && typeof raw === 'object' ? { mark: raw as RowMark } : {}
   if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes))
-    return { id, attributes: {} }
-  return { id, attributes: { ...attributes } }
+    return { id, attributes: {}, ...mark }
+  return { id, attributes: { ...attributes }, ...mark }
 }
 
 /** The rows of a list answer that have the resource shape. */

@@ -57,6 +57,36 @@ describe('a resource table', () => {
     })
   })
 
+  it('says once what main read in part, marks those rows and offers no action on a row as sent', async () => {
+    const warnings = [
+      '1 row had a field of another type than expected (attributes.name): shown as text.',
+    ]
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions })
+      if (p.op === 'user.organization')
+        return answer({ id: 'org-1', type: 'organization', attributes: { name: 'Acme' } })
+      const page = listAnswer('T', 3)
+      const rows = page.data.data as Record<string, unknown>[]
+      for (const row of rows) (row.attributes as Record<string, unknown>).read = false
+      rows[0].__scandesk = { asText: ['attributes.name'] }
+      rows[1].__scandesk = { partial: true }
+      return { ...page, warnings }
+    })
+    mountTable('notifications')
+    await flushPromises()
+    expect(byTestId('answer-warnings')[0].textContent).toContain(warnings[0])
+    const marked = byTestId('resource-row').filter((r) =>
+      r.querySelector('[data-testid="row-mark"]'),
+    )
+    expect(marked.map((r) => r.dataset.id)).toEqual(['T-1', 'T-2'])
+    const actionsOf = (id: string) =>
+      byTestId('resource-row')
+        .find((r) => r.dataset.id === id)!
+        .querySelector('[data-testid="row-actions"]')
+    expect(actionsOf('T-2')).toBeNull()
+    expect(actionsOf('T-3')).not.toBeNull()
+  })
+
   it('asks before a bulk delete, naming the count, the account and the organization', async () => {
     mountTable('targets')
     await flushPromises()
