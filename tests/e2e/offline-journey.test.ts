@@ -8,17 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
-import { startRelay, type Relay } from '../support/relay'
-import {
-  addAccountThroughUi,
-  launchChromium,
-  startBrowserMode,
-  watchPage,
-  type BrowserMode,
-} from './harness'
+import type { Page } from 'playwright-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { startBrowserMode, watchPage, type BrowserMode } from './harness'
+import { addRelayedAccount, useRelayedJourney } from './relayed'
 
 const WAIT = { timeout: 30_000 }
 
@@ -31,72 +24,48 @@ async function open(page: Page, app: BrowserMode, hash: string): Promise<void> {
 }
 
 describe('working offline (issue 10)', () => {
-  let sandbox: RunningSandbox
-  let relay: Relay
-  let app: BrowserMode
-  let browser: Browser
   const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-e2e-offline-'))
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, testMode: true, log: () => undefined })
-    relay = await startRelay(sandbox.port)
-    app = await startBrowserMode([], { dataDir })
-    browser = await launchChromium()
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-    await relay?.close()
-    await sandbox?.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  const j = useRelayedJourney(dataDir)
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   it('shows what was opened with its age, queues safe writes and catches up', async () => {
-    const page = await browser.newPage()
+    const page = await j.browser.newPage()
     const errors = watchPage(page)
-    await app.open(page)
-    await addAccountThroughUi(page, {
-      label: 'Acme offline',
-      baseUrl: relay.url,
-      apiKey: sandbox.apiKey,
-      username: 'analyst@sandbox.test',
-      password: 'sandbox-password',
-    })
+    await addRelayedAccount(page, j, 'Acme offline', 'analyst@sandbox.test')
 
     // 1. online: two screens opened, fresh from the service
-    await open(page, app, 'targets')
+    await open(page, j.app, 'targets')
     await rows(page).first().waitFor(WAIT)
     const targetCount = await rows(page).count()
     await expect.poll(() => state(page), WAIT).toBe('online')
     expect(await freshness(page).count()).toBe(0)
-    await open(page, app, 'notifications')
+    await open(page, j.app, 'notifications')
     await rows(page).first().waitFor(WAIT)
 
     // 2. the service goes away; a reload shows both screens from the copy, with their age
-    relay.cut()
-    await open(page, app, 'targets')
+    j.relay.cut()
+    await open(page, j.app, 'targets')
     await page.reload()
     await freshness(page).first().waitFor(WAIT)
     expect(await freshness(page).first().innerText()).toMatch(/Offline copy · as of /)
     await expect.poll(() => rows(page).count(), WAIT).toBe(targetCount)
     await expect.poll(() => state(page), WAIT).toBe('unreachable')
     expect(await page.getByTestId('connectivity').innerText()).toContain('Service unreachable')
-    await open(page, app, 'notifications')
+    await open(page, j.app, 'notifications')
     await freshness(page).first().waitFor(WAIT)
     await rows(page).first().waitFor(WAIT)
 
     // 3. a list never opened says so plainly
-    await open(page, app, 'scans')
+    await open(page, j.app, 'scans')
     await expect
       .poll(() => page.locator('body').innerText(), WAIT)
       .toContain('has not been opened on this computer while online')
 
     // 4. quit and start again with the service still gone: the same screens, from the copy
-    await app.stop()
-    app = await startBrowserMode([], { dataDir })
-    await app.open(page)
-    await open(page, app, 'targets')
+    await j.app.stop()
+    j.app = await startBrowserMode([], { dataDir })
+    await j.app.open(page)
+    await open(page, j.app, 'targets')
     await freshness(page).first().waitFor(WAIT)
     await expect.poll(() => rows(page).count(), WAIT).toBe(targetCount)
     await expect.poll(() => state(page), WAIT).toBe('unreachable')
@@ -106,24 +75,24 @@ describe('working offline (issue 10)', () => {
     await page.getByTestId('work-offline-switch').click()
     await expect.poll(() => state(page), WAIT).toBe('work-offline')
     await page.keyboard.press('Escape')
-    await open(page, app, 'notifications')
+    await open(page, j.app, 'notifications')
     await rows(page).first().waitFor(WAIT)
     await page.getByTestId('toolbar-notifications.mark_all_seen').click()
     await expect.poll(() => page.getByTestId('nav-outbox-count').innerText(), WAIT).toBe('1')
-    await open(page, app, 'outbox')
+    await open(page, j.app, 'outbox')
     await expect
       .poll(() => page.getByTestId('outbox-state').first().innerText(), WAIT)
       .toBe('Queued')
     expect(await page.getByTestId('outbox-summary').first().innerText()).toMatch(/seen/i)
 
     // 6. back: the outbox goes out by itself and the screens come from the service again
-    relay.restore()
+    j.relay.restore()
     await page.getByTestId('connectivity').click()
     await page.getByTestId('work-offline-switch').click()
     await page.keyboard.press('Escape')
     await expect.poll(() => state(page), WAIT).toBe('online')
     await page.getByTestId('outbox-empty').waitFor(WAIT)
-    await open(page, app, 'targets')
+    await open(page, j.app, 'targets')
     await rows(page).first().waitFor(WAIT)
     await expect.poll(() => freshness(page).count(), WAIT).toBe(0)
     expect(errors).toEqual([])

@@ -5,18 +5,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server'
-import { startRelay, type Relay } from '../support/relay'
-import {
-  addAccountThroughUi,
-  field,
-  launchChromium,
-  startBrowserMode,
-  watchPage,
-  type BrowserMode,
-} from './harness'
+import type { Page } from 'playwright-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { field, watchPage } from './harness'
+import { addRelayedAccount, useRelayedJourney } from './relayed'
 
 const WAIT = { timeout: 30_000 }
 
@@ -43,45 +35,21 @@ const progressText = (page: Page) =>
   page.locator('.saq-overall .muted').first().innerText({ timeout: 10_000 })
 
 describe('an SAQ from type choice to archived PDF (issue 9)', () => {
-  let sandbox: RunningSandbox
-  let relay: Relay
-  let app: BrowserMode
-  let browser: Browser
   const root = mkdtempSync(join(tmpdir(), 'scandesk-e2e-saq-'))
   const dataDir = join(root, 'data')
   const downloads = join(root, 'downloads')
-
-  beforeAll(async () => {
-    mkdirSync(dataDir)
-    mkdirSync(downloads)
-    sandbox = await startSandbox({ port: 0, testMode: true, log: () => undefined })
-    relay = await startRelay(sandbox.port)
-    app = await startBrowserMode([], { dataDir })
-    browser = await launchChromium()
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-    await relay?.close()
-    await sandbox?.close()
-    rmSync(root, { recursive: true, force: true })
-  })
+  mkdirSync(dataDir)
+  mkdirSync(downloads)
+  const j = useRelayedJourney(dataDir)
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
 
   it('fills SAQ A offline, submits, approves, archives the PDF and clones it', async () => {
-    const page = await browser.newPage()
+    const page = await j.browser.newPage()
     const errors = watchPage(page)
-    await app.open(page)
-    await addAccountThroughUi(page, {
-      label: 'Acme compliance',
-      baseUrl: relay.url,
-      apiKey: sandbox.apiKey,
-      username: 'manager@sandbox.test',
-      password: 'sandbox-password',
-    })
+    await addRelayedAccount(page, j, 'Acme compliance', 'manager@sandbox.test')
 
     // 1. choose SAQ A and start from its template
-    await app.goto(page, 'saq')
+    await j.app.goto(page, 'saq')
     await page.getByTestId('saq-new').click()
     const card = page.locator('[data-testid="saq-type-card"][data-code="A"]')
     await card.waitFor(WAIT)
@@ -94,7 +62,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     await expect.poll(() => progressText(page), WAIT).toMatch(/^0 of 30 answered/)
 
     // 2. the service becomes unreachable; answering goes on (drafts are local)
-    relay.cut()
+    j.relay.cut()
     const first = page.getByTestId('saq-requirement').first()
     const firstNumber = (await first.getAttribute('data-number'))!
     await first.focus()
@@ -120,7 +88,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     )
 
     // 4. back online: submit, then approve with the attestation
-    relay.restore()
+    j.relay.restore()
     await page.getByTestId('saq-submit').click()
     await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#\/saq\/saq-\d+$/)
     const saqId = new URL(page.url()).hash.split('/').pop()!
@@ -153,12 +121,12 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-')
 
     // 6. the library lists it as recorded at download, and it re-verifies offline
-    await app.goto(page, 'library')
+    await j.app.goto(page, 'library')
     const recorded = page.locator('[data-testid="library-row"][data-verdict="recorded"]')
     await expect.poll(() => recorded.count(), WAIT).toBe(1)
     expect(await text(page.getByTestId('library-table'))).toContain('Recorded at download')
     expect(await text(page.getByTestId('library-saq'))).toBe('SAQ · type A · approved')
-    relay.cut()
+    j.relay.cut()
     await recorded.getByTestId('library-reverify-offline').click()
     await expect
       .poll(
@@ -169,10 +137,10 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     await expect
       .poll(() => text(page.getByTestId('library-table')), WAIT)
       .toContain('Unchanged since')
-    relay.restore()
+    j.relay.restore()
 
     // 7. clone to next year: a new draft on the service with every answer carried
-    await app.goto(page, `saq/${saqId}`)
+    await j.app.goto(page, `saq/${saqId}`)
     await page.getByTestId('saq-clone').click()
     const prompt = page.locator('.el-message-box')
     await prompt.waitFor(WAIT)

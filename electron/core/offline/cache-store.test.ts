@@ -161,6 +161,24 @@ describe('the offline copy', () => {
     expect(await store.put('acc-1', 'b', answer('small'))).toBe(true)
   })
 
+  it('rewrites nothing when the same answer comes again, and knows its validators without opening it', async () => {
+    const { store, opened } = open()
+    await store.put('acc-1', 'a', answer({ rows: [1, 2, 3] }, '2026-11-20T10:00:00.000Z'))
+    const blob = () =>
+      opened.db.prepare('SELECT blob, fetched_at FROM cache_entries').get() as {
+        blob: Buffer
+        fetched_at: string
+      }
+    const first = blob()
+    await store.put('acc-1', 'a', answer({ rows: [1, 2, 3] }, '2026-11-21T10:00:00.000Z'))
+    expect(blob().blob.equals(first.blob)).toBe(true)
+    expect(blob().fetched_at).toBe('2026-11-21T10:00:00.000Z')
+    await store.put('acc-1', 'a', answer({ rows: [1, 2, 4] }, '2026-11-22T10:00:00.000Z'))
+    expect(blob().blob.equals(first.blob)).toBe(false)
+    expect(await store.validators('acc-1', 'a')).toEqual({ etag: '"abc"', lastModified: null })
+    expect(await store.validators('acc-1', 'b')).toBeNull()
+  })
+
   it('counts a 304 as fetched now and reports entries, size and ages', async () => {
     const { store } = open()
     await store.put('acc-1', 'a', answer('x', '2026-11-20T10:00:00.000Z'))

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { CacheStatus } from '@contract/offline'
 import type { Db } from '../store/database'
@@ -33,6 +34,12 @@ interface Row {
 
 const CHECKPOINT_IDLE_MS = 1_000
 
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('base64')
+}
+
+const recentKey = (accountId: string, request: string) => `${accountId}\n${request}`
+
 /** Answers held in memory for accounts without a key, least recently used first (Map order). */
 type MemoryCopy = Map<string, { answer: CachedAnswer; size: number }>
 
@@ -44,8 +51,20 @@ type MemoryCopy = Map<string, { answer: CachedAnswer; size: number }>
  * does not open (altered, or sealed under a key that was replaced) is removed and counts as
  * absent.
  */
+/** What is remembered in memory of a stored entry: its validators and a digest of its content. */
+interface Recent {
+  etag: string | null
+  lastModified: string | null
+  digest: string
+}
+
+/** Entries whose validators and digest are remembered (the most recently used). */
+const RECENT_MAX = 2_000
+
 export class CacheStore {
   private readonly memory = new Map<string, MemoryCopy>()
+  /** account + request → validators and digest, so a read need not open its copy to ask. */
+  private readonly recent = new Map<string, Recent>()
   private unwritten = 0
   private checkpointTimer: NodeJS.Timeout | null = null
   private closed = false
@@ -84,11 +103,14 @@ export class CacheStore {
     let answer: CachedAnswer | null = null
     if (plain) {
       try {
-        const parsed = JSON.parse(inflateRawSync(plain).toString('utf8')) as Omit<
-          CachedAnswer,
-          'fetchedAt'
-        >
+        const text = inflateRawSync(plain).toString('utf8')
+        const parsed = JSON.parse(text) as Omit<CachedAnswer, 'fetchedAt'>
         answer = { ...parsed, fetchedAt: row.fetched_at }
+        this.remember(accountId, request, {
+          etag: answer.etag,
+          lastModified: answer.lastModified,
+          digest: digestOf(text),
+        })
       } catch {
         answer = null
       }
@@ -113,12 +135,18 @@ export class CacheStore {
     if (!key) return this.toMemory(accountId, request, answer)
     const id = entryName(key, request)
     const { data, etag, lastModified, warnings } = answer
-    const plain = deflateRawSync(
-      Buffer.from(JSON.stringify({ data, etag, lastModified, warnings })),
-      {
-        level: 1,
-      },
-    )
+    const text = JSON.stringify({ data, etag, lastModified, warnings })
+    const digest = digestOf(text)
+    // The same answer as stored: it only counts as fetched now (no compress, seal, rewrite).
+    if (this.recent.get(recentKey(accountId, request))?.digest === digest) {
+      const { changes } = this.db
+        .prepare(
+          'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
+        )
+        .run(answer.fetchedAt, this.now().getTime(), accountId, id)
+      if (changes > 0) return true
+    }
+    const plain = deflateRawSync(Buffer.from(text), { level: 1 })
     const blob = seal(key, this.aad(accountId, id), plain)
     const cap = this.options.maxBytes()
     if (blob.length > cap) return false
@@ -133,6 +161,7 @@ export class CacheStore {
         .run(accountId, id, blob, blob.length, answer.fetchedAt, this.now().getTime())
       this.evict(accountId, cap)
     })()
+    this.remember(accountId, request, { etag, lastModified, digest })
     this.wrote(blob.length)
     return true
   }
@@ -151,6 +180,27 @@ export class CacheStore {
         'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
       )
       .run(fetchedAt, this.now().getTime(), accountId, entryName(key, request))
+  }
+
+  /**
+   * The validators of the stored answer (to ask the service "changed since?"), or null when
+   * there is none; read from memory when known, without opening the copy.
+   */
+  async validators(
+    accountId: string,
+    request: string,
+  ): Promise<{ etag: string | null; lastModified: string | null } | null> {
+    const known = this.recent.get(recentKey(accountId, request))
+    if (known) return { etag: known.etag, lastModified: known.lastModified }
+    const copy = await this.get(accountId, request)
+    return copy ? { etag: copy.etag, lastModified: copy.lastModified } : null
+  }
+
+  private remember(accountId: string, request: string, recent: Recent): void {
+    const key = recentKey(accountId, request)
+    this.recent.delete(key)
+    this.recent.set(key, recent)
+    if (this.recent.size > RECENT_MAX) this.recent.delete(this.recent.keys().next().value!)
   }
 
   private fromMemory(accountId: string, request: string): CachedAnswer | null {
@@ -247,6 +297,8 @@ export class CacheStore {
   /** Deletes the account's copy (on request, or with the account). */
   clear(accountId: string): void {
     this.memory.delete(accountId)
+    for (const key of [...this.recent.keys()])
+      if (key.startsWith(`${accountId}\n`)) this.recent.delete(key)
     if (this.closed) return
     const { changes } = this.db
       .prepare('DELETE FROM cache_entries WHERE account_id = ?')

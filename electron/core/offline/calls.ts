@@ -54,25 +54,35 @@ async function read(
   signal: AbortSignal | undefined,
 ): Promise<ApiCallOutput> {
   const request = requestText(op, input)
-  const copy = await deps.cache.get(row.id, request)
-  const blocked = deps.connectivity.blockedReason()
-  if (blocked) {
-    if (copy) return fromCopy(copy)
-    fail('OFFLINE', noCopyMessage(blocked))
+  const servedFromCopy = async (orElse: () => never): Promise<ApiCallOutput> => {
+    const copy = await deps.cache.get(row.id, request)
+    return copy ? fromCopy(copy) : orElse()
   }
-  if (copy && deps.connectivity.knownUnreachable(row.id)) {
-    deps.connectivity.nudge(row.id)
-    return fromCopy(copy)
+  const blocked = deps.connectivity.blockedReason()
+  if (blocked) return servedFromCopy(() => fail('OFFLINE', noCopyMessage(blocked)))
+  // Validators from memory when known: an online read does not open its copy.
+  const validators = await deps.cache.validators(row.id, request)
+  if (validators && deps.connectivity.knownUnreachable(row.id)) {
+    const copy = await deps.cache.get(row.id, request)
+    if (copy) {
+      deps.connectivity.nudge(row.id)
+      return fromCopy(copy)
+    }
   }
   try {
     const client = await deps.client(row)
-    const outcome = await client.read(op.id, input, copy, { signal, tolerant: true })
+    let outcome = await client.read(op.id, input, validators, { signal, tolerant: true })
     const fetchedAt = new Date().toISOString()
     if (outcome.notModified) {
-      if (!copy)
+      const copy = await deps.cache.get(row.id, request)
+      if (copy) {
+        await deps.cache.touch(row.id, request, fetchedAt)
+        return { ...fromCopy(copy), fetchedAt, fromCache: false }
+      }
+      // The copy went meanwhile (evicted, cleared): ask for the answer itself.
+      outcome = await client.read(op.id, input, null, { signal, tolerant: true })
+      if (outcome.notModified)
         fail('BAD_RESPONSE', 'The service said “not modified” for something never fetched.')
-      await deps.cache.touch(row.id, request, fetchedAt)
-      return { ...fromCopy(copy), fetchedAt, fromCache: false }
     }
     // The log names the fields read tolerantly, never their values.
     if (outcome.tolerated.length)
@@ -87,14 +97,14 @@ async function read(
     })
     return { data: outcome.data, fetchedAt, fromCache: false, ...warnings }
   } catch (err) {
-    if (isUnreachable(err)) {
-      if (copy) return fromCopy(copy)
-      fail('OFFLINE', noCopyMessage(messageOf(err)))
-    }
+    if (isUnreachable(err))
+      return servedFromCopy(() => fail('OFFLINE', noCopyMessage(messageOf(err))))
     // Signed out (not a session that expired: that one waits for the new sign-in): what was
     // opened before stays readable, marked as the offline copy.
-    if (copy && err instanceof AppFailure && err.error.code === 'NOT_SIGNED_IN')
-      return fromCopy(copy)
+    if (err instanceof AppFailure && err.error.code === 'NOT_SIGNED_IN')
+      return servedFromCopy(() => {
+        throw err
+      })
     throw err
   }
 }
