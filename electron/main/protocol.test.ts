@@ -40,7 +40,8 @@ describe('the app:// protocol', () => {
     expect(await res.text()).toBe('<title>ScanDesk</title>')
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
-    expect(res.headers.get('content-security-policy')).toContain("object-src 'none'")
+    expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; /)
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'none'")
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
   })
 
