@@ -76,10 +76,13 @@ describe('the offline copy', () => {
   })
 
   it('refuses an entry moved to another request or altered on disk', async () => {
-    const { store, opened } = open()
-    await store.put('acc-1', 'a', answer('first'))
-    await store.put('acc-1', 'b', answer('second'))
-    // Swap the two blobs: each is bound to its own name, so neither opens.
+    const vault = new MemoryVault()
+    const first = open(vault).store
+    await first.put('acc-1', 'a', answer('first'))
+    await first.put('acc-1', 'b', answer('second'))
+    first.close()
+    // Swap the two blobs while ScanDesk is closed: each is bound to its own name, so neither opens.
+    const { store, opened } = open(vault)
     const rows = opened.db.prepare('SELECT id, blob FROM cache_entries').all() as {
       id: Buffer
       blob: Buffer
@@ -136,7 +139,8 @@ describe('the offline copy', () => {
     store = new CacheStore(opened.db, {
       keys: new CacheKeys(new MemoryVault()),
       maxBytes: () => 60 * 1024,
-      now: () => new Date(Date.UTC(2026, 0, 1) + ++clock * 1000),
+      // A minute apart: uses are written for the eviction order at most once a minute.
+      now: () => new Date(Date.UTC(2026, 0, 1) + ++clock * 61_000),
     })
     for (const name of ['a', 'b', 'c', 'd']) await store.put('acc-1', name, answer(big(1)))
     await store.get('acc-1', 'a') // a is used again: b is now the oldest

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import type Database from 'better-sqlite3'
 import type { CacheStatus } from '@contract/offline'
 import type { Db } from '../store/database'
 import { entryName, open, seal, type CacheKeys } from './cache-keys'
@@ -56,15 +57,23 @@ interface Recent {
   etag: string | null
   lastModified: string | null
   digest: string
+  /** When its use was last written (the eviction order), ms. */
+  usedAt: number
 }
 
 /** Entries whose validators and digest are remembered (the most recently used). */
 const RECENT_MAX = 2_000
+/** Decoded answers kept warm: how many, and the largest (JSON characters). */
+const HOT_MAX = 256
+const HOT_MAX_CHARS = 256 * 1024
 
 export class CacheStore {
   private readonly memory = new Map<string, MemoryCopy>()
   /** account + request → validators and digest, so a read need not open its copy to ask. */
   private readonly recent = new Map<string, Recent>()
+  /** The most recently used answers, decoded (small ones only): a 304 needs no decryption. */
+  private readonly hot = new Map<string, CachedAnswer>()
+  private readonly statements = new Map<string, Database.Statement>()
   private unwritten = 0
   private checkpointTimer: NodeJS.Timeout | null = null
   private closed = false
@@ -76,6 +85,16 @@ export class CacheStore {
 
   private now(): Date {
     return this.options.now?.() ?? new Date()
+  }
+
+  /** A prepared statement, prepared once. */
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text)
+    if (!statement) {
+      statement = this.db.prepare(text)
+      this.statements.set(text, statement)
+    }
+    return statement
   }
 
   private aad(accountId: string, id: Buffer): Buffer {
@@ -95,9 +114,16 @@ export class CacheStore {
     const key = await this.key(accountId)
     if (!key) return this.fromMemory(accountId, request)
     const id = entryName(key, request)
-    const row = this.db
-      .prepare('SELECT blob, fetched_at FROM cache_entries WHERE account_id = ? AND id = ?')
-      .get(accountId, id) as Row | undefined
+    const warm = this.hot.get(recentKey(accountId, request))
+    if (warm) {
+      this.hot.delete(recentKey(accountId, request))
+      this.hot.set(recentKey(accountId, request), warm)
+      this.used(accountId, request, id)
+      return warm
+    }
+    const row = this.sql(
+      'SELECT blob, fetched_at FROM cache_entries WHERE account_id = ? AND id = ?',
+    ).get(accountId, id) as Row | undefined
     if (!row) return null
     const plain = open(key, this.aad(accountId, id), row.blob)
     let answer: CachedAnswer | null = null
@@ -110,7 +136,9 @@ export class CacheStore {
           etag: answer.etag,
           lastModified: answer.lastModified,
           digest: digestOf(text),
+          usedAt: 0,
         })
+        this.warm(accountId, request, answer, text.length)
       } catch {
         answer = null
       }
@@ -122,10 +150,29 @@ export class CacheStore {
         .run(accountId, id)
       return null
     }
-    this.db
-      .prepare('UPDATE cache_entries SET used_at = ? WHERE account_id = ? AND id = ?')
-      .run(this.now().getTime(), accountId, id)
+    this.used(accountId, request, id)
     return answer
+  }
+
+  /** Records a use for the eviction order, at most once a minute per entry (a write each). */
+  private used(accountId: string, request: string, id: Buffer): void {
+    const recent = this.recent.get(recentKey(accountId, request))
+    const now = this.now().getTime()
+    if (recent && now - recent.usedAt < 60_000) return
+    if (recent) recent.usedAt = now
+    this.sql('UPDATE cache_entries SET used_at = ? WHERE account_id = ? AND id = ?').run(
+      now,
+      accountId,
+      id,
+    )
+  }
+
+  private warm(accountId: string, request: string, answer: CachedAnswer, size: number): void {
+    const key = recentKey(accountId, request)
+    this.hot.delete(key)
+    if (size > HOT_MAX_CHARS) return
+    this.hot.set(key, answer)
+    if (this.hot.size > HOT_MAX) this.hot.delete(this.hot.keys().next().value!)
   }
 
   /** Stores (or replaces) the answer of `request`; false when it was not kept. */
@@ -139,29 +186,29 @@ export class CacheStore {
     const digest = digestOf(text)
     // The same answer as stored: it only counts as fetched now (no compress, seal, rewrite).
     if (this.recent.get(recentKey(accountId, request))?.digest === digest) {
-      const { changes } = this.db
-        .prepare(
-          'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
-        )
-        .run(answer.fetchedAt, this.now().getTime(), accountId, id)
-      if (changes > 0) return true
+      const { changes } = this.sql(
+        'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
+      ).run(answer.fetchedAt, this.now().getTime(), accountId, id)
+      if (changes > 0) {
+        this.warm(accountId, request, answer, text.length)
+        return true
+      }
     }
     const plain = deflateRawSync(Buffer.from(text), { level: 1 })
     const blob = seal(key, this.aad(accountId, id), plain)
     const cap = this.options.maxBytes()
     if (blob.length > cap) return false
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO cache_entries (account_id, id, blob, size, fetched_at, used_at)
-           VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT (account_id, id) DO UPDATE SET blob = excluded.blob, size = excluded.size,
-             fetched_at = excluded.fetched_at, used_at = excluded.used_at`,
-        )
-        .run(accountId, id, blob, blob.length, answer.fetchedAt, this.now().getTime())
+      this.sql(
+        `INSERT INTO cache_entries (account_id, id, blob, size, fetched_at, used_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account_id, id) DO UPDATE SET blob = excluded.blob, size = excluded.size,
+           fetched_at = excluded.fetched_at, used_at = excluded.used_at`,
+      ).run(accountId, id, blob, blob.length, answer.fetchedAt, this.now().getTime())
       this.evict(accountId, cap)
     })()
-    this.remember(accountId, request, { etag, lastModified, digest })
+    this.remember(accountId, request, { etag, lastModified, digest, usedAt: this.now().getTime() })
+    this.warm(accountId, request, answer, text.length)
     this.wrote(blob.length)
     return true
   }
@@ -175,11 +222,11 @@ export class CacheStore {
       if (held) held.answer = { ...held.answer, fetchedAt }
       return
     }
-    this.db
-      .prepare(
-        'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
-      )
-      .run(fetchedAt, this.now().getTime(), accountId, entryName(key, request))
+    this.sql(
+      'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
+    ).run(fetchedAt, this.now().getTime(), accountId, entryName(key, request))
+    const warm = this.hot.get(recentKey(accountId, request))
+    if (warm) this.hot.set(recentKey(accountId, request), { ...warm, fetchedAt })
   }
 
   /**
@@ -243,14 +290,18 @@ export class CacheStore {
       drop.push(row.id)
       total -= row.size
     }
-    const del = this.db.prepare('DELETE FROM cache_entries WHERE account_id = ? AND id = ?')
+    const del = this.sql('DELETE FROM cache_entries WHERE account_id = ? AND id = ?')
     for (const id of drop) del.run(accountId, id)
+    // Rows are named by HMAC, not by request: forget every warm answer of the account.
+    if (drop.length)
+      for (const key of [...this.hot.keys()])
+        if (key.startsWith(`${accountId}\n`)) this.hot.delete(key)
   }
 
   private bytes(accountId: string): number {
-    const row = this.db
-      .prepare('SELECT COALESCE(SUM(size), 0) AS bytes FROM cache_entries WHERE account_id = ?')
-      .get(accountId) as { bytes: number }
+    const row = this.sql(
+      'SELECT COALESCE(SUM(size), 0) AS bytes FROM cache_entries WHERE account_id = ?',
+    ).get(accountId) as { bytes: number }
     return row.bytes
   }
 
@@ -297,8 +348,8 @@ export class CacheStore {
   /** Deletes the account's copy (on request, or with the account). */
   clear(accountId: string): void {
     this.memory.delete(accountId)
-    for (const key of [...this.recent.keys()])
-      if (key.startsWith(`${accountId}\n`)) this.recent.delete(key)
+    for (const map of [this.recent, this.hot])
+      for (const key of [...map.keys()]) if (key.startsWith(`${accountId}\n`)) map.delete(key)
     if (this.closed) return
     const { changes } = this.db
       .prepare('DELETE FROM cache_entries WHERE account_id = ?')
