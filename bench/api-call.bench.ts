@@ -1,17 +1,12 @@
 // Benchmark: one `api.call` through the handler table (validation, account client, response
 // check, JSON text for the bridge, parse as the renderer does) against the same request made
 // with bare axios, both against the sandbox over loopback, in alternating rounds of one run.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import axios from 'axios'
 import type { z } from 'zod'
 import type { signInResponse } from '@contract/catalog/auth'
 import type { upcomingScansResponse } from '@contract/catalog/scans'
-import { MemoryVault } from '../electron/core/accounts/memory-vault'
-import { createCore } from '../electron/core/index'
 import { startSandbox } from '../sandbox/server'
-import { callChannel } from './core-call'
+import { addBenchAccount, callChannel, startBenchCore } from './core-call'
 import { SMOKE, rounds } from './proc'
 import { median, ratioLine, timeEach } from './stats'
 
@@ -26,27 +21,9 @@ type UpcomingScans = z.infer<typeof upcomingScansResponse>
 /** Runs the api.call benchmark and returns its printed lines. */
 export async function benchApiCall(): Promise<string[]> {
   const sandbox = await startSandbox({ port: 0, log: () => undefined })
-  const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-bench-'))
-  const core = await createCore({
-    dataDir,
-    mode: 'browser',
-    version: 'bench',
-    vault: new MemoryVault(),
-  })
+  const { core, close } = await startBenchCore()
   try {
-    const added = await callChannel(core, 'accounts.add', {
-      label: 'Bench',
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.apiKey,
-      username: 'analyst@sandbox.test',
-      password: 'sandbox-password',
-      release: 'latest',
-      color: '#336699',
-    })
-    // accounts.add answers a SignInOutcome; the seeded analyst has no second factor.
-    if (added.status !== 'signedIn')
-      throw new Error('could not add the bench account: the sandbox asked for a second factor')
-    const accountId = added.account.id
+    const accountId = await addBenchAccount(core, sandbox.baseUrl, sandbox.apiKey)
 
     const signIn = await axios.post<SignInResponse>(
       `${sandbox.baseUrl}/auth/sign_in`,
@@ -91,8 +68,7 @@ export async function benchApiCall(): Promise<string[]> {
       ),
     ]
   } finally {
-    await core.close()
+    await close()
     await sandbox.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }

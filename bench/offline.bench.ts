@@ -3,14 +3,9 @@
 // parses (and parsed): scans.upcoming (small), and a 10,000-row targets list. The service is the
 // sandbox over loopback; a pass-through proxy in front of it answers GET /v2/targets with 10,000
 // rows built from the sandbox's own first row, so the online baseline parses the same bytes.
-import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { MemoryVault } from '../electron/core/accounts/memory-vault'
-import { createCore } from '../electron/core/index'
 import { startSandbox } from '../sandbox/server'
-import { callChannel } from './core-call'
+import { addBenchAccount, callChannel, startBenchCore } from './core-call'
 import { SMOKE, rounds } from './proc'
 import { median, ratioLine, timeEach } from './stats'
 
@@ -63,25 +58,9 @@ export async function benchOffline(): Promise<string[]> {
   const sandbox = await startSandbox({ port: 0, log: () => undefined })
   let bigBody: string | null = null
   const proxy = await startProxy(sandbox.baseUrl, () => bigBody)
-  const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-bench-'))
-  const core = await createCore({
-    dataDir,
-    mode: 'browser',
-    version: 'bench',
-    vault: new MemoryVault(),
-  })
+  const { core, close } = await startBenchCore()
   try {
-    const added = await callChannel(core, 'accounts.add', {
-      label: 'Bench',
-      baseUrl: proxy.url,
-      apiKey: sandbox.apiKey,
-      username: 'analyst@sandbox.test',
-      password: 'sandbox-password',
-      release: 'latest',
-      color: '#336699',
-    })
-    if (added.status !== 'signedIn') throw new Error('the sandbox asked for a second factor')
-    const accountId = added.account.id
+    const accountId = await addBenchAccount(core, proxy.url, sandbox.apiKey)
     const read =
       (op: 'scans.upcoming' | 'targets.list', query: Record<string, number>) => async () => {
         const out = await callChannel(core, 'api.call', { accountId, op, input: { query } })
@@ -147,9 +126,8 @@ export async function benchOffline(): Promise<string[]> {
       ),
     ]
   } finally {
-    await core.close()
+    await close()
     await proxy.close()
     await sandbox.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }
