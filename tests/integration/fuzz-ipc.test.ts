@@ -165,9 +165,10 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
 )
 
-/** Every plain object inside `value` (the containers a mutation can change). */
+/** Every plain object inside `value` (the containers a mutation can change), each once. */
 function containersOf(value: unknown, out: Record<string, unknown>[] = []): object[] {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (out.includes(value as Record<string, unknown>)) return out
     out.push(value as Record<string, unknown>)
     for (const v of Object.values(value)) containersOf(v, out)
   }
@@ -206,7 +207,9 @@ function mutated(example: Record<string, unknown>): fc.Arbitrary<unknown> {
       if (m.value === 'delete') delete target[key]
       else
         Object.defineProperty(target, key, {
-          value: m.value.set,
+          // A copy: a generated value (fc.constant hands out one instance) must never be
+          // changed by a later mutation, nor end up inside itself.
+          value: structuredClone(m.value.set),
           enumerable: true,
           writable: true,
           configurable: true,
