@@ -53,20 +53,25 @@ async function kindOf(path: string): Promise<'file' | 'folder' | null> {
   }
 }
 
+/** Starts an opener detached, without a shell; null when it could not even be spawned. */
+export function spawnOpener(spawn: SpawnFn, cmd: OpenerCommand): ChildProcess | null {
+  try {
+    return spawn(cmd.command, cmd.args, {
+      detached: true,
+      shell: false,
+      stdio: 'ignore',
+      windowsVerbatimArguments: cmd.verbatim ?? false,
+    })
+  } catch {
+    return null
+  }
+}
+
 /** Starts the opener detached, without a shell; true once it started, false on any error. */
 function launch(spawn: SpawnFn, cmd: OpenerCommand): Promise<boolean> {
   return new Promise((resolve) => {
-    let child: ChildProcess
-    try {
-      child = spawn(cmd.command, cmd.args, {
-        detached: true,
-        shell: false,
-        stdio: 'ignore',
-        windowsVerbatimArguments: cmd.verbatim ?? false,
-      })
-    } catch {
-      return resolve(false)
-    }
+    const child = spawnOpener(spawn, cmd)
+    if (!child) return resolve(false)
     child.once('error', () => resolve(false))
     child.once('spawn', () => {
       child.unref()

@@ -1,11 +1,11 @@
 // Opening the browser without putting the launch token on a command line (where `ps` and
 // /proc/<pid>/cmdline show it to every local user): the token goes into a one-time HTML file in
 // a private folder, and the opener is given that file's path.
-import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process'
+import { spawn as nodeSpawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openerCommand, type OpenerCommand, type SpawnFn } from './host'
+import { openerCommand, spawnOpener, type OpenerCommand, type SpawnFn } from './host'
 import type { LaunchOutcome } from './session'
 
 /** A launch page on disk; `remove` deletes it and its folder (safe to call more than once). */
@@ -82,15 +82,8 @@ export function openWithLaunchFile(
     file.remove()
     options.onOpenFailed?.()
   }
-  let child: ChildProcess
-  try {
-    child = spawn(cmd.command, cmd.args, {
-      detached: true,
-      shell: false,
-      stdio: 'ignore',
-      windowsVerbatimArguments: cmd.verbatim ?? false,
-    })
-  } catch {
+  const child = spawnOpener(spawn, cmd)
+  if (!child) {
     failed()
     return file
   }
