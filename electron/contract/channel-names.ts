@@ -60,6 +60,8 @@ export const CHANNEL_NAMES = [
   'outbox.list',
   'outbox.retry',
   'outbox.discard',
+  'csv.export',
+  'csv.reveal',
 ] as const
 
 /** One request channel name. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { accountId, addAccountInput, type AccountView } from './accounts'
 import type { ChannelName, EventName } from './channel-names'
+import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
@@ -117,11 +118,12 @@ export const channelInputs = {
   ...sessionsInputs,
   ...draftsInputs,
   ...offlineInputs,
+  ...csvInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
 export interface ChannelOutputs
-  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs {
+  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -2,6 +2,7 @@ import { accountHandlers } from './accounts'
 import { apiHandlers } from './api'
 import { appHandlers } from './app'
 import type { HandlerContext } from './context'
+import { csvHandlers } from './csv'
 import { demoHandlers } from './demo'
 import { draftsHandlers } from './drafts'
 import { filesHandlers } from './files'
@@ -22,5 +23,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...sessionHandlers(ctx),
     ...draftsHandlers(ctx.drafts),
     ...offlineHandlers(ctx),
+    ...csvHandlers(ctx),
   }
 }

@@ -1,0 +1,60 @@
+import { z } from 'zod'
+import { accountId } from './accounts'
+import { absolutePath } from './files'
+
+/** The catalog's CSV exports ScanDesk saves to disk (GET, answered as a file). */
+export const CSV_EXPORT_OPS = ['organizations.export', 'users.export'] as const
+/** One CSV export operation. */
+export type CsvExportOp = (typeof CSV_EXPORT_OPS)[number]
+
+/** The list filters an export takes: the list's search, sort and filters (no paging). */
+const exportQuery = z.record(
+  z.string().regex(/^[a-z_]{1,40}$/, 'is not a query parameter'),
+  z.union([z.string().max(500), z.number(), z.boolean()]),
+)
+
+/** Inputs of the CSV channels. */
+export const csvInputs = {
+  'csv.export': z.strictObject({
+    accountId,
+    op: z.enum(CSV_EXPORT_OPS),
+    /** Checked again against the operation's own query schema in main. */
+    query: exportQuery.optional(),
+    /**
+     * Browser mode only (no save dialog there): the typed file to save to, inside the user's
+     * folders. Electron opens the save dialog in main and refuses a path.
+     */
+    path: absolutePath.optional(),
+    /** Browser mode: replace a file already at `path` (the user confirmed). */
+    replace: z.boolean().optional(),
+  }),
+  'csv.reveal': z.strictObject({ path: absolutePath }),
+}
+
+/**
+ * What an export did. Saved: where, how many data rows, how many cells ScanDesk escaped because
+ * they looked like formulas. Not saved: the dialog was cancelled, or (browser mode, no path sent)
+ * the path ScanDesk suggests for the user to confirm or change.
+ */
+export type CsvExportOutcome =
+  | { saved: true; path: string; rows: number; escapedCells: number }
+  | { saved: false; suggestedPath?: string }
+
+/** Outputs of the CSV channels. */
+export interface CsvOutputs {
+  'csv.export': CsvExportOutcome
+  'csv.reveal': { revealed: boolean }
+}
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/
+/** A plain number (`-5`, `+1.5e3`): starts like a formula but cannot run anything. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
+/**
+ * True when a spreadsheet would read `cell` as a formula: it starts with = + - @ tab or CR and is
+ * not a plain number. A cell already escaped with a leading `'` does not start so.
+ */
+export function looksLikeFormula(cell: string): boolean {
+  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell)
+}

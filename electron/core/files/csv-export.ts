@@ -1,0 +1,212 @@
+import fsp from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type { CsvExportOp, CsvExportOutcome } from '@contract/csv'
+import { AppFailure, fail } from '@contract/errors'
+import {
+  checkFolder,
+  refuseRendererPath,
+  type DownloadFolders,
+  type HostMode,
+} from '../exports/folders'
+import type { HostServices } from '../host'
+import type { AccountClient } from '../http/client'
+import { escapeCsvAnswer } from './csv-text'
+import { formatBytes, partialName } from './download'
+import { errnoOf, fileFailure, nodeFileOps, removeQuietly, type FileOps } from './fs-ops'
+import { safeFileName } from './names'
+
+/** The largest CSV export ScanDesk takes: it is held in memory to be checked and escaped. */
+export const MAX_CSV_EXPORT_BYTES = 64 * 1024 ** 2
+
+/** What the default file name calls each export. */
+const TITLES: Record<CsvExportOp, string> = {
+  'organizations.export': 'Organizations',
+  'users.export': 'Users',
+}
+
+// Hard links are missing on some volumes (FAT, exFAT, some network shares) and across devices.
+const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'])
+
+/** One "Export CSV…" as the handler hands it over (already checked against the channel schema). */
+export interface CsvExportRequest {
+  accountId: string
+  op: CsvExportOp
+  query?: Record<string, string | number | boolean>
+  /** Browser mode: the typed file. */
+  path?: string
+  /** Browser mode: replace a file already there. */
+  replace?: boolean
+}
+
+/** What CSV exports need from the core. */
+export interface CsvExportDeps {
+  mode: HostMode
+  host: HostServices
+  folders: DownloadFolders
+  clientFor(accountId: string): Promise<AccountClient>
+  accountLabel(accountId: string): string
+  now(): Date
+  /** The file system layer (tests inject failures); default the real one. */
+  fileOps?: FileOps
+  maxBytes?: number
+}
+
+/**
+ * CSV exports of the organizations and users lists, saved where the user chooses: the save dialog
+ * (Electron) or a typed path inside the user's folders (browser mode); the answer checked to be
+ * CSV, formula-looking cells escaped, then written atomically (temp file beside the target, fsync,
+ * rename). Remembers what it saved this run, the only files "Show in folder" may reveal.
+ */
+export class CsvExports {
+  private readonly saved = new Set<string>()
+
+  constructor(private readonly deps: CsvExportDeps) {}
+
+  /** `Organizations - <account label> - <YYYY-MM-DD>.csv`, safe for every OS. */
+  defaultName(op: CsvExportOp, accountId: string): string {
+    const date = this.deps.now().toISOString().slice(0, 10)
+    return safeFileName(`${TITLES[op]} - ${this.deps.accountLabel(accountId)} - ${date}.csv`)
+  }
+
+  /**
+   * Exports `op` with the list's query. Electron: the save dialog (cancelled → not saved); the
+   * dialog asked before replacing a file. Browser mode: without a path, answers the suggested one;
+   * with a path (inside the user's folders), a file already there is replaced only with `replace`.
+   */
+  async export(req: CsvExportRequest): Promise<CsvExportOutcome> {
+    const { deps } = this
+    refuseRendererPath(deps.mode, req.path, 'file', 'file to save')
+    const home = deps.folders.get(req.accountId) ?? deps.host.userFolders?.()[0] ?? os.homedir()
+    const suggested = path.join(home, this.defaultName(req.op, req.accountId))
+    let chosen: string
+    let replace: boolean
+    if (req.path === undefined) {
+      if (deps.mode === 'browser') return { saved: false, suggestedPath: suggested }
+      const picked = await deps.host.pickSaveAs(suggested)
+      if (!picked) return { saved: false }
+      chosen = picked
+      replace = true
+    } else {
+      chosen = await deps.folders.checkTyped(req.accountId, req.path, 'file to save')
+      replace = req.replace === true
+    }
+    const folder = await checkFolder(path.dirname(chosen))
+    const base = path.basename(chosen)
+    const target = path.join(folder, base.toLowerCase().endsWith('.csv') ? base : `${base}.csv`)
+    const existing = await fsp.lstat(target).catch(() => null)
+    if (existing?.isDirectory()) fail('VALIDATION', `${target} is a folder; choose a file name.`)
+    if (existing && !replace)
+      fail('CONFLICT', `There is already a file at ${target}. Replace it, or choose another name.`)
+
+    const answer = await this.fetch(req)
+    const csv = escapeCsvAnswer(answer.bytes, answer.contentType)
+    await writeAtomically(deps.fileOps ?? nodeFileOps, folder, target, csv.text, replace)
+    deps.folders.remember(req.accountId, folder)
+    this.saved.add(target)
+    return { saved: true, path: target, rows: csv.rows, escapedCells: csv.escapedCells }
+  }
+
+  /** Shows a CSV file this run saved in its folder; any other path is refused. */
+  async reveal(file: string): Promise<{ revealed: boolean }> {
+    if (!this.saved.has(file))
+      fail('FORBIDDEN', 'ScanDesk shows only the CSV files it saved since it started.')
+    return { revealed: await this.deps.host.revealPath(file) }
+  }
+
+  /** The export's bytes in memory (at most maxBytes) and its content type. */
+  private async fetch(
+    req: CsvExportRequest,
+  ): Promise<{ bytes: Buffer; contentType: string | null }> {
+    const max = this.deps.maxBytes ?? MAX_CSV_EXPORT_BYTES
+    const tooLarge = () =>
+      new AppFailure({
+        code: 'TOO_LARGE',
+        message: `The export is larger than ${formatBytes(max)}, more than ScanDesk checks in one go; nothing was saved. Narrow the list with its filters and export again.`,
+      })
+    const client = await this.deps.clientFor(req.accountId)
+    const chunks: Buffer[] = []
+    let size = 0
+    let contentType: string | null = null
+    await client.download(req.op, req.query ? { query: req.query } : {}, {
+      start(head) {
+        contentType = head.contentType
+        if (head.contentLength !== null && head.contentLength > max) throw tooLarge()
+      },
+      write(chunk) {
+        size += chunk.length
+        if (size > max) throw tooLarge()
+        chunks.push(chunk)
+      },
+    })
+    return { bytes: Buffer.concat(chunks, size), contentType }
+  }
+}
+
+/**
+ * Writes `text` to a temp file beside `target` (`.<name>.<random>.partial`, mode 0600), fsyncs it,
+ * then moves it into place: over the file the user chose to replace (rename), or only where no
+ * file is (a hard link, or an exclusive placeholder where links are missing; CONFLICT when one
+ * appeared meanwhile). fsyncs the folder. Leaves no temp file behind on failure.
+ */
+export async function writeAtomically(
+  ops: FileOps,
+  folder: string,
+  target: string,
+  text: string,
+  replace: boolean,
+): Promise<void> {
+  const temp = path.join(folder, partialName(path.basename(target)))
+  const doing = 'save the CSV file'
+  let file
+  try {
+    file = await ops.open(temp, 'wx', 0o600)
+  } catch (err) {
+    throw fileFailure(err, doing, folder)
+  }
+  let open = true
+  try {
+    const bytes = Buffer.from(text, 'utf8')
+    let offset = 0
+    while (offset < bytes.length) {
+      const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset)
+      offset += bytesWritten
+    }
+    await file.sync()
+    open = false
+    await file.close()
+    if (replace) await ops.rename(temp, target)
+    else await placeNew(ops, temp, target)
+    await ops.syncDir(folder)
+  } catch (err) {
+    if (open) await file.close().catch(() => undefined)
+    await removeQuietly(ops, temp)
+    throw fileFailure(err, doing, folder)
+  }
+}
+
+function taken(target: string): AppFailure {
+  return new AppFailure({
+    code: 'CONFLICT',
+    message: `A file appeared at ${target} meanwhile; it was kept. Export again to replace it.`,
+  })
+}
+
+/** Moves `temp` to `target` only where no file is (never overwrites). */
+async function placeNew(ops: FileOps, temp: string, target: string): Promise<void> {
+  try {
+    await ops.link(temp, target)
+    await ops.unlink(temp)
+    return
+  } catch (err) {
+    if (errnoOf(err) === 'EEXIST') throw taken(target)
+    if (!NO_LINK.has(errnoOf(err) ?? '')) throw err
+  }
+  try {
+    await (await ops.open(target, 'wx', 0o600)).close()
+  } catch (err) {
+    if (errnoOf(err) === 'EEXIST') throw taken(target)
+    throw err
+  }
+  await ops.rename(temp, target)
+}

@@ -1,0 +1,88 @@
+import Papa from 'papaparse'
+import { describe, expect, it } from 'vitest'
+import { looksLikeFormula } from '@contract/csv'
+import { AppFailure } from '@contract/errors'
+import { escapeCell, escapeCsvAnswer } from './csv-text'
+
+const CSV = 'text/csv; charset=utf-8'
+const bytes = (text: string) => Buffer.from(text, 'utf8')
+const cells = (text: string) => Papa.parse<string[]>(text, { skipEmptyLines: true }).data
+
+function refusal(text: string | Buffer, type: string | null = CSV): string {
+  try {
+    escapeCsvAnswer(typeof text === 'string' ? bytes(text) : text, type)
+  } catch (err) {
+    expect(err).toBeInstanceOf(AppFailure)
+    expect((err as AppFailure).error.code).toBe('BAD_RESPONSE')
+    return (err as AppFailure).error.message
+  }
+  throw new Error('expected a refusal')
+}
+
+describe('escaping formula-looking cells', () => {
+  it('prefixes = + - @ tab and CR with a quote, and nothing else', () => {
+    for (const cell of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")'])
+      expect(escapeCell(cell)).toBe(`'${cell}`)
+    for (const cell of ['', 'Acme', ' =not first', 'a=b', "'=already", '-5', '+1.5e3', '-.5'])
+      expect(escapeCell(cell)).toBe(cell)
+  })
+
+  it('never escapes a cell twice', () => {
+    expect(escapeCell(escapeCell('=1+1'))).toBe("'=1+1")
+    expect(looksLikeFormula("'=1+1")).toBe(false)
+  })
+})
+
+describe('a CSV answer made safe', () => {
+  it('escapes planted formulas once, keeps cells the service escaped, counts rows and cells', () => {
+    const service = [
+      'id,name,note',
+      `org-1,'=HYPERLINK(""http://x""),plain`,
+      'org-2,"=HYPERLINK(""http://y"")",@evil',
+      'org-3,"Comma, Inc.","two\nlines"',
+      '',
+    ].join('\r\n')
+    const safe = escapeCsvAnswer(bytes(service), CSV)
+    expect(safe.rows).toBe(3)
+    expect(safe.escapedCells).toBe(2)
+    expect(cells(safe.text)).toEqual([
+      ['id', 'name', 'note'],
+      ['org-1', `'=HYPERLINK(""http://x"")`, 'plain'],
+      ['org-2', `'=HYPERLINK("http://y")`, "'@evil"],
+      ['org-3', 'Comma, Inc.', 'two\nlines'],
+    ])
+    expect(safe.text.endsWith('\r\n')).toBe(true)
+    // escaping what came out changes nothing more
+    const again = escapeCsvAnswer(bytes(safe.text), CSV)
+    expect(again.escapedCells).toBe(0)
+    expect(again.text).toBe(safe.text)
+  })
+
+  it('escapes the header too, keeps a byte order mark and negative numbers', () => {
+    const safe = escapeCsvAnswer(bytes('\uFEFF=a,b\r\n-5,+x\r\n'), 'text/csv')
+    expect(safe.text).toBe("\uFEFF'=a,b\r\n-5,'+x\r\n")
+    expect(safe.escapedCells).toBe(2)
+    expect(safe.rows).toBe(1)
+  })
+
+  it('takes a header-only file (no rows) and an answer without a content type', () => {
+    expect(escapeCsvAnswer(bytes('id,name\n'), null)).toEqual({
+      text: 'id,name\r\n',
+      rows: 0,
+      escapedCells: 0,
+    })
+  })
+
+  it('refuses what is not CSV text, saying why', () => {
+    expect(refusal('{"data":[]}', 'application/json')).toContain('application/json')
+    expect(refusal('{"data":[]}', null)).toContain('JSON')
+    expect(refusal('<!doctype html><p>Proxy error</p>', 'text/plain')).toContain('HTML')
+    expect(refusal('', CSV)).toContain('empty')
+    expect(refusal('  \r\n', CSV)).toContain('empty')
+    expect(refusal(Buffer.from([0x69, 0x64, 0x0a, 0xff, 0xfe]), CSV)).toContain('UTF-8')
+    expect(refusal('id\n\u0000\u0001', CSV)).toContain('binary')
+    expect(refusal('id,name\norg-1,"open quote\n', CSV)).toMatch(/could not be read as CSV/)
+    expect(refusal('id,name\norg-1,a,b\n', CSV)).toContain('row 2 has 3 cells')
+    expect(refusal('%PDF-1.7', 'application/pdf')).toContain('application/pdf')
+  })
+})

@@ -1,0 +1,32 @@
+import { CsvExports } from '../files/csv-export'
+import type { HandlerContext } from './context'
+import type { HandlerTable } from './dispatch'
+
+/**
+ * csv.export / csv.reveal: the organizations and users lists saved as CSV where the user chooses
+ * (Electron's save dialog, or a typed path in browser mode), and "Show in folder" for those files.
+ */
+export function csvHandlers(ctx: HandlerContext): Pick<HandlerTable, 'csv.export' | 'csv.reveal'> {
+  const exports = new CsvExports({
+    mode: ctx.mode,
+    host: ctx.host,
+    folders: ctx.exports.folders,
+    async clientFor(accountId) {
+      let row = ctx.accounts.row(accountId)
+      if (row.isDemo) {
+        await ctx.demo.ensureFor(row)
+        row = ctx.accounts.row(accountId)
+      }
+      return ctx.clients.client(row)
+    },
+    accountLabel: (accountId) => ctx.accounts.row(accountId).label,
+    now: () => new Date(),
+  })
+  return {
+    'csv.export': async (input) => {
+      ctx.accounts.row(input.accountId)
+      return exports.export(input)
+    },
+    'csv.reveal': async ({ path }) => exports.reveal(path),
+  }
+}
