@@ -8,6 +8,7 @@ export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
   advanced_reports: () => import('./views/advanced-reports/AdvancedReportsView.vue'),
   white_label: () => import('./views/white-label/WhiteLabelView.vue'),
   saq: () => import('./views/saq/SaqView.vue'),
+  exceptions: () => import('./views/exceptions/ExceptionsView.vue'),
 }
 
 /**
@@ -17,6 +18,7 @@ export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
 export const DETAIL_VIEWS: Partial<Record<string, () => Promise<Component>>> = {
   scans: () => import('./views/scans/ScanDetailView.vue'),
   saq: () => import('./views/saq/SaqFillView.vue'),
+  vulnerabilities: () => import('./views/vulnerabilities/VulnerabilityDetailView.vue'),
 }
 
 /** Groups whose routes are declared elsewhere (My account's tabs: views/user/routes.ts). */

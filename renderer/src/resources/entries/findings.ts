@@ -21,30 +21,11 @@ export const findingsResources = [
       { key: 'last_seen_at', label: 'Last seen', kind: 'datetime', sortable: true },
     ],
     filters: ['severity', 'pci_compliant', 'scan_id', 'host_id'],
-    related: [
-      { label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' },
-      {
-        label: 'Chat history',
-        resource: 'vulnerability_chats',
-        op: 'vulnerabilities.chat_history',
-      },
-    ],
+    // The questions about a vulnerability and their answers are on its page's Ask tab
+    // (views/vulnerabilities), with the prompt.
+    related: [{ label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' }],
     defaultSort: '-cvss_score',
     permission: 'vulnerabilities',
-  }),
-  defineResource({
-    key: 'vulnerability_chats',
-    group: 'vulnerabilities',
-    noun: 'question',
-    plural: 'questions',
-    titleField: 'question',
-    nested: true,
-    ops: { list: 'vulnerabilities.chat_history' },
-    columns: [
-      { key: 'created_at', label: 'Asked', kind: 'datetime', width: 180 },
-      { key: 'question' },
-      { key: 'answer' },
-    ],
   }),
   defineResource({
     key: 'exceptions',
@@ -75,6 +56,8 @@ export const findingsResources = [
     ],
     panels: [{ label: 'Vulnerability and host', op: 'exceptions.details' }],
     alsoChanges: ['vulnerabilities'],
+    // The expiry is picked as a day after today; from a vulnerability, that vulnerability is fixed.
+    form: () => import('@/views/exceptions/ExceptionFormDialog.vue'),
     defaultSort: 'expires_at',
   }),
 ]

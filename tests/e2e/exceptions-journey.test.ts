@@ -1,0 +1,141 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+
+const WAIT = { timeout: 30_000 }
+
+/** The list's search box (the test id lands on Element Plus' inner input). */
+const search = (page: Page) =>
+  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
+
+/** A number of a chart's table (hidden from sight, read by screen readers). */
+async function chartNumber(page: Page, chart: string, key: string): Promise<number> {
+  const cell = page.locator(`[data-testid="${chart}-table"] tr[data-key="${key}"] td`)
+  await cell.waitFor({ state: 'attached', ...WAIT })
+  return Number(await cell.textContent())
+}
+
+/** The caption's "(N in all)" of a chart. */
+async function chartTotal(page: Page, chart: string): Promise<number> {
+  const text = await page.locator(`[data-testid="${chart}"] figcaption`).textContent()
+  return Number(/\((\d+) in all\)/.exec(text ?? '')?.[1])
+}
+
+/** A day `days` from today on this computer, as the date field takes it. */
+function dayFromToday(days: number): string {
+  const d = new Date()
+  d.setDate(d.getDate() + days)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+}
+
+describe('excepting a vulnerability, on the demo service', () => {
+  let app: BrowserMode
+  let browser: Browser
+  let page: Page
+  let problems: string[]
+
+  beforeAll(async () => {
+    app = await startBrowserMode()
+    browser = await launchChromium()
+    page = await browser.newPage()
+    problems = watchPage(page)
+    await app.open(page)
+    await page.getByTestId('welcome-demo-button').click()
+    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+  })
+
+  it('drills down from the dashboard chart to the vulnerabilities of one severity', async () => {
+    const count = await chartNumber(page, 'vulnerability-total-panel-chart', 'medium')
+    expect(count).toBeGreaterThan(0)
+    // the table's link is how a keyboard reaches a bar; it shows itself while focused
+    const link = page.locator(
+      '[data-testid="vulnerability-total-panel-chart-table"] tr[data-key="medium"] a',
+    )
+    await link.focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(/#\/vulnerabilities\?severity=medium$/, WAIT)
+    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    await expect
+      .poll(() => page.locator('.el-pagination__total').first().textContent(), WAIT)
+      .toContain(String(count))
+    // every row on the page is of that severity
+    const rows = page.locator('.el-table__body .el-table__row')
+    const medium = page.locator('.el-table__body .el-table__row', {
+      has: page.locator('.el-tag', { hasText: /^\s*medium\s*$/ }),
+    })
+    expect(await rows.count()).toBeGreaterThan(0)
+    expect(await medium.count()).toBe(await rows.count())
+    expect(
+      await page.locator('[data-testid="resource-filters"] [data-filter="severity"]').textContent(),
+    ).toContain('medium')
+  })
+
+  it('creates an exception with an expiry from a vulnerability, and the statistics count it', async () => {
+    await page.locator('[data-testid="nav-group"][data-group="exceptions"]').click()
+    await page.getByTestId('exception-statistics').waitFor(WAIT)
+    const pendingBefore = await chartNumber(page, 'exception-state-chart', 'pending')
+    const totalBefore = await chartTotal(page, 'exception-state-chart')
+    // the seeded exception expiring in 10 days is labelled, not only coloured
+    await expect
+      .poll(() => page.getByTestId('exception-expiring').first().textContent(), WAIT)
+      .toMatch(/Expires in \d+ days/)
+
+    await page.locator('[data-testid="nav-group"][data-group="vulnerabilities"]').click()
+    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    await search(page).fill('Anonymous FTP')
+    const row = page.locator('.el-table__row', {
+      has: page.locator('[data-testid="resource-row"][data-id="vul-001"]'),
+    })
+    await row.waitFor(WAIT)
+    await row.getByTestId('resource-open').click()
+    await expect
+      .poll(() => page.getByTestId('resource-title').textContent(), WAIT)
+      .toBe('Anonymous FTP login allowed')
+    expect(await page.getByTestId('vulnerability-solution').textContent()).toContain(
+      'Disable anonymous FTP',
+    )
+    const reference = page.getByTestId('vulnerability-reference-link').first()
+    expect(await reference.getAttribute('href')).toBe(
+      'https://nvd.nist.gov/vuln/detail/CVE-1999-0497',
+    )
+    expect(await reference.getAttribute('target')).toBe('_blank')
+
+    await page.getByTestId('vulnerability-create-exception').click()
+    const dialog = page.getByTestId('operation-form')
+    await dialog.waitFor(WAIT)
+    expect(await page.getByTestId('exception-subject').textContent()).toContain(
+      'Anonymous FTP login allowed on 192.0.2.11',
+    )
+    // a day that is not after today is refused in place, before anything is sent
+    await dialog.locator('[data-field="reason"] textarea').fill('Read-only mirror, no data')
+    await page.getByTestId('exception-expiry').fill(dayFromToday(0))
+    await page.getByTestId('operation-form-submit').click()
+    await expect
+      .poll(() => dialog.locator('[data-field="expires_at"]').textContent(), WAIT)
+      .toContain('Pick a day after today.')
+
+    await page.getByTestId('exception-expiry').fill(dayFromToday(20))
+    await page.getByTestId('operation-form-submit').click()
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
+
+    await page.locator('[data-testid="nav-group"][data-group="exceptions"]').click()
+    await page.getByTestId('exception-statistics').waitFor(WAIT)
+    await expect
+      .poll(() => chartNumber(page, 'exception-state-chart', 'pending'), WAIT)
+      .toBe(pendingBefore + 1)
+    expect(await chartTotal(page, 'exception-state-chart')).toBe(totalBefore + 1)
+    const created = page.locator('.el-table__row', { hasText: 'Anonymous FTP login allowed' })
+    await created.first().waitFor(WAIT)
+    expect(await created.first().textContent()).toMatch(/pending/i)
+    expect(await created.first().getByTestId('exception-expiring').textContent()).toMatch(
+      /Expires in 20 days/,
+    )
+    expect(problems, problems.join('\n')).toEqual([])
+  })
+})
