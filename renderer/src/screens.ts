@@ -9,6 +9,7 @@ export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
   white_label: () => import('./views/white-label/WhiteLabelView.vue'),
   saq: () => import('./views/saq/SaqView.vue'),
   exceptions: () => import('./views/exceptions/ExceptionsView.vue'),
+  billing: () => import('./views/billing/BillingView.vue'),
 }
 
 /**

@@ -40,7 +40,11 @@ describe.each(RESOURCES.map((r) => [r.key, r] as const))('registry entry %s', (_
   it('acts on one row through operations that take its {id}', () => {
     for (const id of [r.ops.show, r.ops.update, r.ops.delete].filter(Boolean) as string[])
       expect(pathParams(id), id).toEqual(['id'])
-    for (const a of r.rowActions ?? []) expect(pathParams(a.op), a.op).toEqual(['id'])
+    // A call or form gets the row's id as {id}; a dialog of its own builds the path itself from
+    // the row (a subscription's organization and its own id), still ids only.
+    for (const a of r.rowActions ?? [])
+      if (a.dialog) for (const p of pathParams(a.op)) expect(p, a.op).toMatch(/^(id|\w+_id)$/)
+      else expect(pathParams(a.op), a.op).toEqual(['id'])
     for (const p of r.panels ?? []) {
       expect(pathParams(p.op), p.op).toEqual(['id'])
       expect(op(p.op).method).toBe('GET')

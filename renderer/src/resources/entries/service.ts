@@ -171,6 +171,21 @@ export const serviceResources = [
       { key: 'ends_at', label: 'Ends', kind: 'datetime' },
     ],
     filters: ['status', 'product_code'],
+    // Dialogs of their own: the path needs the row's organization as well as its id.
+    rowActions: [
+      {
+        op: 'organizations.update_subscription',
+        label: 'Edit subscription…',
+        when: (a) => a.status === 'active',
+        dialog: () => import('@/views/billing/SubscriptionEditDialog.vue'),
+      },
+      {
+        op: 'organizations.assign_subscription_features',
+        label: 'Features…',
+        when: (a) => a.status === 'active',
+        dialog: () => import('@/views/billing/SubscriptionFeaturesDialog.vue'),
+      },
+    ],
   }),
   defineResource({
     key: 'users',
