@@ -259,6 +259,42 @@ function downloadUrl(base: URL, path: string, params: Record<string, unknown> | 
   return url
 }
 
+/**
+ * True when a request failed after a successful status arrived: the body broke off (the
+ * connection was reset mid-answer). axios attaches that 2xx response to the error; it is a
+ * broken connection, not the service refusing anything.
+ */
+function brokenAnswer(err: unknown): boolean {
+  if (!axios.isAxiosError(err) || !err.response) return false
+  return err.response.status >= 200 && err.response.status < 300
+}
+
+/** Transport errors raised before a request leaves ScanDesk: the service saw nothing. */
+const NOT_SENT =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ENETDOWN|EHOSTDOWN|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS|ERR_SSL|ERR_CERT|HOSTNAME_MISMATCH)/
+
+/**
+ * The failure of a signed-in user's write (not idempotent) whose request may have reached the
+ * service before the connection broke or timed out: its message says the change may have been
+ * made, so the user checks before sending it again (which could make it twice). Other failures
+ * (and sign-in, which is simply tried again) pass unchanged.
+ */
+function unsureWrite(failure: AppFailure, err: unknown, op: OperationDef, host: string) {
+  const { code } = failure.error
+  if (op.idempotent || op.auth !== 'user') return failure
+  if (code !== 'OFFLINE' && code !== 'TIMEOUT') return failure
+  if (!axios.isAxiosError(err) || (!brokenAnswer(err) && NOT_SENT.test(err.code ?? '')))
+    return failure
+  const what =
+    code === 'TIMEOUT'
+      ? `The service at ${host} did not answer in time`
+      : `The connection to ${host} broke before the service’s answer arrived`
+  return new ServiceFailure({
+    ...failure.error,
+    message: `${what}, so “${op.summary}” may have been done all the same. Check before trying again.`,
+  })
+}
+
 /** Creates the client of one account (one axios instance, its own sockets). */
 export function createAccountClient(options: AccountClientOptions): AccountClient {
   const base = new URL(options.baseUrl)
@@ -415,7 +451,8 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
       return await Promise.race([sent, stopped])
     } catch (err) {
       const cancelled = !!userSignal?.aborted || !!accountSignal?.aborted
-      throw translate(err, deadline.hit, cancelled, redact)
+      const failure = translate(err, deadline.hit, cancelled, redact)
+      throw cancelled ? failure : unsureWrite(failure, err, op, host)
     } finally {
       clearTimeout(timer)
       userSignal?.removeEventListener('abort', onUserAbort)
@@ -464,6 +501,8 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
         message: 'The request failed inside ScanDesk.',
       })
     if (cancelled) return transportFailure(err.code, host, 'cancelled')
+    if (brokenAnswer(err))
+      return transportFailure('ECONNRESET', host, deadlineHit ? 'deadline' : null)
     if (err.response)
       return errorFromResponse(
         err.response as AxiosResponse<string>,

@@ -19,7 +19,11 @@ const RETRY_NETWORK_CODES = new Set([
 /** Whether a failed attempt may be repeated (the per-request retry count decides if it is). */
 export function isRetryable(error: AxiosError): boolean {
   if (error.code === 'ERR_CANCELED' || error.config?.signal?.aborted) return false
-  if (error.response) return RETRY_STATUSES.has(error.response.status)
+  if (error.response) {
+    const { status } = error.response
+    // A successful status whose body broke off (reset mid-answer) is a network failure.
+    return (status >= 200 && status < 300) || RETRY_STATUSES.has(status)
+  }
   return typeof error.code === 'string' && RETRY_NETWORK_CODES.has(error.code)
 }
 
