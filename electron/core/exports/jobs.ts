@@ -64,6 +64,12 @@ const RETRYABLE: readonly ExportState[] = ['failed', 'cancelled', 'mismatch']
 const SIGN_IN_CODES = ['UNAUTHORIZED', 'NOT_SIGNED_IN']
 /** The start of the message of a job that waits for the service (it resumes when online). */
 export const WAITING_MESSAGE = 'Waiting for the service — will continue when online.'
+/**
+ * Times in a row a waiting job resumes by itself: a service that answers the connectivity check
+ * but stalls the download (a drip slower than the idle timeout) would otherwise be asked again
+ * at every check, for ever.
+ */
+export const MAX_AUTO_RESUMES = 3
 /** Generations that took longer than this get a notification when ready. */
 export const LONG_GENERATION_MS = 5_000
 const PROGRESS_EVERY_MS = 100
@@ -92,6 +98,8 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 export class ExportJobs {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>()
   private readonly progress = new Map<string, { value: TransferProgress; emittedAt: number }>()
+  /** Automatic resumptions of each waiting job since it last ended well (MAX_AUTO_RESUMES). */
+  private readonly resumes = new Map<string, number>()
   private closing = false
 
   constructor(private readonly deps: ExportJobsDeps) {}
@@ -292,6 +300,19 @@ export class ExportJobs {
     for (const job of this.deps.jobs.listByAccount(accountId)) {
       if (job.state !== 'failed' || !job.error?.message.startsWith(WAITING_MESSAGE)) continue
       if (this.running.has(job.id)) continue
+      const resumed = this.resumes.get(job.id) ?? 0
+      if (resumed >= MAX_AUTO_RESUMES) {
+        this.resumes.delete(job.id)
+        const why = job.error.message.slice(WAITING_MESSAGE.length).trim()
+        this.set(job.id, {
+          error: {
+            code: job.error.code,
+            message: `${why} The service answers again, but the export failed ${resumed + 1} times in a row, so ScanDesk stopped retrying by itself. Retry when the service works normally.`,
+          },
+        })
+        continue
+      }
+      this.resumes.set(job.id, resumed + 1)
       this.retry(job.id).catch((err: unknown) =>
         this.deps.log?.('warn', `export ${job.id} could not resume: ${toError(err).code}`),
       )
@@ -543,6 +564,7 @@ export class ExportJobs {
   }
 
   private set(jobId: string, patch: ExportJobPatch): ExportJobRow | undefined {
+    if (patch.state === 'verified' || patch.state === 'cancelled') this.resumes.delete(jobId)
     const row = this.deps.jobs.update(jobId, patch, this.deps.now().toISOString())
     if (row) this.deps.emit(this.view(row))
     return row
