@@ -1,0 +1,259 @@
+// Pieces of the fault suite (tests/integration/faults*.test.ts): a fault proxy in front of the
+// real sandbox for the faults the sandbox itself cannot serve (a 503 burst, Retry-After as an
+// HTTP date or absent, a JSON body that trickles), the secret check of core-canary.test.ts as
+// one call, and real file systems that refuse writes (a small tmpfs, a read-only folder).
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { expect } from 'vitest'
+import { bytesOf, type RecordedSandbox, type TestCore } from './core-helpers'
+
+/** What the proxy does to the answers it forwards (all off by default). */
+export interface ProxyFaults {
+  /**
+   * The next this-many requests are forwarded to the sandbox (which does the work) and then
+   * answered 503, as a gateway that lost the upstream's answer would.
+   */
+  unavailable: number
+  /** Retry-After sent with those 503s (none when null). */
+  unavailableRetryAfter: string | null
+  /** How a 429's Retry-After from the sandbox (always `1`) reaches the client. */
+  retryAfter: 'seconds' | 'date' | 'none'
+  /** Answer bodies trickle: `bytes` every `everyMs` (0 = sent at once). */
+  drip: { bytes: number; everyMs: number } | null
+}
+
+/** A loopback proxy in front of one sandbox; it forwards every request and records each answer. */
+export interface FaultProxy {
+  baseUrl: string
+  faults: ProxyFaults
+  /** Each request as it arrived (method, path, time), with the status the client got once sent. */
+  seen: { method: string; path: string; at: number; status: number | null }[]
+  close(): Promise<void>
+}
+
+const NO_PROXY_FAULTS: ProxyFaults = {
+  unavailable: 0,
+  unavailableRetryAfter: null,
+  retryAfter: 'seconds',
+  drip: null,
+}
+
+/** An HTTP date `seconds` from now (Retry-After's other form, RFC 9110 §10.2.3). */
+export function httpDate(seconds: number): string {
+  return new Date(Date.now() + seconds * 1000).toUTCString()
+}
+
+/** Starts a fault proxy on 127.0.0.1 (a free port) in front of `sandbox`. */
+export async function startFaultProxy(sandbox: { baseUrl: string }): Promise<FaultProxy> {
+  const to = new URL(sandbox.baseUrl)
+  const proxy: FaultProxy = {
+    baseUrl: '',
+    faults: { ...NO_PROXY_FAULTS },
+    seen: [],
+    close: async () => undefined,
+  }
+  const server = http.createServer((req, res) => {
+    const seen = {
+      method: req.method ?? '',
+      path: (req.url ?? '').split('?')[0],
+      at: Date.now(),
+      status: null as number | null,
+    }
+    proxy.seen.push(seen)
+    const upstream = http.request(
+      {
+        host: to.hostname,
+        port: to.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: to.host },
+      },
+      (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (c: Buffer) => chunks.push(c))
+        answer.on('error', () => res.destroy())
+        answer.on('end', () => {
+          let status = answer.statusCode ?? 502
+          let body = Buffer.concat(chunks)
+          const headers = { ...answer.headers }
+          const f = proxy.faults
+          if (f.unavailable > 0) {
+            f.unavailable--
+            status = 503
+            body = Buffer.from(JSON.stringify({ error: 'Service Unavailable' }))
+            for (const h of ['etag', 'retry-after', 'content-disposition']) delete headers[h]
+            headers['content-type'] = 'application/json'
+            if (f.unavailableRetryAfter) headers['retry-after'] = f.unavailableRetryAfter
+          } else if (status === 429 && f.retryAfter !== 'seconds') {
+            if (f.retryAfter === 'none') delete headers['retry-after']
+            else headers['retry-after'] = httpDate(Number(headers['retry-after'] ?? 1) + 1)
+          }
+          headers['content-length'] = String(body.length)
+          delete headers['transfer-encoding']
+          seen.status = status
+          res.writeHead(status, headers)
+          if (!f.drip || body.length === 0) return void res.end(body)
+          const { bytes, everyMs } = f.drip
+          let sent = 0
+          const timer = setInterval(() => {
+            if (res.destroyed) return clearInterval(timer)
+            const part = body.subarray(sent, sent + bytes)
+            sent += part.length
+            if (sent >= body.length) {
+              clearInterval(timer)
+              res.end(part)
+            } else res.write(part)
+          }, everyMs)
+          res.on('close', () => clearInterval(timer))
+        })
+      },
+    )
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  proxy.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  return proxy
+}
+
+/** Sandbox request lines after index `from` matching `re` ("GET /v2/targets → 200"). */
+export function linesSince(sandbox: RecordedSandbox, from: number, re: RegExp) {
+  return sandbox.lines
+    .slice(from)
+    .filter((l) => re.test(l.line))
+    .map((l) => ({ at: l.at, line: l.line.split(' (')[0] }))
+}
+
+/** The gaps between consecutive times, in ms. */
+export function gaps(times: number[]): number[] {
+  return times.slice(1).map((t, i) => t - times[i])
+}
+
+/**
+ * The check of core-canary.test.ts in one call: none of `secrets` (API key, passwords, session
+ * tokens) appears in what dispatch returned, in any event, in the core's log, under its data
+ * folder, or in the extra folders given (the download folder).
+ */
+export function expectNoSecrets(
+  t: TestCore,
+  secrets: (string | null | undefined)[],
+  folders: string[] = [],
+) {
+  const list = secrets.filter((s): s is string => typeof s === 'string')
+  expect(list.length).toBe(secrets.length)
+  for (const s of list) expect(s.length).toBeGreaterThan(8)
+  const seen = [...t.results, ...t.events.map((e) => JSON.stringify(e.payload)), ...t.logs].join(
+    '\n',
+  )
+  expect(t.results.length).toBeGreaterThan(0)
+  const disk = Buffer.concat([bytesOf(t.dataDir), ...folders.map(bytesOf)])
+  for (const s of list) {
+    expect(seen.includes(s), 'a secret reached a result, an event or the log').toBe(false)
+    expect(disk.includes(Buffer.from(s)), 'a secret reached the disk').toBe(false)
+  }
+}
+
+/** Runs a command; true when it worked (its output is dropped). */
+function tried(cmd: string, args: string[]): boolean {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A real small file system for the download folder, or null where mounting is not allowed. */
+export interface SmallDisk {
+  folder: string
+  /** Fills every free byte with a file beside `folder` (as another program would). */
+  fill(): void
+  /** Deletes the filler. */
+  free(): void
+  unmount(): void
+}
+
+/**
+ * Mounts a tmpfs of `bytes` (rounded up to pages) at a fresh temporary folder: a real disk that
+ * fills up. Null when this process may not mount (not root, or a container without the right).
+ */
+export function mountSmallDisk(bytes: number): SmallDisk | null {
+  const mountPoint = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-tmpfs-')))
+  if (!tried('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0700`, 'tmpfs', mountPoint])) {
+    fs.rmdirSync(mountPoint)
+    return null
+  }
+  const folder = path.join(mountPoint, 'Downloads')
+  fs.mkdirSync(folder)
+  const filler = path.join(mountPoint, 'filler.bin')
+  return {
+    folder,
+    fill() {
+      const fd = fs.openSync(filler, 'a')
+      const block = Buffer.alloc(64 * 1024)
+      try {
+        for (;;) fs.writeSync(fd, block)
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err
+      }
+      // The last partial block too, byte by byte in shrinking pieces.
+      for (let size = 32 * 1024; size >= 1; size = Math.floor(size / 2)) {
+        try {
+          for (;;) fs.writeSync(fd, block, 0, size)
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err
+        }
+      }
+      fs.closeSync(fd)
+    },
+    free: () => fs.rmSync(filler, { force: true }),
+    unmount() {
+      execFileSync('umount', [mountPoint])
+      fs.rmdirSync(mountPoint)
+    },
+  }
+}
+
+/** A folder made read-only by a real mechanism, and how to undo it. */
+export interface ReadOnly {
+  /** Which mechanism: file modes, the immutable attribute, or a read-only mount. */
+  how: 'chmod 0555' | 'chattr +i' | 'mount -o ro'
+  undo(): void
+}
+
+/**
+ * Makes `folder` refuse new files. File modes where they bind (not root); as root (which modes
+ * do not stop) the immutable attribute, else a read-only tmpfs mounted over it. Throws when no
+ * real mechanism is available, so the test fails instead of skipping.
+ */
+export function makeReadOnly(folder: string): ReadOnly {
+  const probe = path.join(folder, '.probe')
+  const refuses = () => {
+    try {
+      fs.writeFileSync(probe, 'x', { flag: 'wx' })
+      fs.rmSync(probe)
+      return false
+    } catch {
+      return true
+    }
+  }
+  fs.chmodSync(folder, 0o555)
+  if (refuses()) return { how: 'chmod 0555', undo: () => fs.chmodSync(folder, 0o700) }
+  fs.chmodSync(folder, 0o700)
+  if (tried('chattr', ['+i', folder]) && refuses())
+    return { how: 'chattr +i', undo: () => execFileSync('chattr', ['-i', folder]) }
+  if (tried('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', folder]) && refuses())
+    return { how: 'mount -o ro', undo: () => execFileSync('umount', [folder]) }
+  throw new Error(
+    `No way to make ${folder} read-only here (modes do not bind, chattr and mount refused)`,
+  )
+}
