@@ -78,6 +78,12 @@ export const DEMO_USERS: readonly SandboxUser[] = [
     twoFactor: 'none',
   },
   {
+    username: 'demo@sandbox.test',
+    password: 'sandbox-password',
+    role: 'administrator',
+    twoFactor: 'none',
+  },
+  {
     username: 'admin@sandbox.test',
     password: 'sandbox-password',
     role: 'administrator',

@@ -214,6 +214,11 @@ export interface SandboxDomain {
    * data stays exactly as at the default scale; must be fast (plain loops, ctx.rng only).
    */
   seedLarge?(ctx: SandboxContext): void
+  /**
+   * Brings a state loaded from a data file (saved by an earlier sandbox) up to what the current
+   * seed guarantees (the demo user), keeping everything else.
+   */
+  upgrade?(ctx: SandboxContext): void
   handlers: Handlers
   tick?(ctx: SandboxContext): void
 }
@@ -226,6 +231,11 @@ export interface CollectionSpec {
   prefix: string
   /** When true, callers see only rows whose internal.organization_id is their organization's. */
   orgScoped?: boolean
+  /**
+   * With orgScoped: rows are the caller's own organization's settings, so even the root
+   * organization's administrator (who otherwise sees every organization) sees only their own.
+   */
+  ownOrganizationOnly?: boolean
   /** Attributes a generic create adds before the body's own (defaults, computed fields). */
   defaults?(req: SandboxRequest, ctx: SandboxContext): Record<string, unknown>
   /** Attribute names the generic list's `search` matches (case-insensitive substring). */

@@ -18,11 +18,11 @@ describe('the demo service main carries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'scandesk-demo-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('runs the sandbox on a loopback port with the analyst, who signs in without 2FA', async () => {
+  it('runs the sandbox on a loopback port with the demo administrator, who signs in without 2FA', async () => {
     const demo = await startDemoService({ log: () => {} })
     try {
       expect(demo.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      expect(demo.username).toBe('analyst@sandbox.test')
+      expect(demo.username).toBe('demo@sandbox.test')
       expect(demo.password).toBe('sandbox-password')
       const answer = await signIn(demo.baseUrl, demo.apiKey, demo.username, demo.password)
       expect(answer.status).toBe(200)

@@ -157,6 +157,7 @@ export class SandboxEngine {
       this.db.replace(loaded.state)
       this.sessions.restore(loaded.sessions)
       this.rng = createRng(this.config.seed ^ 0x0a11_ce55)
+      for (const domain of this.parts.domains) domain.upgrade?.(this.ctx)
     } else {
       this.seed()
     }

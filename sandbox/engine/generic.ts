@@ -28,7 +28,8 @@ export function present(row: Row): {
 export function inScope(spec: CollectionSpec, row: Row, req: SandboxRequest): boolean {
   if (!spec.orgScoped || !req.caller) return true
   const caller = req.caller
-  if (caller.role === 'administrator' && caller.organizationId === ROOT_ORGANIZATION) return true
+  const root = caller.role === 'administrator' && caller.organizationId === ROOT_ORGANIZATION
+  if (root && !spec.ownOrganizationOnly) return true
   return row.internal?.organization_id === caller.organizationId
 }
 

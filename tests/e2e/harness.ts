@@ -164,7 +164,8 @@ export async function addAccountThroughUi(
   page: Page,
   account: { baseUrl: string; apiKey: string; username: string; password: string; label: string },
 ): Promise<void> {
-  await page.getByTestId('add-account-button').first().click()
+  // The welcome page's button, or the account switcher's (open it first) once there are accounts.
+  await page.getByTestId('add-account-button').filter({ visible: true }).first().click()
   await page.getByTestId('add-account-dialog').waitFor()
   await field(page, 'field-label').fill(account.label)
   await field(page, 'field-base-url').fill(account.baseUrl)

@@ -1,7 +1,10 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox } from '../../sandbox/server'
 import {
+  addAccountThroughUi,
   launchChromium,
+  openSwitcher,
   startBrowserMode,
   waitForFocus,
   watchPage,
@@ -99,11 +102,29 @@ describe('the generic resource screens, on the demo service', () => {
     await page.locator('.el-tabs__item', { hasText: 'Hosts' }).click()
     await page.locator('[data-resource="hosts"]').waitFor(WAIT)
 
-    // the demo analyst reads scanners but may not change them
+    // the demo administrator may change scanners
     await page.locator('[data-testid="nav-group"][data-group="scanners"]').click()
     await page.getByTestId('resource-open').first().waitFor(WAIT)
-    expect(await page.getByTestId('resource-create').count()).toBe(0)
-    expect(await page.getByTestId('resource-delete').count()).toBe(0)
+    expect(await page.getByTestId('resource-create').count()).toBe(1)
+
+    // an analyst (an account of its own) reads scanners but may not change them
+    const sandbox = await startSandbox({ port: 0, log: () => {} })
+    try {
+      await openSwitcher(page)
+      await addAccountThroughUi(page, {
+        baseUrl: sandbox.baseUrl,
+        apiKey: sandbox.apiKey,
+        username: 'analyst@sandbox.test',
+        password: 'sandbox-password',
+        label: 'Analyst',
+      })
+      await page.locator('[data-testid="nav-group"][data-group="scanners"]').click()
+      await expect.poll(() => page.getByTestId('resource-open').count(), WAIT).toBeGreaterThan(0)
+      expect(await page.getByTestId('resource-create').count()).toBe(0)
+      expect(await page.getByTestId('resource-delete').count()).toBe(0)
+    } finally {
+      await sandbox.close()
+    }
     expect(problems, problems.join('\n')).toEqual([])
   })
 })

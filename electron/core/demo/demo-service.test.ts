@@ -15,10 +15,10 @@ function fakeSandbox(users: DemoSandbox['users']) {
 }
 
 describe('the demo service factory', () => {
-  const analyst = { username: DEMO_USER.username, password: DEMO_USER.password }
+  const demoUser = { username: DEMO_USER.username, password: DEMO_USER.password }
 
-  it('starts the sandbox on a free port with the data file and log, and hands back the analyst', async () => {
-    const { sandbox, start } = fakeSandbox([{ username: 'admin@x', password: 'p' }, analyst])
+  it('starts the sandbox on a free port with the data file and log, and hands back the demo user', async () => {
+    const { sandbox, start } = fakeSandbox([{ username: 'admin@x', password: 'p' }, demoUser])
     const log = () => {}
     const demo = await demoServiceFactory(start)({ dataFile: '/data/demo.json', log })
     expect(start).toHaveBeenCalledWith({ port: 0, dataFile: '/data/demo.json', log })
@@ -33,14 +33,14 @@ describe('the demo service factory', () => {
   })
 
   it('starts with fresh state when given no options', async () => {
-    const { start } = fakeSandbox([analyst])
+    const { start } = fakeSandbox([demoUser])
     await demoServiceFactory(start)()
     expect(start).toHaveBeenCalledWith({ port: 0, dataFile: undefined, log: undefined })
   })
 
-  it('closes the sandbox and says so when it has no analyst', async () => {
+  it('closes the sandbox and says so when it has no demo user', async () => {
     const { sandbox, start } = fakeSandbox([{ username: 'admin@x', password: 'p' }])
-    await expect(demoServiceFactory(start)()).rejects.toThrow(/has no analyst@sandbox\.test/)
+    await expect(demoServiceFactory(start)()).rejects.toThrow(/has no demo@sandbox\.test/)
     expect(sandbox.close).toHaveBeenCalledTimes(1)
   })
 })

@@ -4,8 +4,11 @@
 // answers that this build has no demo service).
 import type { DemoService } from '../accounts/demo-account'
 
-/** The demo user: an analyst without two-factor sign-in. */
-export const DEMO_USER = { username: 'analyst@sandbox.test', password: 'sandbox-password' }
+/**
+ * The demo user: an administrator of the demo organization without two-factor sign-in, so the
+ * demo shows every screen.
+ */
+export const DEMO_USER = { username: 'demo@sandbox.test', password: 'sandbox-password' }
 
 export type { DemoService }
 
@@ -37,7 +40,7 @@ export type StartDemoSandbox = (options: {
 
 /**
  * The demo service factory over a sandbox starter: each start runs the sandbox on a free
- * 127.0.0.1 port and hands back the analyst's credentials.
+ * 127.0.0.1 port and hands back the demo user's credentials.
  */
 export function demoServiceFactory(startSandbox: StartDemoSandbox): DemoServiceFactory {
   return async (options = {}) => {

@@ -27,7 +27,7 @@ describe('organization administration over HTTP', () => {
     )
     const own = await call(sb, 'GET', '/v2/organizations/org-001', { token: manager })
     expect(own.status).toBe(200)
-    expect(own.json.data.attributes).toMatchObject({ name: 'Acme Payments', users_count: 6 })
+    expect(own.json.data.attributes).toMatchObject({ name: 'Acme Payments', users_count: 7 })
     const subs = await call(sb, 'GET', '/v2/organizations/org-001/subscriptions', {
       token: manager,
     })
@@ -141,6 +141,8 @@ describe('organization administration over HTTP', () => {
     const moved = sb.sessionFor('manager@sandbox.test')
     const own = await call(sb, 'GET', '/v2/organizations/org-002', { token: moved })
     expect(own.status).toBe(200)
+    // The demo user is org-001's other administrator: with it gone, usr-001 is the last one.
+    expect((await call(sb, 'DELETE', '/v2/users/usr-009', { token: admin })).status).toBe(200)
     const lastAdmin = await call(sb, 'PUT', '/v2/organizations/org-002/change_user_organization', {
       token: admin,
       body: { user_id: 'usr-001' },
@@ -191,7 +193,7 @@ describe('organization administration over HTTP', () => {
       'id,name,description,country,partner,parent_id,time_zone,users_count,active_plans,created_at',
     )
     expect(res.text).toContain(
-      'org-001,Acme Payments,Payment processor,US,true,,UTC,6,PCI Professional; External Business,',
+      'org-001,Acme Payments,Payment processor,US,true,,UTC,7,PCI Professional; External Business,',
     )
   })
 })

@@ -146,6 +146,8 @@ describe('user administration over HTTP', () => {
 
   describe('deleting', () => {
     it('explains why a user cannot be deleted and refuses with 409', async () => {
+      // The demo user is org-001's other administrator: with it gone, usr-001 is the last one.
+      expect((await call(sb, 'DELETE', '/v2/users/usr-009', { token: admin })).status).toBe(200)
       const self = await call(sb, 'GET', '/v2/users/usr-001/deletable', { token: admin })
       expect(self.json.data).toMatchObject({ deletable: false })
       expect(self.json.data.reasons).toContain('you cannot delete yourself')

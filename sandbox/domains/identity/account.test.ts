@@ -191,6 +191,10 @@ describe('the current user and their credentials', () => {
   })
 
   it('warns the last administrator but lets them delete the account', async () => {
+    const before = await call(s.sb, 'GET', '/v2/user/deletability', { token: admin })
+    expect(before.json.data.warnings.join(' ')).not.toContain('last administrator')
+    // The demo user is org-001's other administrator: with it gone, the admin is the last one.
+    expect((await call(s.sb, 'DELETE', '/v2/users/usr-009', { token: admin })).status).toBe(200)
     const check = await call(s.sb, 'GET', '/v2/user/deletability', { token: admin })
     expect(check.json.data.deletable).toBe(true)
     expect(check.json.data.warnings.join(' ')).toContain('last administrator')

@@ -1,6 +1,6 @@
 import type { SandboxDomain } from '../../types'
 import { authHandlers } from './auth-handlers'
-import { seedIdentity } from './seed'
+import { seedIdentity, upgradeIdentity } from './seed'
 import { CHALLENGES, LINK_TOKENS } from './tokens'
 import { accountHandlers } from './user-account'
 import { twoFactorHandlers } from './user-two-factor'
@@ -25,6 +25,7 @@ export const identityDomain: SandboxDomain = {
     [LINK_TOKENS]: { type: 'link_token', prefix: 'lnk' },
   },
   seed: seedIdentity,
+  upgrade: upgradeIdentity,
   handlers: { ...authHandlers, ...twoFactorHandlers, ...accountHandlers },
   tick(ctx) {
     // Forget challenges an hour after they expired, so the state does not grow without end.

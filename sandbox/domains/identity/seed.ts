@@ -112,11 +112,39 @@ function users(): SeedUser[] {
       locale: 'de',
       time_zone: 'Europe/Berlin',
     },
+    DEMO_SEED_USER,
   ]
 }
 
 /**
- * Seeds organizations org-001..org-003, users usr-001..usr-008, and the secrets the demo and
+ * The user the demo signs in as: an administrator of the demo organization without a second
+ * factor, so a first run sees every screen (organizations, users, billing, white label).
+ * Seeded last so the ids of the users before it stay as they were.
+ */
+const DEMO_SEED_USER: SeedUser = {
+  key: 'demo',
+  email: 'demo@sandbox.test',
+  first_name: 'Dana',
+  last_name: 'Demo',
+  role: 'administrator',
+  organization_id: 'org-001',
+  time_zone: 'Europe/Amsterdam',
+}
+
+/**
+ * Brings a state saved by an earlier sandbox (a demo data file) up to the current seed: adds the
+ * demo user when that state has none, so the demo can still sign in. Everything else is kept.
+ */
+export function upgradeIdentity(ctx: SandboxContext): void {
+  const email = DEMO_SEED_USER.email
+  if (ctx.db.list(USERS).some((u) => u.attributes.email === email)) return
+  const { key: _key, ...input } = DEMO_SEED_USER
+  createUserRow(ctx, input)
+  ctx.log(`[upgrade] added the demo user ${email} to a state saved by an earlier sandbox`)
+}
+
+/**
+ * Seeds organizations org-001..org-003, users usr-001..usr-009, and the secrets the demo and
  * the examples need (each written to the log so a person can use them).
  */
 export function seedIdentity(ctx: SandboxContext): void {

@@ -58,5 +58,13 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     searchFields: ['name', 'username', 'description'],
   },
   chat_messages: { type: 'chat_message', prefix: 'chm', orgScoped: true },
-  scan_profiles: { type: 'scan_profile', prefix: 'spr', orgScoped: true, searchFields: ['name'] },
+  // Each organization's own settings: even the root administrator sees only their own
+  // organization's profiles (every organization has the same five, by code).
+  scan_profiles: {
+    type: 'scan_profile',
+    prefix: 'spr',
+    orgScoped: true,
+    ownOrganizationOnly: true,
+    searchFields: ['name'],
+  },
 }

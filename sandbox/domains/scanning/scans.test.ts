@@ -104,6 +104,16 @@ describe('starting and stopping a scan', () => {
     expect((await get('/v2/scans/recently_completed?limit=1')).json.data[0].id).toBe('scn-016')
   })
 
+  it('lists the activated scan profiles of the caller’s own organization, even for the root administrator', async () => {
+    const codes = (token: string) =>
+      get('/v2/scans/scan_profiles', token).then((r) =>
+        r.json.data.map((p: Resource) => p.attributes.code).sort(),
+      )
+    const mine = await codes(admin)
+    expect(mine).toEqual(['discovery', 'full_and_fast', 'pci_external', 'web_application'])
+    expect(await codes(sb.sessionFor('customer@globex.test'))).toEqual(mine)
+  })
+
   it('runs a wizard scan with new targets through to completion', async () => {
     const res = await post('/v2/scans/wizard', {
       name: 'Wizard scan',
