@@ -4,6 +4,7 @@ export const USER_TABS = [
   { name: 'security', label: 'Sign-in and security' },
   { name: 'notifications', label: 'Notifications' },
   { name: 'permissions', label: 'Permissions' },
+  { name: 'organization', label: 'Organization and plans' },
   { name: 'account', label: 'Account' },
 ] as const
 
