@@ -1,7 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
-import { byTestId, click, settle, theTestId } from '@/test/dom'
+import { byTestId, click, errorOfField, settle, submitWith, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import BillingView from './BillingView.vue'
@@ -81,7 +81,12 @@ function serve(over: ApiAnswers = {}, permissions = ['billing.read', 'billing.wr
       'billing.default_plans': () =>
         list([plan('pln-1', { name: 'PCI Basic', code: 'basic', price: 299, default: true })]),
       'billing.assign_features': (p) =>
-        answer(plan('pln-2', { name: 'PCI Professional', ...(p.input?.body as object) })),
+        answer(
+          plan('pln-2', {
+            name: 'PCI Professional',
+            ...(p.input?.body as Record<string, unknown>),
+          }),
+        ),
       'billing.revoke_features': () => answer(plan('pln-2', { name: 'PCI Professional' })),
     },
     {
@@ -214,6 +219,94 @@ describe('the plans of a product', () => {
     await openFeatures('PCI Professional')
     expect(byTestId('features-read-only')).toHaveLength(1)
     expect(theTestId<HTMLButtonElement>('features-save').disabled).toBe(true)
+  })
+})
+
+describe('writing plans', () => {
+  const formInput = (name: string) =>
+    document.querySelector<HTMLInputElement>(
+      `[data-testid="operation-form"] [data-field="${name}"] input`,
+    )!
+
+  it('creates a plan of the product, refusing an empty name before sending', async () => {
+    serve({
+      'billing.create_plan': (p) => answer(plan('pln-9', p.input?.body as Record<string, unknown>)),
+    })
+    await mount()
+    await click('plan-create')
+    await vi.waitFor(() => expect(byTestId('operation-form')).toHaveLength(1))
+    await submitWith('operation-form-submit')
+    expect(await errorOfField('name')).toBe('Name is required')
+    expect(sent('billing.create_plan')).toHaveLength(0)
+    formInput('name').value = 'PCI Gold'
+    formInput('name').dispatchEvent(new Event('input'))
+    await flushPromises()
+    await submitWith('operation-form-submit')
+    expect(sent('billing.create_plan').map((c) => c.input)).toEqual([
+      { path: { product_code: 'pci_scan' }, body: { name: 'PCI Gold' } },
+    ])
+  })
+
+  it('edits a plan without touching its features', async () => {
+    serve({
+      'billing.update_plan': (p) => answer(plan('pln-2', p.input?.body as Record<string, unknown>)),
+    })
+    await mount()
+    const row = byTestId('plan-row').find((r) => r.dataset.id === 'pln-2')!
+    row.querySelector<HTMLElement>('[data-testid="plan-actions"]')!.click()
+    await flushPromises()
+    document
+      .querySelectorAll<HTMLElement>('[data-action="edit"]')
+      [byTestId('plan-row').indexOf(row)].click()
+    await flushPromises()
+    await vi.waitFor(() => expect(formInput('name').value).toBe('PCI Professional'))
+    formInput('price').value = '949.5'
+    formInput('price').dispatchEvent(new Event('input'))
+    formInput('price').dispatchEvent(new Event('change'))
+    await flushPromises()
+    await submitWith('operation-form-submit')
+    expect(sent('billing.update_plan').map((c) => c.input)).toEqual([
+      {
+        path: { product_code: 'pci_scan', id: 'pln-2' },
+        body: {
+          name: 'PCI Professional',
+          code: 'professional',
+          price: 949.5,
+          plan_order: 2,
+          partner: false,
+        },
+      },
+    ])
+  })
+
+  it('makes another plan the default, and unsets the default', async () => {
+    serve({
+      'billing.set_default_plan': () => answer(PLANS[0]),
+      'billing.unset_default_plan': () => answer(PLANS[1]),
+    })
+    await mount()
+    const actions = (id: string) => byTestId('plan-row').find((r) => r.dataset.id === id)!
+    const items = (kind: string) =>
+      document.querySelectorAll<HTMLElement>(`[data-action="${kind}"]`)
+    // one Set as default (the other plan) and one Unset default (the default plan)
+    expect(items('default')).toHaveLength(1)
+    expect(items('undefault')).toHaveLength(1)
+    actions('pln-2').querySelector<HTMLElement>('[data-testid="plan-actions"]')!.click()
+    await flushPromises()
+    items('default')[0].click()
+    await flushPromises()
+    actions('pln-1').querySelector<HTMLElement>('[data-testid="plan-actions"]')!.click()
+    await flushPromises()
+    items('undefault')[0].click()
+    await flushPromises()
+    expect(sent('billing.set_default_plan').map((c) => c.input)).toEqual([
+      { path: { product_code: 'pci_scan', id: 'pln-2' } },
+    ])
+    expect(sent('billing.unset_default_plan').map((c) => c.input)).toEqual([
+      { path: { product_code: 'pci_scan', id: 'pln-1' } },
+    ])
+    // the writes refreshed the default plan
+    expect(sent('billing.default_plan').length).toBeGreaterThan(1)
   })
 })
 
