@@ -297,12 +297,15 @@ describe('a connection reset in the middle of the body', () => {
     await t.ok('exports.download', { jobId: job.id })
     const failed = await waitForJob(t, account.id, job.id, [...FINAL])
     expect(failed.state).toBe('failed')
-    expect(failed.error?.code).toMatch(/^(INTEGRITY_FAILED|OFFLINE)$/)
-    expect(failed.error?.message).toMatch(/incomplete|connection|reached/)
+    expect(failed.error).toEqual({
+      code: 'INTEGRITY_FAILED',
+      message: expect.stringMatching(/^The connection closed after .+; the file is incomplete\.$/),
+    })
     expect(filesIn(folder)).toEqual([])
     expect(downloads(mark, 'rpt-001')).toHaveLength(1) // a download is never retried by itself
     const [entry] = await ledgerOf(t, account.id)
     expect(entry).toMatchObject({ verdict: 'unverified', size: 0 })
+    expect(entry.detail).toBe(`Download failed: ${failed.error!.message} No file was kept.`)
 
     s.sandbox.setFaults({ dropMidBody: false })
     await retriesToVerified(job.id)
