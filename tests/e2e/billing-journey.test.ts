@@ -133,7 +133,35 @@ describe('billing on the demo service (administrator)', () => {
     expect(problems, problems.join('\n')).toEqual([])
   })
 
+  it('edits the features of an organization’s subscription from its Subscriptions tab', async () => {
+    await app.goto(page, 'organizations/org-001')
+    await page.locator('.el-tabs__item', { hasText: /^Subscriptions$/ }).click()
+    const table = page.locator('[data-resource="subscriptions"]:visible')
+    const row = table.locator('[data-testid="resource-row"][data-id="sub-002"]')
+    await row.waitFor(WAIT)
+    await row.getByTestId('row-actions').click()
+    await page.locator('[data-op="organizations.assign_subscription_features"]:visible').click()
+    await featureRow(page, 'targets_limit').waitFor(WAIT)
+    await expect.poll(() => limitBox(page, 'targets_limit').inputValue(), WAIT).toBe('100')
+    await limitBox(page, 'targets_limit').fill('750')
+    await page.getByTestId('features-save').click()
+    await page.getByTestId('features-dialog').waitFor({ state: 'hidden', ...WAIT })
+
+    // read back from the service after a fresh load
+    await app.goto(page, 'organizations/org-001')
+    await page.locator('.el-tabs__item', { hasText: /^Subscriptions$/ }).click()
+    await row.waitFor(WAIT)
+    await row.getByTestId('row-actions').click()
+    await page.locator('[data-op="organizations.assign_subscription_features"]:visible').click()
+    await featureRow(page, 'targets_limit').waitFor(WAIT)
+    await expect.poll(() => limitBox(page, 'targets_limit').inputValue(), WAIT).toBe('750')
+    expect(await page.getByTestId('feature-changed').count()).toBe(0)
+    await page.getByTestId('features-dialog').getByRole('button', { name: 'Cancel' }).click()
+    expect(problems, problems.join('\n')).toEqual([])
+  })
+
   it('refuses to delete the default plan and says why', async () => {
+    await app.goto(page, 'billing')
     await planRow(page, 'pln-001').getByTestId('plan-actions').click()
     await page.locator('[data-action="delete"]:visible').click()
     await expect
