@@ -9,6 +9,7 @@ import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure, fail } from '@contract/errors'
 import type { Release } from '@contract/releases'
 import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
+import { missingOperation } from './missing-operation'
 import { prepareRequest, type CallInput } from './request'
 import { readTolerantly } from './tolerant'
 import { RetryBudget, retryDelay, shouldRetry } from './retry'
@@ -452,7 +453,8 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     } catch (err) {
       const cancelled = !!userSignal?.aborted || !!accountSignal?.aborted
       const failure = translate(err, deadline.hit, cancelled, redact)
-      throw cancelled ? failure : unsureWrite(failure, err, op, host)
+      if (cancelled) throw failure
+      throw missingOperation(failure, op, options.release) ?? unsureWrite(failure, err, op, host)
     } finally {
       clearTimeout(timer)
       userSignal?.removeEventListener('abort', onUserAbort)
