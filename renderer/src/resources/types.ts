@@ -1,5 +1,6 @@
 import type { AsyncComponentLoader } from 'vue'
 import type { GroupId, OperationId } from '@contract/catalog'
+import type { CsvExportOp } from '@contract/csv'
 import type { DynamicInput } from '@/data/useOperationCall'
 import type { ListOperationId, RowOf } from '@/data/useOperationList'
 
@@ -63,6 +64,8 @@ export interface ToolbarActionDef {
   confirm?: 'danger' | 'costly'
   /** A screen of its own that runs `op` (the scan wizard): the button opens this route. */
   to?: string
+  /** A workflow of its own that runs `op` (a CSV import with its preview): props `resource`, v-model. */
+  dialog?: AsyncComponentLoader
 }
 
 /** A field of a form that needs something else than its schema says. */
@@ -111,6 +114,8 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   filters?: string[]
   rowActions?: RowActionDef[]
   toolbar?: ToolbarActionDef[]
+  /** The list's CSV export: an "Export CSV…" button saving it with the list's filters and sort. */
+  exportCsv?: CsvExportOp
   fields?: Record<string, FieldOverride>
   related?: RelatedDef[]
   /**

@@ -126,6 +126,7 @@ export const serviceResources = [
       { key: 'created_at', label: 'Created', kind: 'datetime', sortable: true },
     ],
     filters: ['partner', 'parent_id'],
+    exportCsv: 'organizations.export',
     fields: { parent_id: { picker: 'organizations', label: 'Parent organization' } },
     rowActions: [
       { op: 'organizations.subscribe', label: 'Subscribe to a plan…', confirm: 'costly' },
@@ -228,7 +229,13 @@ export const serviceResources = [
     toolbar: [
       { op: 'users.invite', label: 'Invite…' },
       { op: 'users.create_customer', label: 'New customer…' },
+      {
+        op: 'users.import',
+        label: 'Import CSV…',
+        dialog: () => import('@/views/users/UserImportDialog.vue'),
+      },
     ],
+    exportCsv: 'users.export',
     panels: [{ label: 'Can it be deleted?', op: 'users.deletable' }],
     fields: { from_user_id: { picker: 'users', label: 'From user' } },
   }),

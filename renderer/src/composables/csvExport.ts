@@ -1,0 +1,114 @@
+import { ElButton, ElMessage } from 'element-plus'
+import { h, ref } from 'vue'
+import type { CsvExportOp } from '@contract/csv'
+import { request } from '@/bridge/bridge'
+import { useAppStore } from '@/stores/app'
+import { countOf, useConfirmStore } from '@/stores/confirm'
+
+/** The list filters an export sends (search, sort, filters; no paging). */
+export type ExportQuery = Record<string, string | number | boolean>
+
+/** What a list's "Export CSV…" is exporting, while browser mode asks where to save it. */
+export interface PendingExport {
+  op: CsvExportOp
+  query: ExportQuery
+  noun: string
+  plural: string
+}
+
+/**
+ * "Export CSV…" of a list for this window's account: main opens the save dialog (Electron), or
+ * answers a suggested path that the user confirms or changes (browser mode: `pending` and `path`
+ * drive the path dialog). A file already at a typed path is replaced only after asking. Once saved:
+ * a message naming the file and the row count, with "Show in folder".
+ */
+export function useCsvExport() {
+  const app = useAppStore()
+  const confirm = useConfirmStore()
+  const busy = ref(false)
+  const pending = ref<PendingExport | null>(null)
+  const path = ref('')
+  const problem = ref<string | null>(null)
+
+  async function run(what: PendingExport, typed?: string, replace = false): Promise<void> {
+    const accountId = app.accountId
+    if (!accountId) return
+    busy.value = true
+    problem.value = null
+    const result = await request('csv.export', {
+      accountId,
+      op: what.op,
+      query: what.query,
+      ...(typed !== undefined ? { path: typed } : {}),
+      ...(replace ? { replace } : {}),
+    }).finally(() => (busy.value = false))
+    if (!result.ok) {
+      if (result.error.code === 'CONFLICT' && typed !== undefined && !replace) {
+        const ok = await confirm.ask({
+          title: 'Replace the file?',
+          message: `Replace ${typed}?`,
+          detail: 'A file with this name is already there; it will be overwritten.',
+          confirmLabel: 'Replace',
+          danger: true,
+          testId: 'csv-replace-confirm',
+        })
+        if (ok) await run(what, typed, true)
+        return
+      }
+      if (pending.value) problem.value = result.error.message
+      else ElMessage.error(result.error.message)
+      return
+    }
+    const out = result.data
+    if (!out.saved) {
+      if (out.suggestedPath !== undefined) {
+        pending.value = what
+        path.value = out.suggestedPath
+      }
+      return
+    }
+    pending.value = null
+    saved(out.path, countOf(out.rows, what.noun, what.plural), out.escapedCells)
+  }
+
+  function saved(file: string, rows: string, escaped: number): void {
+    const note = escaped
+      ? ` ${countOf(escaped, 'cell')} that looked like a formula now start with ' so spreadsheets show them as text.`
+      : ''
+    ElMessage({
+      type: 'success',
+      duration: 15_000,
+      showClose: true,
+      message: h('span', { 'data-testid': 'csv-saved' }, [
+        `Saved ${rows} to ${file}.${note} `,
+        h(
+          ElButton,
+          { link: true, type: 'primary', 'data-testid': 'csv-reveal', onClick: () => reveal(file) },
+          () => 'Show in folder',
+        ),
+      ]),
+    })
+  }
+
+  async function reveal(file: string): Promise<void> {
+    const result = await request('csv.reveal', { path: file })
+    if (!result.ok) ElMessage.error(result.error.message)
+    else if (!result.data.revealed)
+      ElMessage.warning(`ScanDesk could not open the folder of ${file}.`)
+  }
+
+  return {
+    busy,
+    pending,
+    path,
+    problem,
+    /** Starts an export of the list with its current filters. */
+    start: (what: PendingExport) => run(what),
+    /** Browser mode: saves to the path the user confirmed. */
+    saveTo: () => (pending.value ? run(pending.value, path.value.trim()) : Promise.resolve()),
+    cancel: () => {
+      pending.value = null
+      problem.value = null
+    },
+  }
+}

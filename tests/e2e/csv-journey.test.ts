@@ -1,0 +1,137 @@
+// CSV in and out, in real Chromium on the demo (an administrator): Users → Import CSV… with a file
+// of five rows of which two are bad (the preview names both, only the three good rows are sent,
+// and exactly they are in the list afterwards); Organizations → Export CSV… saved where the user
+// typed (browser mode has no save dialog), holding the organizations the list shows.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Papa from 'papaparse'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+
+const WAIT = { timeout: 30_000 }
+const DOMAIN = 'csv-journey.test'
+const GOOD = [`ana@${DOMAIN}`, `bo@${DOMAIN}`, `cy@${DOMAIN}`]
+const FILE = [
+  'email,first_name,last_name,role',
+  `${GOOD[0]},Ana,Lima,analyst`,
+  `not-an-email,Bad,Address,analyst`,
+  `${GOOD[1]},"=HYPERLINK(""http://x"")",Formula,manager`,
+  `dee@${DOMAIN},Dee,Role,overlord`,
+  `${GOOD[2]},Cy,Doe,customer`,
+].join('\r\n')
+
+const search = (page: Page) =>
+  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
+const visibleRows = (page: Page) => page.locator('[data-testid="resource-row"]:visible')
+
+describe('CSV import and export, on the demo service', () => {
+  let app: BrowserMode
+  let browser: Browser
+  let page: Page
+  let problems: string[]
+  let folder: string
+
+  beforeAll(async () => {
+    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-csv-e2e-')))
+    app = await startBrowserMode()
+    browser = await launchChromium()
+    page = await browser.newPage()
+    problems = watchPage(page)
+    await app.open(page)
+    await page.getByTestId('welcome-demo-button').click()
+    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+    if (folder) fs.rmSync(folder, { recursive: true, force: true })
+  })
+
+  it('imports only the good rows of a CSV after a preview naming the bad ones', async () => {
+    await page.locator('[data-testid="nav-group"][data-group="users"]').click()
+    await visibleRows(page).first().waitFor(WAIT)
+
+    await page.getByTestId('toolbar-users.import').click()
+    const dialog = page.getByTestId('import-dialog')
+    await dialog.waitFor(WAIT)
+    // nothing can be sent before a file is read
+    expect(await page.getByTestId('import-send').isDisabled()).toBe(true)
+    await page.getByTestId('import-file').setInputFiles({
+      name: 'new-users.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(FILE, 'utf8'),
+    })
+    await expect
+      .poll(() => page.getByTestId('import-summary').textContent(), WAIT)
+      .toContain('3 rows ready, 2 with errors — only the 3 will be sent.')
+    const rowProblems = await page.getByTestId('import-problem').allTextContents()
+    expect(rowProblems.map((t) => t.trim())).toEqual([
+      'E-mail: must be an e-mail address',
+      'Role: must be one of administrator, manager, analyst, customer',
+    ])
+    const badRows = await page
+      .locator('[data-testid="import-row"][data-ok="false"]')
+      .allTextContents()
+    expect(badRows.map((t) => t.trim())).toEqual(['2', '4'])
+    // the formula-looking cell is shown as the text it is
+    await expect
+      .poll(() => page.getByTestId('import-preview').textContent())
+      .toContain('=HYPERLINK("http://x")')
+    expect(await page.getByTestId('import-send').textContent()).toContain('Send 3 users')
+
+    await page.getByTestId('import-send').click()
+    await page.getByTestId('import-result').waitFor(WAIT)
+    expect(await page.getByTestId('import-result-summary').textContent()).toContain(
+      'Created 3 users.',
+    )
+    expect((await page.getByTestId('import-created').allTextContents()).sort()).toEqual(GOOD)
+    await page.getByTestId('import-send').click() // Close
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
+
+    // exactly the three good users exist: the list, searched on the service
+    await search(page).fill(DOMAIN)
+    await expect
+      .poll(async () => {
+        const rows = await page.getByTestId('resource-open').allTextContents()
+        return rows.map((t) => t.trim()).sort()
+      }, WAIT)
+      .toEqual(GOOD)
+    expect(problems).toEqual([])
+  })
+
+  it('exports the organizations to the CSV file the user typed', async () => {
+    await page.locator('[data-testid="nav-group"][data-group="organizations"]').click()
+    await visibleRows(page).first().waitFor(WAIT)
+    const shown = (await page.getByTestId('resource-open').allTextContents()).map((t) => t.trim())
+    expect(shown.length).toBeGreaterThan(0)
+
+    await page.getByTestId('csv-export').click()
+    const input = page.locator(
+      'input[data-testid="csv-path-input"], [data-testid="csv-path-input"] input',
+    )
+    await input.waitFor(WAIT)
+    // main suggests its own name: "Organizations - <account> - <date>.csv"
+    expect(await input.inputValue()).toMatch(/Organizations - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
+    const target = path.join(folder, 'organizations.csv')
+    await input.fill(target)
+    await page.getByTestId('csv-path-save').click()
+
+    const saved = page.getByTestId('csv-saved')
+    await saved.waitFor(WAIT)
+    const message = (await saved.textContent()) ?? ''
+    expect(message).toContain(target)
+    expect(fs.readdirSync(folder)).toEqual(['organizations.csv'])
+    const rows = Papa.parse<Record<string, string>>(fs.readFileSync(target, 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data
+    expect(message).toMatch(new RegExp(`Saved ${rows.length} organizations? to`))
+    for (const name of shown) expect(rows.map((r) => r.name)).toContain(name)
+    expect(rows.every((r) => /^org-/.test(r.id))).toBe(true)
+    await page.getByTestId('csv-path-dialog').waitFor({ state: 'hidden', ...WAIT })
+    expect(problems).toEqual([])
+  })
+})
