@@ -113,6 +113,32 @@ describe('switching accounts', () => {
     expect(useAccountsStore().accounts.find((a) => a.id === 'acct-bbbb')?.signedIn).toBe(false)
   })
 
+  it('disables "Act as a user…" with the reason for an account whose user may not', async () => {
+    fake.handle('api.call', (p: { accountId: string; op: string }) => ({
+      data: {
+        data:
+          p.accountId === 'acct-bbbb'
+            ? { role: 'analyst', permissions: ['scans.read', 'scans.write'] }
+            : { role: 'administrator', permissions: ['scans.write', 'impersonate'] },
+      },
+      fetchedAt: '2030-01-01T00:00:00Z',
+      fromCache: false,
+    }))
+    await click('account-menu-acct-bbbb')
+    await flushPromises()
+    const button = () => theTestId('impersonate-open') as HTMLButtonElement
+    expect(button().disabled).toBe(true)
+    expect(theTestId('impersonate-refused').textContent).toContain(
+      'Your role (analyst) may not act as another user.',
+    )
+    await click('account-menu-acct-aaaa')
+    await flushPromises()
+    expect(button().disabled).toBe(false)
+    expect(document.querySelector('[data-testid="impersonate-refused"]')).toBeNull()
+    const asked = callsTo('api.call').map((c) => (c.payload as { accountId: string }).accountId)
+    expect(asked).toEqual(['acct-bbbb', 'acct-aaaa'])
+  })
+
   it('offers sign-in instead of sign-out for a signed-out account', async () => {
     await click('account-menu-acct-cccc')
     expect(document.querySelector('[data-testid="sign-in-acct-cccc"]')).not.toBeNull()
