@@ -1,0 +1,137 @@
+import { flushPromises } from '@vue/test-utils'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { detailName, resourceByKey } from '@/resources'
+import { resetNotifyForTests } from '@/composables/notify'
+import { byTestId, theTestId } from '@/test/dom'
+import { useFakeApp } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
+import { mountWithApp } from '@/test/mountApp'
+import PciCompliancePanel from './PciCompliancePanel.vue'
+import TopVulnerabilitiesPanel from './TopVulnerabilitiesPanel.vue'
+import VulnerabilityTotalPanel from './VulnerabilityTotalPanel.vue'
+
+const fake = useFakeApp()
+beforeEach(() => resetNotifyForTests())
+
+function router() {
+  const page = { render: () => null }
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', name: 'dashboard', component: page },
+      { path: '/vulnerabilities', name: 'vulnerabilities', component: page },
+      {
+        path: '/vulnerabilities/:id',
+        name: detailName(resourceByKey('vulnerabilities')!),
+        component: page,
+      },
+    ],
+  })
+}
+const mount = async (component: Parameters<typeof mountWithApp>[0]) => {
+  mountWithApp(component, { global: { plugins: [router()], stubs: { Echarts: true } } })
+  await flushPromises()
+}
+/** The element once it is there (the chart component is loaded on demand). */
+const ready = (id: string) => vi.waitFor(() => theTestId(id), { timeout: 5_000 })
+const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
+const cells = async (table: string) =>
+  [...(await ready(table)).querySelectorAll('tbody tr')].map((tr) => [
+    tr.querySelector('th')?.textContent?.trim(),
+    tr.querySelector('td')?.textContent?.trim(),
+    tr.querySelector('a')?.getAttribute('href') ?? null,
+  ])
+const ops = () =>
+  fake.calls.filter((c) => c.channel === 'api.call').map((c) => (c.payload as { op: string }).op)
+
+describe('the vulnerabilities chart of the dashboard', () => {
+  it('counts findings by severity, each row leading to the list of that severity', async () => {
+    fake.handle('api.call', () =>
+      answer({ data: { total: 6, critical: 1, high: 2, medium: 0, low: 3, info: 0 } }),
+    )
+    await mount(VulnerabilityTotalPanel)
+    expect(ops()).toContain('vulnerabilities.total_widget')
+    expect(await cells('vulnerability-total-panel-chart-table')).toEqual([
+      ['Critical', '1', '/vulnerabilities?severity=critical'],
+      ['High', '2', '/vulnerabilities?severity=high'],
+      ['Medium', '0', '/vulnerabilities?severity=medium'],
+      ['Low', '3', '/vulnerabilities?severity=low'],
+      ['Info', '0', '/vulnerabilities?severity=info'],
+    ])
+    expect(
+      theTestId('vulnerability-total-panel-chart').querySelector('figcaption')?.textContent,
+    ).toContain('(6 in all)')
+  })
+
+  it('shows the service’s refusal with a Retry that asks again', async () => {
+    let n = 0
+    fake.handle('api.call', () => {
+      n++
+      return n === 1
+        ? new Fail({ code: 'SERVER', message: 'The service failed.' })
+        : answer({ data: { total: 0, critical: 0, high: 0, medium: 0, low: 0, info: 0 } })
+    })
+    await mount(VulnerabilityTotalPanel)
+    expect(theTestId('vulnerability-total-panel-error').textContent).toContain(
+      'The service failed.',
+    )
+    theTestId('vulnerability-total-panel-error').querySelector('button')!.click()
+    expect((await ready('vulnerability-total-panel-chart-none')).textContent).toBe('No findings.')
+    expect(byTestId('vulnerability-total-panel-error')).toHaveLength(0)
+  })
+})
+
+describe('the PCI chart of the dashboard', () => {
+  it('says the verdict in words and leads to failing and passing findings', async () => {
+    fake.handle('api.call', () =>
+      answer({ data: { pass: 4, fail: 2, total: 6, compliant: false } }),
+    )
+    await mount(PciCompliancePanel)
+    expect(
+      theTestId('pci-compliance-panel-chart').querySelector('figcaption')?.textContent,
+    ).toContain('Not PCI compliant')
+    expect(await cells('pci-compliance-panel-chart-table')).toEqual([
+      ['Fail PCI DSS', '2', '/vulnerabilities?pci_compliant=false'],
+      ['Pass PCI DSS', '4', '/vulnerabilities?pci_compliant=true'],
+    ])
+  })
+})
+
+describe('the top vulnerabilities chart of the dashboard', () => {
+  it('asks for the top findings and leads from each to its page', async () => {
+    fake.handle('api.call', () =>
+      answer({
+        data: [
+          {
+            id: 'vul-7',
+            type: 'vulnerability',
+            attributes: {
+              title: 'Log4Shell',
+              severity: 'critical',
+              cvss_score: 10,
+              host_ip: '10.0.0.9',
+            },
+          },
+        ],
+        meta: {},
+      }),
+    )
+    await mount(TopVulnerabilitiesPanel)
+    const call = fake.calls.find((c) => c.channel === 'api.call')!.payload as {
+      op: string
+      input: unknown
+    }
+    expect(call.op).toBe('vulnerabilities.top_widget')
+    expect(call.input).toEqual({ query: { limit: 8 } })
+    expect(await cells('top-vulnerabilities-panel-chart-table')).toEqual([
+      ['Log4Shell (10.0.0.9)', '10', '/vulnerabilities/vul-7'],
+    ])
+  })
+
+  it('says when there is nothing to show', async () => {
+    fake.handle('api.call', () => answer({ data: [], meta: {} }))
+    await mount(TopVulnerabilitiesPanel)
+    expect(theTestId('top-vulnerabilities-panel-empty').textContent).toContain('No findings.')
+  })
+})
