@@ -72,9 +72,12 @@ export function useCsvExport() {
   }
 
   function saved(file: string, rows: string, escaped: number): void {
-    const note = escaped
-      ? ` ${countOf(escaped, 'cell')} that looked like a formula now start with ' so spreadsheets show them as text.`
-      : ''
+    const note =
+      escaped === 1
+        ? ` 1 cell that looked like a formula now starts with ' so spreadsheets show it as text.`
+        : escaped
+          ? ` ${escaped} cells that looked like formulas now start with ' so spreadsheets show them as text.`
+          : ''
     ElMessage({
       type: 'success',
       duration: 15_000,

@@ -1,0 +1,118 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { resourceByKey } from '@/resources'
+import { listAnswer, withTwoAccounts } from '@/test/composables'
+import { byTestId, click, inputOf, settle, typeInto } from '@/test/dom'
+import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { mountWithApp } from '@/test/mountApp'
+import ConfirmHost from './ConfirmHost.vue'
+import ResourceTable from './ResourceTable.vue'
+
+let fake: FakeScandesk
+let exports: Record<string, unknown>[]
+
+const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
+
+beforeEach(() => {
+  fake = withTwoAccounts()
+  exports = []
+  fake.handle('api.call', (p: { op: string }) => {
+    if (p.op === 'user.permissions')
+      return answer({ role: 'administrator', permissions: ['organizations.read'] })
+    if (p.op === 'user.organization')
+      return answer({ id: 'org-1', type: 'organization', attributes: { name: 'Acme' } })
+    if (p.op.endsWith('.list')) return listAnswer('O', 3)
+    return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
+  })
+})
+afterEach(() => {
+  delete window.scandesk
+  document.body.innerHTML = ''
+})
+
+function mountOrganizations() {
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/', component: { render: () => null } }],
+  })
+  mountWithApp(ConfirmHost, { global: { plugins: [router] } })
+  return mountWithApp(ResourceTable, {
+    props: { resource: resourceByKey('organizations')! },
+    global: { plugins: [router] },
+  })
+}
+
+describe('"Export CSV…" in browser mode', () => {
+  it('asks where to save (main suggests), asks before replacing, then names file and rows', async () => {
+    const suggested = '/home/me/Organizations - Work - 2026-11-23.csv'
+    fake.handle('csv.export', (p: Record<string, unknown>) => {
+      exports.push(p)
+      if (p.path === undefined) return { saved: false, suggestedPath: suggested }
+      if (!p.replace) return new Fail({ code: 'CONFLICT', message: 'There is already a file.' })
+      return { saved: true, path: p.path, rows: 3, escapedCells: 1 }
+    })
+    mountOrganizations()
+    await flushPromises()
+    await typeInto('resource-search', 'acme')
+
+    await click('csv-export')
+    expect(inputOf('csv-path-input').value).toBe(suggested)
+    await typeInto('csv-path-input', '/home/me/orgs.csv')
+    await click('csv-path-save')
+    // the typed file exists: nothing is replaced until the user says so
+    expect(byTestId('csv-replace-confirm-text')[0].textContent).toBe('Replace /home/me/orgs.csv?')
+    await click('csv-replace-confirm')
+    await settle()
+
+    expect(exports).toEqual([
+      {
+        accountId: 'acct-aaaa',
+        op: 'organizations.export',
+        query: { sort: '-created_at', search: 'acme' },
+      },
+      {
+        accountId: 'acct-aaaa',
+        op: 'organizations.export',
+        query: { sort: '-created_at', search: 'acme' },
+        path: '/home/me/orgs.csv',
+      },
+      {
+        accountId: 'acct-aaaa',
+        op: 'organizations.export',
+        query: { sort: '-created_at', search: 'acme' },
+        path: '/home/me/orgs.csv',
+        replace: true,
+      },
+    ])
+    const saved = byTestId('csv-saved')[0].textContent ?? ''
+    expect(saved).toContain('Saved 3 organizations to /home/me/orgs.csv.')
+    expect(saved).toContain("1 cell that looked like a formula now starts with '")
+
+    fake.handle('csv.reveal', (p: { path: string }) => ({
+      revealed: p.path === '/home/me/orgs.csv',
+    }))
+    await click('csv-reveal')
+    expect(fake.calls.filter((c) => c.channel === 'csv.reveal').map((c) => c.payload)).toEqual([
+      { path: '/home/me/orgs.csv' },
+    ])
+  })
+
+  it('shows a refusal in the path dialog and keeps it open', async () => {
+    fake.handle('csv.export', (p: Record<string, unknown>) =>
+      p.path === undefined
+        ? { saved: false, suggestedPath: '/home/me/x.csv' }
+        : new Fail({ code: 'FORBIDDEN', message: 'Only inside your home folder.' }),
+    )
+    mountOrganizations()
+    await flushPromises()
+    await click('csv-export')
+    await typeInto('csv-path-input', 'relative.csv')
+    await click('csv-path-save')
+    expect(byTestId('csv-path-problem')[0].textContent).toContain('must be an absolute path')
+    await typeInto('csv-path-input', '/etc/x.csv')
+    await click('csv-path-save')
+    expect(byTestId('csv-path-problem')[0].textContent).toContain('Only inside your home folder.')
+    expect(byTestId('csv-saved')).toHaveLength(0)
+  })
+})
