@@ -1,6 +1,7 @@
 // The scan state machine and the tick that moves running scans forward with the sandbox clock.
 import { STARTABLE_SCAN_STATES, type ScanStatus } from '@contract/catalog/scans'
 import type { Row, SandboxContext } from '../../types'
+import { announceRunEnd } from './events'
 import { finishRun, recordRun } from './results'
 import { nextRunAfter, parseStart, type Frequency, type Rule } from './schedules'
 import { touch } from './util'
@@ -14,7 +15,12 @@ export const STOPPING_MS = 30 * 1000
 const statusOf = (scan: Row): ScanStatus => scan.attributes.status as ScanStatus
 
 /** Starts a scan now: queued/scheduled/stopped/failed/completed → running, else 409. */
-export function startScan(ctx: SandboxContext, scan: Row, at: Date = ctx.now()): Row {
+export function startScan(
+  ctx: SandboxContext,
+  scan: Row,
+  at: Date = ctx.now(),
+  startedBy: string | null = null,
+): Row {
   const status = statusOf(scan)
   if (!STARTABLE_SCAN_STATES.includes(status)) {
     ctx.error(
@@ -22,13 +28,20 @@ export function startScan(ctx: SandboxContext, scan: Row, at: Date = ctx.now()):
       `Scan ${scan.id} is ${status}; it can be started only when queued, scheduled, stopped, failed or completed`,
     )
   }
-  return touch(ctx, 'scans', scan.id, {
-    status: 'running',
-    progress: 0,
-    started_at: at.toISOString(),
-    finished_at: null,
-    failure_reason: null,
-  })
+  // Who started the run by hand (null: its schedule), told when it ends (events.ts).
+  return touch(
+    ctx,
+    'scans',
+    scan.id,
+    {
+      status: 'running',
+      progress: 0,
+      started_at: at.toISOString(),
+      finished_at: null,
+      failure_reason: null,
+    },
+    { started_by: startedBy },
+  )
 }
 
 /** Stops a running scan: running → stopped (a partial run is recorded), else 409. */
@@ -99,6 +112,7 @@ export function tick(ctx: SandboxContext): void {
           startedAt: new Date(started),
           finishedAt: new Date(started + duration),
         })
+        announceRunEnd(ctx, ctx.db.get('scans', scan.id) ?? scan)
       } else {
         const progress = Math.max(0, Math.floor((elapsed * 100) / duration))
         if (progress !== scan.attributes.progress) touch(ctx, 'scans', scan.id, { progress })

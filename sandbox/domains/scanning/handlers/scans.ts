@@ -171,7 +171,11 @@ export const scanHandlers: Handlers = {
     return { status: 200, body: { data: { deleted, not_found: notFound } } }
   },
 
-  'scans.start': (req, ctx) => one(req, startScan(ctx, visible(ctx, req, 'scans', req.path.id))),
+  'scans.start': (req, ctx) =>
+    one(
+      req,
+      startScan(ctx, visible(ctx, req, 'scans', req.path.id), ctx.now(), req.caller?.userId),
+    ),
 
   'scans.stop': (req, ctx) => one(req, stopScan(ctx, visible(ctx, req, 'scans', req.path.id))),
 
@@ -196,7 +200,7 @@ export const scanHandlers: Handlers = {
       schedule_id: schedule?.id ?? null,
       in_timezone: b.schedule?.time_zone,
     })
-    if (b.start_now) scan = startScan(ctx, scan)
+    if (b.start_now) scan = startScan(ctx, scan, ctx.now(), req.caller?.userId)
     return one(req, scan, 201)
   },
 }
