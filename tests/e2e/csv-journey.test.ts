@@ -88,7 +88,7 @@ describe('CSV import and export, on the demo service', () => {
       'Created 3 users.',
     )
     expect((await page.getByTestId('import-created').allTextContents()).sort()).toEqual(GOOD)
-    await page.getByTestId('import-send').click() // Close
+    await page.getByTestId('import-close').click()
     await dialog.waitFor({ state: 'hidden', ...WAIT })
 
     // exactly the three good users exist: the list, searched on the service
