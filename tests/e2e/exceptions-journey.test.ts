@@ -106,6 +106,15 @@ describe('excepting a vulnerability, on the demo service', () => {
     )
     expect(await reference.getAttribute('target')).toBe('_blank')
 
+    // the release (latest) has the prompt: ask, and see the answer beside the earlier questions
+    await page.locator('.el-tabs__item', { hasText: 'Ask' }).click()
+    await page.getByTestId('chat-message').first().waitFor(WAIT)
+    await page.locator('textarea[data-testid="vulnerability-question"]').fill('How do I fix this?')
+    await page.getByTestId('vulnerability-ask-submit').click()
+    await expect
+      .poll(() => page.getByTestId('vulnerability-answer').textContent(), WAIT)
+      .toContain('Recommended fix: Disable anonymous FTP')
+
     await page.getByTestId('vulnerability-create-exception').click()
     const dialog = page.getByTestId('operation-form')
     await dialog.waitFor(WAIT)
