@@ -173,4 +173,57 @@ describe('billing on the demo service (administrator)', () => {
       .toContain('it is the default plan of this product')
     await planRow(page, 'pln-001').waitFor(WAIT)
   })
+
+  it('creates a plan, edits it, makes it the default and back, and deletes it', async () => {
+    const formInput = (name: string) =>
+      page.locator(`[data-testid="operation-form"] [data-field="${name}"]`).locator('input')
+    const byName = (name: string) =>
+      page.locator('tr', { has: page.getByTestId('plan-open').filter({ hasText: name }) })
+    const act = async (name: string, action: string) => {
+      await byName(name).getByTestId('plan-actions').click()
+      await page.locator(`[data-action="${action}"]:visible`).click()
+    }
+
+    await page.getByTestId('plan-create').click()
+    await formInput('name').fill('E2E Gold')
+    await formInput('code').fill('e2e_gold')
+    await formInput('price').fill('1200')
+    await formInput('price').blur()
+    await page.getByTestId('operation-form-submit').click()
+    await page.getByTestId('operation-form').waitFor({ state: 'hidden', ...WAIT })
+    await byName('E2E Gold').waitFor(WAIT)
+    expect(await byName('E2E Gold').locator('td').nth(2).textContent()).toContain('USD 1,200.00')
+
+    await act('E2E Gold', 'edit')
+    await expect.poll(() => formInput('name').inputValue(), WAIT).toBe('E2E Gold')
+    await formInput('name').fill('E2E Platinum')
+    await page.getByTestId('operation-form-submit').click()
+    await byName('E2E Platinum').waitFor(WAIT)
+
+    await act('E2E Platinum', 'default')
+    await expect
+      .poll(() => page.getByTestId('product-default-plan').first().textContent(), WAIT)
+      .toContain('E2E Platinum')
+    await act('E2E Platinum', 'undefault')
+    await expect
+      .poll(() => page.getByTestId('product-default-plan').first().textContent(), WAIT)
+      .toContain('No default plan')
+    // the overview of every product says the same
+    await page.locator('.el-tabs__item', { hasText: 'Default plans' }).click()
+    const pci = page.locator('tr', {
+      has: page.locator('[data-testid="default-plan-row"][data-product="pci_scan"]'),
+    })
+    await expect
+      .poll(() => pci.getByTestId('default-plan-name').textContent(), WAIT)
+      .toContain('None')
+    await page.locator('.el-tabs__item', { hasText: 'PCI ASV Scanning' }).click()
+
+    await act('E2E Platinum', 'delete')
+    await expect
+      .poll(() => page.getByTestId('delete-confirm-text').textContent(), WAIT)
+      .toBe('Delete the plan “E2E Platinum” of PCI ASV Scanning?')
+    await page.getByTestId('delete-confirm').click()
+    await expect.poll(() => byName('E2E Platinum').count(), WAIT).toBe(0)
+    expect(problems, problems.join('\n')).toEqual([])
+  })
 })

@@ -280,9 +280,17 @@ describe('writing plans', () => {
   })
 
   it('makes another plan the default, and unsets the default', async () => {
+    let hasDefault = true
     serve({
       'billing.set_default_plan': () => answer(PLANS[0]),
-      'billing.unset_default_plan': () => answer(PLANS[1]),
+      'billing.unset_default_plan': () => {
+        hasDefault = false
+        return answer(PLANS[1])
+      },
+      'billing.default_plan': () =>
+        hasDefault
+          ? answer(PLANS[1])
+          : new Fail({ code: 'NOT_FOUND', message: 'The service could not find that record.' }),
     })
     await mount()
     const actions = (id: string) => byTestId('plan-row').find((r) => r.dataset.id === id)!
@@ -305,8 +313,13 @@ describe('writing plans', () => {
     expect(sent('billing.unset_default_plan').map((c) => c.input)).toEqual([
       { path: { product_code: 'pci_scan', id: 'pln-1' } },
     ])
-    // the writes refreshed the default plan
+    // the writes refreshed the default plan: the 404 wins over the answer before it
     expect(sent('billing.default_plan').length).toBeGreaterThan(1)
+    await vi.waitFor(() =>
+      expect(text(theTestId('product-default-plan'))).toBe(
+        'No default plan: new organizations get no plan.',
+      ),
+    )
   })
 })
 
