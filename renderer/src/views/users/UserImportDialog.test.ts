@@ -1,7 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { apiCalls, listAnswer, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
@@ -73,6 +73,38 @@ describe('importing users from a CSV file', () => {
     expect(byTestId('import-refused').map((e) => e.textContent?.trim())).toEqual([
       'Row 3 (c@example.test): email has already been taken',
     ])
+  })
+
+  it('lets an administrator import into another organization', async () => {
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'user.permissions')
+        return answer({ role: 'administrator', permissions: ['organizations.read', 'users.write'] })
+      if (p.op === 'organizations.list') return listAnswer('org', 2)
+      if (p.op === 'users.import')
+        return answer({
+          created: 1,
+          failed: 0,
+          users: [{ id: 'u', email: 'a@x.test' }],
+          errors: [],
+        })
+      return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
+    })
+    mountDialog()
+    await flushPromises()
+    document
+      .querySelector<HTMLElement>('[data-testid="import-dialog"] .el-select__wrapper')!
+      .click()
+    await flushPromises()
+    const option = [...document.querySelectorAll<HTMLElement>('.el-select-dropdown__item')].find(
+      (o) => o.textContent?.includes('org 2'),
+    )
+    option!.click()
+    await flushPromises()
+    await choose('email,role\na@x.test,analyst\n')
+    await click('import-send')
+    expect(apiCalls(fake).find((c) => c.op === 'users.import')?.input).toEqual({
+      body: { organization_id: 'org-2', users: [{ email: 'a@x.test', role: 'analyst' }] },
+    })
   })
 
   it('refuses a file it cannot import and sends nothing', async () => {
