@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorOfField, settle, submitWith, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import BillingView from './BillingView.vue'
 
 let fake: FakeScandesk
@@ -368,6 +368,24 @@ describe('editing a plan’s features', () => {
     ])
     // the write refreshed the product's plans
     expect(sent('billing.list_plans').length).toBeGreaterThan(1)
+  })
+
+  it('reopens from what was saved while the list is still on its way back', async () => {
+    let calls = 0
+    const later = deferred<unknown>()
+    serve({ 'billing.list_plans': () => (++calls === 1 ? list(PLANS) : later.promise) })
+    await mount()
+    await openFeatures('PCI Professional')
+    inRow('targets_limit', 'feature-unlimited').click()
+    await flushPromises()
+    await click('features-save')
+    await settle()
+    expect(sent('billing.assign_features')).toHaveLength(1)
+    expect(calls).toBeGreaterThan(1)
+    await openFeatures('PCI Professional')
+    expect(inRow('targets_limit', 'feature-unlimited').classList.contains('is-checked')).toBe(true)
+    expect(byTestId('feature-changed')).toHaveLength(0)
+    later.resolve(list(PLANS))
   })
 
   it('keeps the dialog open with the service’s words when a call is refused', async () => {
