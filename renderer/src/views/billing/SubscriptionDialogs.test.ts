@@ -5,7 +5,7 @@ import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
 import { byTestId, click, settle, submitWith } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import type { FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, type FakeScandesk } from '@/test/fakeScandesk'
 
 let fake: FakeScandesk
 
@@ -150,6 +150,35 @@ describe('an organization’s subscriptions', () => {
     expect(sent('organizations.revoke_subscription_features')).toHaveLength(0)
     // the write refreshed the organization's subscriptions
     expect(sent('organizations.list_subscriptions')).toHaveLength(2)
+  })
+
+  it('reopens its features from what was saved while the list is still on its way back', async () => {
+    let calls = 0
+    const later = deferred<unknown>()
+    serve({
+      'organizations.list_subscriptions': () =>
+        ++calls === 1
+          ? list([subscription('sub-1', 'active'), subscription('sub-0', 'replaced')])
+          : later.promise,
+    })
+    await mountTab()
+    await choose('sub-1', 'organizations.assign_subscription_features')
+    await vi.waitFor(() => expect(byTestId('feature-row')).toHaveLength(2))
+    const webhooks = () =>
+      byTestId('feature-row')
+        .find((r) => r.dataset.code === 'webhooks')!
+        .closest('tr')!
+        .querySelector<HTMLElement>('[data-testid="feature-granted"]')!
+    webhooks().querySelector('input')!.click()
+    await flushPromises()
+    await click('features-save')
+    await settle()
+    expect(calls).toBe(2)
+    await choose('sub-1', 'organizations.assign_subscription_features')
+    await vi.waitFor(() => expect(byTestId('feature-row')).toHaveLength(2))
+    expect(webhooks().classList.contains('is-checked')).toBe(true)
+    expect(byTestId('feature-changed')).toHaveLength(0)
+    later.resolve(list([subscription('sub-1', 'active')]))
   })
 
   it('shows no subscription writes to an account without organizations.write', async () => {
