@@ -78,6 +78,7 @@ export const EVENT_NAMES = [
   'links.opened',
   'connectivity.mode',
   'outbox.changed',
+  'notifications.arrived',
 ] as const
 
 /** One event name. */

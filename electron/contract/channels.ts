@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { accountId, addAccountInput, type AccountView } from './accounts'
+import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
 import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
@@ -70,6 +71,8 @@ export interface Settings {
   maxDownloadBytes: number
   /** The largest offline copy of one account's answers (16 MiB..16 GiB; default 512 MiB). */
   cacheMaxBytes: number
+  /** Kinds of the service's notifications that raise no desktop notification (default none). */
+  mutedNotificationKinds: (typeof NOTIFICATION_KINDS)[number][]
 }
 
 /** The bounds and default of `Settings.maxDownloadBytes`. */
@@ -95,6 +98,10 @@ export const settingsInput = z.strictObject({
     .int()
     .min(CACHE_MAX_BYTES.min, 'The offline copy must be allowed at least 16 MiB.')
     .max(CACHE_MAX_BYTES.max, 'The offline copy may be at most 16 GiB.')
+    .optional(),
+  mutedNotificationKinds: z
+    .array(z.enum(NOTIFICATION_KINDS))
+    .max(NOTIFICATION_KINDS.length)
     .optional(),
 })
 
@@ -148,6 +155,8 @@ export interface AccountList {
 export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents {
   'accounts.changed': AccountList
   'keychain.status': KeychainStatus
+  /** New notifications of an account (the watcher's later rounds): its badge and list refresh. */
+  'notifications.arrived': { accountId: string; count: number }
 }
 
 /** Input type of channel `C` as the renderer writes it. */

@@ -19,6 +19,7 @@ import type { ClientLimits } from './http/client'
 import { openCacheDatabase } from './offline/cache-db'
 import { CacheKeys } from './offline/cache-keys'
 import { CacheStore } from './offline/cache-store'
+import { NotificationWatcher } from './notifications/watcher'
 import { ConnectivityMonitor } from './offline/connectivity'
 import { Outbox } from './offline/outbox'
 import { readCacheMaxBytes } from './offline/settings'
@@ -50,6 +51,11 @@ export interface CoreOptions {
   host?: HostServices
   /** Poll timing of export jobs (tests shorten it). */
   exportBackoff?: BackoffOptions
+  /**
+   * Between two rounds of the notification watcher (default 60 s); 0 turns the watcher off
+   * (tests that count the service's requests).
+   */
+  notificationIntervalMs?: number
   /** How long calls wait for a new sign-in after a session ended (default 10 min). */
   reauthWaitMs?: number
   /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 1 min). */
@@ -196,13 +202,53 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     drafts: new DraftsRepo(db),
   }
   const table = createHandlerTable(handlerContext)
+  // New notifications of every signed-in account that is not known to be down (the gated
+  // client: Work offline and sign-in state hold it back like any call).
+  const notifications = new NotificationWatcher({
+    events,
+    settings,
+    host,
+    log,
+    intervalMs: options.notificationIntervalMs,
+    accounts: () =>
+      accountsRepo
+        .list()
+        .filter((a) => signedIn.get(a.id) === true && !monitor.knownUnreachable(a.id))
+        .map((a) => ({ id: a.id, label: a.label })),
+    unseen: async (id) => {
+      let row = accounts.row(id)
+      if (row.isDemo) {
+        await demo.ensureFor(row)
+        row = accounts.row(id)
+      }
+      const answer = (await (
+        await clients.client(row)
+      ).call('notifications.list', { query: { seen: 'false', per_page: 25 } })) as {
+        data: { id: string; attributes: Record<string, unknown> }[]
+      }
+      const data = answer.data
+      return data.map((n) => ({
+        id: n.id,
+        title: String(n.attributes.title),
+        body: typeof n.attributes.body === 'string' ? n.attributes.body : null,
+        kind: String(n.attributes.kind),
+      }))
+    },
+  })
+  events.on('accounts.changed', (list) => {
+    for (const account of list.accounts)
+      if (!account.signedIn) notifications.forget(account.id)
+      else if (!monitor.knownUnreachable(account.id)) notifications.learn(account.id)
+  })
   await vault.status()
   await exportServices.start()
+  if (options.notificationIntervalMs !== 0) notifications.start()
   // Back online: queued writes go out in order, and export jobs waiting for the service resume.
   monitor.onOnline((id) => {
     if (!accountsRepo.get(id)) return
     void outbox.replay(id)
     exportServices.jobs.accountOnline(id)
+    void notifications.poll(id)
   })
 
   let closed: Promise<void> | null = null
@@ -223,6 +269,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closed ??= (async () => {
         cancels.cancelAll()
+        notifications.close()
         monitor.close()
         accounts.close()
         await exportServices.close()

@@ -289,11 +289,12 @@ describe('an unpacked Linux build', () => {
       'axios',
       'axios-retry',
       'better-sqlite3',
+      'papaparse',
       'zod',
     ])
     expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(['keytar'])
     expect(modules).toEqual(
-      expect.arrayContaining(['axios', 'axios-retry', 'better-sqlite3', 'zod']),
+      expect.arrayContaining(['axios', 'axios-retry', 'better-sqlite3', 'papaparse', 'zod']),
     )
     // vue, element-plus, echarts, pinia… are devDependencies: bundled into out/renderer instead.
     for (const library of ['vue', 'element-plus', 'echarts', 'pinia', 'vue-router'])

@@ -133,6 +133,7 @@ describe('app and settings', () => {
       notifyOnFinish: true,
       maxDownloadBytes: 4 * 1024 ** 3,
       cacheMaxBytes: 512 * 1024 ** 2,
+      mutedNotificationKinds: [],
     })
     expect(await s.t.ok('settings.set', { theme: 'dark' })).toEqual({
       theme: 'dark',
@@ -140,6 +141,7 @@ describe('app and settings', () => {
       notifyOnFinish: true,
       maxDownloadBytes: 4 * 1024 ** 3,
       cacheMaxBytes: 512 * 1024 ** 2,
+      mutedNotificationKinds: [],
     })
     expect((await s.t.err('settings.set', { theme: 'pink' })).code).toBe('VALIDATION')
     expect(await s.t.ok('settings.get')).toEqual({
@@ -148,6 +150,7 @@ describe('app and settings', () => {
       notifyOnFinish: true,
       maxDownloadBytes: 4 * 1024 ** 3,
       cacheMaxBytes: 512 * 1024 ** 2,
+      mutedNotificationKinds: [],
     })
   })
 })

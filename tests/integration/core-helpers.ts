@@ -68,6 +68,8 @@ export async function startTestCore(
     mode: 'browser',
     version: '0.0.0-test',
     httpLimits: { backoffBaseMs: 20, backoffMaxMs: 100 },
+    // Off unless a test turns it on: its rounds would add requests other tests count.
+    notificationIntervalMs: 0,
     log: (level, message) => logs.push(`${level} ${message}`),
     ...options,
     dataDir,

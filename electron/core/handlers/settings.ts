@@ -3,6 +3,7 @@ import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
 import { readDownloadPreferences, writeDownloadPreferences } from '../exports/preferences'
 import { readCacheMaxBytes, writeCacheMaxBytes } from '../offline/settings'
+import { readMutedKinds, writeMutedKinds } from '../notifications/watcher'
 
 const THEMES: readonly Settings['theme'][] = ['light', 'dark', 'system']
 
@@ -12,6 +13,7 @@ function read(ctx: HandlerContext): Settings {
     theme: (THEMES as readonly string[]).includes(theme) ? (theme as Settings['theme']) : 'system',
     ...readDownloadPreferences(ctx.settings),
     cacheMaxBytes: readCacheMaxBytes(ctx.settings),
+    mutedNotificationKinds: readMutedKinds(ctx.settings),
   }
 }
 
@@ -29,6 +31,7 @@ export function settingsHandlers(
         maxDownloadBytes: input.maxDownloadBytes,
       })
       writeCacheMaxBytes(ctx.settings, input.cacheMaxBytes)
+      writeMutedKinds(ctx.settings, input.mutedNotificationKinds)
       return read(ctx)
     },
   }

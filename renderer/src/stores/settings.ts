@@ -28,6 +28,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const maxDownloadBytes = ref(4 * 1024 ** 3)
   /** Largest offline copy of one account's answers. */
   const cacheMaxBytes = ref<number>(CACHE_MAX_BYTES.default)
+  /** Kinds of the service's notifications that raise no desktop notification. */
+  const mutedNotificationKinds = ref<Settings['mutedNotificationKinds']>([])
   const error = ref<AppError | null>(null)
   let inflight: Promise<void> | null = null
 
@@ -63,6 +65,8 @@ export const useSettingsStore = defineStore('settings', () => {
     if (typeof data.notifyOnFinish === 'boolean') notifyOnFinish.value = data.notifyOnFinish
     if (typeof data.maxDownloadBytes === 'number') maxDownloadBytes.value = data.maxDownloadBytes
     if (typeof data.cacheMaxBytes === 'number') cacheMaxBytes.value = data.cacheMaxBytes
+    if (Array.isArray(data.mutedNotificationKinds))
+      mutedNotificationKinds.value = data.mutedNotificationKinds
   }
 
   /** Saves a patch; on failure the previous values stay and the error is kept. */
@@ -85,6 +89,15 @@ export const useSettingsStore = defineStore('settings', () => {
   /** Saves the cap of each account's offline copy (see `save`). */
   function setCacheMaxBytes(bytes: number): Promise<boolean> {
     return save({ cacheMaxBytes: bytes })
+  }
+
+  /** Turns the desktop notifications of one kind on or off (see `save`). */
+  function setDesktopNotification(
+    kind: Settings['mutedNotificationKinds'][number],
+    on: boolean,
+  ): Promise<boolean> {
+    const muted = mutedNotificationKinds.value.filter((k) => k !== kind)
+    return save({ mutedNotificationKinds: on ? muted : [...muted, kind] })
   }
 
   /** Changes the theme at once and saves it; restores the old one when saving fails. */
@@ -130,8 +143,10 @@ export const useSettingsStore = defineStore('settings', () => {
     notifyOnFinish,
     maxDownloadBytes,
     cacheMaxBytes,
+    mutedNotificationKinds,
     error,
     load,
+    setDesktopNotification,
     setTheme,
     setDownloads,
     setCacheMaxBytes,

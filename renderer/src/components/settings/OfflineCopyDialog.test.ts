@@ -15,6 +15,7 @@ const settings: Settings = {
   notifyOnFinish: true,
   maxDownloadBytes: 4 * 1024 ** 3,
   cacheMaxBytes: CACHE_MAX_BYTES.default,
+  mutedNotificationKinds: [],
 }
 const kept = (accountId: string): CacheStatus => ({
   ...emptyCache(accountId),
