@@ -83,6 +83,17 @@ function list(
   const known = (name: string) => scoped.some((r) => Object.hasOwn(r.attributes, name))
   for (const [key, wanted] of Object.entries(q)) {
     if (RESERVED_QUERY.has(key) || wanted === undefined) continue
+    // `<number attribute>_min` / `_max`: an inclusive range (cvss_score_min=7).
+    const range = /^(.+)_(min|max)$/.exec(key)
+    if (range && !known(key) && known(range[1])) {
+      const bound = Number(wanted)
+      const [, attr, side] = range
+      rows = rows.filter((r) => {
+        const v = r.attributes[attr]
+        return typeof v === 'number' && (side === 'min' ? v >= bound : v <= bound)
+      })
+      continue
+    }
     // `tag=x` also filters an array attribute `tags`.
     const attr = known(key) ? key : known(`${key}s`) ? `${key}s` : null
     if (attr) rows = rows.filter((r) => equalsFilter(r.attributes[attr], wanted))

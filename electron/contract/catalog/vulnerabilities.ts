@@ -37,11 +37,25 @@ export const vulnerabilityAttributes = z.looseObject({
 })
 
 /** Query of the vulnerabilities list: list parameters plus the analyst's filters. */
+/** A CVSS bound of the list's range filter (decided here): a score from 0 to 10. */
+const cvssBound = z.coerce.number().min(0, 'must be 0 or more').max(10, 'must be 10 or less')
+
 export const vulnerabilityListQuery = listQuery({
   severity: severity.optional(),
+  /** Lowest CVSS score shown (inclusive). */
+  cvss_score_min: cvssBound.optional(),
+  /** Highest CVSS score shown (inclusive). */
+  cvss_score_max: cvssBound.optional(),
   pci_compliant: z.enum(['true', 'false']).optional(),
   scan_id: idParam.optional(),
   host_id: idParam.optional(),
+  /** Only vulnerabilities with this CVE identifier. */
+  cve_id: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^CVE-\d{4}-\d{4,7}$/, 'must be a CVE identifier like CVE-2024-12345')
+    .optional(),
 })
 
 /** Widget filters (decided here): restrict the counts to one scan or one host. */
@@ -97,7 +111,8 @@ export const vulnerabilitiesOperations = defineGroup([
     query: vulnerabilityListQuery,
     response: collection(vulnerabilityAttributes),
     releases: ALL_RELEASES,
-    summary: 'List vulnerabilities, filtered by severity, PCI status, scan, host or text',
+    summary:
+      'List vulnerabilities, filtered by severity, CVSS range, PCI status, scan, host, CVE or text',
     source: 'decided',
     sandbox: vulns,
     example: { query: { severity: 'high', per_page: 50 } },
