@@ -3,8 +3,10 @@
 // operation ids the custom views, stores and composables call, read from their source.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { CHANNEL_NAMES } from '@contract/channel-names'
 import { GROUP_IDS, operations, type GroupId } from '@contract/catalog'
 import { RELEASES, type Release } from '@contract/releases'
+import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
 import { RESOURCES, resourceByKey, type ResourceDef } from '@/resources'
 
 const ROOT = join(__dirname, '..', '..')
@@ -62,12 +64,52 @@ export function mainFlowOperations(): Set<string> {
   return found
 }
 
-/** What the UI reaches: every operation a screen calls. */
+/**
+ * Operations main runs for a screen's control through a channel of its own rather than api.call:
+ * the file operations of the exports tray (generate, download, verify). Each names the channel
+ * the renderer calls to start it.
+ */
+export const MAIN_FLOW_CHANNELS: Readonly<Record<string, string>> = {
+  'reports.generate': 'exports.generate',
+  'reports.download': 'exports.download',
+  'reports.verify_hash': 'library.reverify',
+  'advanced_reports.generate': 'exports.generate',
+  'advanced_reports.download': 'exports.download',
+}
+
+/** Request channel names written as literals in the renderer's sources (the bridge's callers). */
+export function rendererChannels(): Set<string> {
+  const known = new Set<string>(CHANNEL_NAMES)
+  const found = new Set<string>()
+  for (const file of sourceFiles(join(ROOT, 'renderer', 'src')))
+    for (const m of readFileSync(file, 'utf8').matchAll(/['"`]([a-zA-Z]+(?:\.[a-zA-Z]+)+)['"`]/g))
+      if (known.has(m[1])) found.add(m[1])
+  return found
+}
+
+/** Operations a screen's own control calls: the registry's slots and the views' literals. */
+export function viewReachedOperations(): Set<string> {
+  return new Set([...RESOURCES.flatMap(registryOperations), ...viewOperations()])
+}
+
+/**
+ * Operations of `release` that neither a screen calls nor main runs on a screen's behalf (the
+ * main-only credential operations and the exports tray's file flows): empty when coverage is whole.
+ */
+export function unreachedOperations(release: Release): string[] {
+  const views = viewReachedOperations()
+  return operations
+    .filter((o) => o.releases.includes(release))
+    .map((o) => o.id)
+    .filter((id) => !views.has(id) && !MAIN_ONLY_OPERATIONS.has(id) && !(id in MAIN_FLOW_CHANNELS))
+}
+
+/** What the UI reaches: every operation a screen calls, and what main runs on its behalf. */
 export function reachedOperations(): Set<string> {
   return new Set([
-    ...RESOURCES.flatMap(registryOperations),
-    ...viewOperations(),
-    ...mainFlowOperations(),
+    ...viewReachedOperations(),
+    ...[...MAIN_ONLY_OPERATIONS].filter((id) => mainFlowOperations().has(id)),
+    ...Object.keys(MAIN_FLOW_CHANNELS).filter((id) => mainFlowOperations().has(id)),
   ])
 }
 
@@ -101,6 +143,19 @@ export function renderCoverage(reached: Set<string>): string {
     '## By group',
     '',
   ]
+  lines.push(
+    '## Run by main on a screen’s behalf',
+    '',
+    'Never sent through `api.call` from a view: the credential operations (`api.call` refuses',
+    'them; the sign-in, link, token and impersonation dialogs start them through their own',
+    'channels) and the exports tray’s file flows.',
+    '',
+    ...[...MAIN_ONLY_OPERATIONS].sort().map((id) => `- \`${id}\` — credentials, main only`),
+    ...Object.entries(MAIN_FLOW_CHANNELS).map(
+      ([id, channel]) => `- \`${id}\` — started by the \`${channel}\` channel`,
+    ),
+    '',
+  )
   for (const group of GROUP_IDS as readonly GroupId[]) {
     const ops = operations.filter((o) => o.group === group)
     const missing = ops.filter((o) => !reached.has(o.id))
