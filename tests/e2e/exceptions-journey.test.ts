@@ -76,6 +76,20 @@ describe('excepting a vulnerability, on the demo service', () => {
     ).toContain('medium')
   })
 
+  it('lists the vulnerabilities of one CVE from the address, the filter shown and set', async () => {
+    await app.goto(page, 'vulnerabilities?cve_id=CVE-1999-0497')
+    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    const titles = await page.getByTestId('resource-open').allTextContents()
+    expect(titles.length).toBeGreaterThan(0)
+    expect(new Set(titles.map((t) => t.trim()))).toEqual(new Set(['Anonymous FTP login allowed']))
+    expect(
+      await page
+        .locator('input[data-filter="cve_id"], [data-filter="cve_id"] input')
+        .first()
+        .inputValue(),
+    ).toBe('CVE-1999-0497')
+  })
+
   it('creates an exception with an expiry from a vulnerability, and the statistics count it', async () => {
     await page.locator('[data-testid="nav-group"][data-group="exceptions"]').click()
     await page.getByTestId('exception-statistics').waitFor(WAIT)

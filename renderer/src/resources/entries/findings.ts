@@ -20,7 +20,15 @@ export const findingsResources = [
       { key: 'pci_compliant', label: 'PCI', kind: 'boolean', width: 80 },
       { key: 'last_seen_at', label: 'Last seen', kind: 'datetime', sortable: true },
     ],
-    filters: ['severity', 'pci_compliant', 'scan_id', 'host_id'],
+    filters: [
+      'severity',
+      'cvss_score_min',
+      'cvss_score_max',
+      'pci_compliant',
+      'cve_id',
+      'scan_id',
+      'host_id',
+    ],
     // The questions about a vulnerability and their answers are on its page's Ask tab
     // (views/vulnerabilities), with the prompt.
     related: [{ label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' }],
