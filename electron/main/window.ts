@@ -1,5 +1,6 @@
 import { BrowserWindow, shell, type App, type Session, type WebContents } from 'electron'
-import { APP_START_URL, externalUrl, isAppUrl } from './origin'
+import { externalUrl } from '@contract/links'
+import { APP_START_URL, isAppUrl } from './origin'
 
 /** Options of the one window factory. */
 export interface AppWindowOptions {

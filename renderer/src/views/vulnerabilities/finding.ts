@@ -1,5 +1,6 @@
 // What the vulnerability page shows beyond the plain attributes: texts the service wrote (shown
 // as text, never as HTML) and references (links only where they are https).
+import { externalUrl } from '@contract/links'
 
 /** Attributes the page shows in sections of their own rather than in the attribute list. */
 export const SECTION_FIELDS = ['description', 'evidence', 'solution', 'references'] as const
@@ -11,26 +12,10 @@ export interface Reference {
 }
 
 /**
- * The address of `url` when the OS browser may open it: https, a host, no user name or password
- * in it, no spaces or control characters, 2,048 characters at most (the rule main's
- * `openExternally` applies again). Anything else is null and shown as plain text.
+ * The address of `url` when the OS browser may open it (main's `openExternally` rule, applied
+ * again there); anything else is null and shown as plain text.
  */
-export function httpsHref(url: string): string | null {
-  if (url.length > 2048) return null
-  for (let i = 0; i < url.length; i++) {
-    const code = url.charCodeAt(i)
-    if (code <= 0x20 || code === 0x7f) return null
-  }
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return null
-  }
-  if (parsed.protocol !== 'https:' || !parsed.hostname) return null
-  if (parsed.username || parsed.password) return null
-  return parsed.href
-}
+export const httpsHref = externalUrl
 
 /**
  * The finding's references: a list of addresses (or `{url}` objects), or one text with an
