@@ -27,6 +27,15 @@ describe('a 404 read as a missing operation', () => {
     ).toBe('RELEASE_MISMATCH')
   })
 
+  it('is not one for an operation whose body names a record, unless the service says so', () => {
+    const impersonate = findOperation('auth.impersonate')!
+    expect(missingOperation(notFound('There is no user usr-999'), impersonate, 'latest')).toBeNull()
+    expect(
+      missingOperation(notFound('No route for POST /auth/impersonate'), impersonate, 'latest')
+        ?.error.code,
+    ).toBe('RELEASE_MISMATCH')
+  })
+
   it('leaves every other failure alone', () => {
     const list = findOperation('advanced_reports.list')!
     const forbidden = new ServiceFailure({ code: 'FORBIDDEN', status: 403, message: 'no' })

@@ -8,7 +8,8 @@ const NO_ROUTE =
 /**
  * A 404 for an operation the account's release has, read as "the service lacks the operation":
  * the account is set to a newer release than its service. Only where a 404 cannot mean a missing
- * record — an operation without path parameters — or where the service says it has no route.
+ * record — an operation with neither path parameters nor a body — or where the service says it
+ * has no route.
  * Any other 404 stays "could not find that record". Null when `failure` is not such a 404.
  */
 export function missingOperation(
@@ -18,8 +19,9 @@ export function missingOperation(
 ): ServiceFailure | null {
   if (!(failure instanceof ServiceFailure)) return null
   if (failure.error.code !== 'NOT_FOUND' || failure.error.status !== 404) return null
-  const recordPath = /\{[^}]+\}/.test(op.path)
-  if (recordPath && !NO_ROUTE.test(failure.serviceDetail ?? '')) return null
+  // A path parameter or a body can name a record (impersonate's user_id) that is missing.
+  const namesRecord = /\{[^}]+\}/.test(op.path) || op.body != null
+  if (namesRecord && !NO_ROUTE.test(failure.serviceDetail ?? '')) return null
   return new ServiceFailure(
     {
       code: 'RELEASE_MISMATCH',
