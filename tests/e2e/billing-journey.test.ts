@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type BrowserMode, useDemoJourney } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -42,27 +42,12 @@ async function grantsInDetail(page: Page): Promise<Record<string, string>> {
 }
 
 describe('billing on the demo service (administrator)', () => {
+  let ops: string[] = []
+  const j = useDemoJourney({ beforeOpen: (p) => void (ops = watchOperations(p)) })
   let app: BrowserMode
-  let browser: Browser
   let page: Page
   let problems: string[]
-  let ops: string[]
-
-  beforeAll(async () => {
-    app = await startBrowserMode()
-    browser = await launchChromium()
-    page = await browser.newPage()
-    problems = watchPage(page)
-    ops = watchOperations(page)
-    await app.open(page)
-    await page.getByTestId('welcome-demo-button').click()
-    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-  })
+  beforeAll(() => void ({ app, page, problems } = j))
 
   it('edits a plan’s features, refusing a negative limit first, and the service keeps them', async () => {
     await page.locator('[data-testid="nav-group"][data-group="billing"]').click()

@@ -6,9 +6,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Papa from 'papaparse'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+import { useDemoJourney } from './harness'
 
 const WAIT = { timeout: 30_000 }
 const DOMAIN = 'csv-journey.test'
@@ -27,28 +27,17 @@ const search = (page: Page) =>
 const visibleRows = (page: Page) => page.locator('[data-testid="resource-row"]:visible')
 
 describe('CSV import and export, on the demo service', () => {
-  let app: BrowserMode
-  let browser: Browser
-  let page: Page
-  let problems: string[]
   let folder: string
-
-  beforeAll(async () => {
+  beforeAll(() => {
     folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-csv-e2e-')))
-    app = await startBrowserMode()
-    browser = await launchChromium()
-    page = await browser.newPage()
-    problems = watchPage(page)
-    await app.open(page)
-    await page.getByTestId('welcome-demo-button').click()
-    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
   })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
+  afterAll(() => {
     if (folder) fs.rmSync(folder, { recursive: true, force: true })
   })
+  const j = useDemoJourney()
+  let page: Page
+  let problems: string[]
+  beforeAll(() => void ({ page, problems } = j))
 
   it('imports only the good rows of a CSV after a preview naming the bad ones', async () => {
     await page.locator('[data-testid="nav-group"][data-group="users"]').click()

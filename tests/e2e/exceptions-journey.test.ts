@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type BrowserMode, useDemoJourney } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -30,25 +30,11 @@ function dayFromToday(days: number): string {
 }
 
 describe('excepting a vulnerability, on the demo service', () => {
+  const j = useDemoJourney()
   let app: BrowserMode
-  let browser: Browser
   let page: Page
   let problems: string[]
-
-  beforeAll(async () => {
-    app = await startBrowserMode()
-    browser = await launchChromium()
-    page = await browser.newPage()
-    problems = watchPage(page)
-    await app.open(page)
-    await page.getByTestId('welcome-demo-button').click()
-    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-  })
+  beforeAll(() => void ({ app, page, problems } = j))
 
   it('drills down from the dashboard chart to the vulnerabilities of one severity', async () => {
     const count = await chartNumber(page, 'vulnerability-total-panel-chart', 'medium')

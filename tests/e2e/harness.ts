@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { findOtp } from '../support/otp'
 
 export const CHROMIUM = '/usr/bin/chromium'
@@ -288,4 +289,39 @@ export async function accountAction(page: Page, accountId: string, actionTestId:
   const action = panel.getByTestId(actionTestId)
   await action.waitFor({ timeout: 30_000 })
   await action.click()
+}
+
+/** What a journey on the demo service works with (set once its `beforeAll` has run). */
+export interface DemoJourney {
+  app: BrowserMode
+  browser: Browser
+  page: Page
+  /** Console errors and failed requests of the page (watchPage). */
+  problems: string[]
+}
+
+/**
+ * Browser mode with the demo signed in, in Chromium, for the enclosing describe block: started
+ * in `beforeAll` (the dashboard's upcoming scans shown), stopped in `afterAll`. `beforeOpen` runs
+ * on the new page before the app opens (to watch its requests).
+ */
+export function useDemoJourney(
+  options: { env?: Record<string, string>; beforeOpen?: (page: Page) => void } = {},
+): DemoJourney {
+  const j = {} as DemoJourney
+  beforeAll(async () => {
+    j.app = await startBrowserMode([], options.env ? { env: options.env } : {})
+    j.browser = await launchChromium()
+    j.page = await j.browser.newPage()
+    j.problems = watchPage(j.page)
+    options.beforeOpen?.(j.page)
+    await j.app.open(j.page)
+    await j.page.getByTestId('welcome-demo-button').click()
+    await j.page.getByTestId('upcoming-scan-row').first().waitFor({ timeout: 30_000 })
+  })
+  afterAll(async () => {
+    await j.browser?.close()
+    await j.app?.stop()
+  })
+  return j
 }

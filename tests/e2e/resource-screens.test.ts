@@ -1,15 +1,7 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../sandbox/server'
-import {
-  addAccountThroughUi,
-  launchChromium,
-  openSwitcher,
-  startBrowserMode,
-  waitForFocus,
-  watchPage,
-  type BrowserMode,
-} from './harness'
+import { addAccountThroughUi, openSwitcher, useDemoJourney, waitForFocus } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -22,25 +14,10 @@ const formInput = (page: Page, name: string) =>
   page.locator(`[data-testid="operation-form"] [data-field="${name}"]`).locator('input, textarea')
 
 describe('the generic resource screens, on the demo service', () => {
-  let app: BrowserMode
-  let browser: Browser
+  const j = useDemoJourney()
   let page: Page
   let problems: string[]
-
-  beforeAll(async () => {
-    app = await startBrowserMode()
-    browser = await launchChromium()
-    page = await browser.newPage()
-    problems = watchPage(page)
-    await app.open(page)
-    await page.getByTestId('welcome-demo-button').click()
-    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-  })
+  beforeAll(() => void ({ page, problems } = j))
 
   it('creates a target after refusing a bad address in place, then edits and deletes it', async () => {
     await page.locator('[data-testid="nav-group"][data-group="targets"]').click()
