@@ -3,8 +3,8 @@
 // parses (and parsed): scans.upcoming (small), and a 10,000-row targets list. The service is the
 // sandbox over loopback; a pass-through proxy in front of it answers GET /v2/targets with 10,000
 // rows built from the sandbox's own first row, so the online baseline parses the same bytes.
-import http from 'node:http'
 import { startSandbox } from '../sandbox/server'
+import { startHttpProxy } from '../tests/support/http-proxy'
 import { addBenchAccount, callChannel, startBenchCore } from './core-call'
 import { SMOKE, rounds } from './proc'
 import { median, ratioLine, timeEach } from './stats'
@@ -19,38 +19,17 @@ interface Page {
   meta?: Record<string, unknown>
 }
 
-/** A proxy to `target` that answers GET /v2/targets with `rows` rows (given once known). */
-async function startProxy(target: string, big: () => string | null) {
-  const upstream = new URL(target)
-  const server = http.createServer((req, res) => {
-    const body = req.method === 'GET' && req.url?.startsWith('/v2/targets?') ? big() : null
-    if (body) {
+/** A proxy to `target` that answers GET /v2/targets with the big page (once known). */
+function startProxy(target: string, big: () => string | null) {
+  return startHttpProxy(target, {
+    intercept(req, res) {
+      const body = req.method === 'GET' && req.url?.startsWith('/v2/targets?') ? big() : null
+      if (!body) return false
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(body)
-      return
-    }
-    const out = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    out.on('error', () => res.destroy())
-    req.pipe(out)
+      return true
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
 }
 
 /** Runs the offline-copy benchmark and returns its printed lines. */
@@ -60,7 +39,7 @@ export async function benchOffline(): Promise<string[]> {
   const proxy = await startProxy(sandbox.baseUrl, () => bigBody)
   const { core, close } = await startBenchCore()
   try {
-    const accountId = await addBenchAccount(core, proxy.url, sandbox.apiKey)
+    const accountId = await addBenchAccount(core, proxy.baseUrl, sandbox.apiKey)
     const read =
       (op: 'scans.upcoming' | 'targets.list', query: Record<string, number>) => async () => {
         const out = await callChannel(core, 'api.call', { accountId, op, input: { query } })

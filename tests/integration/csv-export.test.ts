@@ -4,7 +4,6 @@
 // through a rewriting proxy), nothing left behind when the dialog is cancelled or the answer is
 // not CSV.
 import fs from 'node:fs'
-import http from 'node:http'
 import path from 'node:path'
 import Papa from 'papaparse'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -13,6 +12,7 @@ import type { ApiCallOutput } from '@contract/channels'
 import type { CsvExportOutcome } from '@contract/csv'
 import { analystAccount, signedIn, startTestCore, type TestCore } from './core-helpers'
 import { filesIn, recordingHost, tempFolder, type RecordingHost } from './exports-helpers'
+import { startHttpProxy, type HttpProxy } from '../support/http-proxy'
 import { useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'none' })
@@ -20,7 +20,7 @@ const PLANTED = '=HYPERLINK("http://x")'
 
 /** What the proxy in front of the sandbox does to GET /v2/organizations/export. */
 let proxyMode: 'pass' | 'json' | 'html' | 'unescaped' = 'pass'
-let proxy: http.Server
+let proxy: HttpProxy
 let proxyUrl = ''
 
 let root: string
@@ -31,41 +31,26 @@ let account: AccountView
 let offered: string[]
 
 beforeAll(async () => {
-  const upstream = new URL(s.sandbox.baseUrl)
-  proxy = http.createServer((req, res) => {
-    const exporting = req.method === 'GET' && req.url?.startsWith('/v2/organizations/export')
-    if (exporting && proxyMode === 'json') {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      return res.end('{"data":[{"id":"org-001"}]}')
-    }
-    if (exporting && proxyMode === 'html') {
-      res.writeHead(200, { 'content-type': 'text/csv' })
-      return res.end('<!doctype html><title>Gateway</title><p>Sign in to the proxy</p>')
-    }
-    if (exporting && proxyMode === 'unescaped') {
-      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' })
-      return res.end(`id,name\r\norg-001,"${PLANTED.replace(/"/g, '""')}"\r\norg-002,@SUM(1+1)\r\n`)
-    }
-    const out = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    out.on('error', () => res.destroy())
-    req.pipe(out)
+  proxy = await startHttpProxy(s.sandbox.baseUrl, {
+    intercept(req, res) {
+      const exporting = req.method === 'GET' && req.url?.startsWith('/v2/organizations/export')
+      if (!exporting || proxyMode === 'pass') return false
+      if (proxyMode === 'json') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{"data":[{"id":"org-001"}]}')
+      } else if (proxyMode === 'html') {
+        res.writeHead(200, { 'content-type': 'text/csv' })
+        res.end('<!doctype html><title>Gateway</title><p>Sign in to the proxy</p>')
+      } else {
+        res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' })
+        res.end(`id,name\r\norg-001,"${PLANTED.replace(/"/g, '""')}"\r\norg-002,@SUM(1+1)\r\n`)
+      }
+      return true
+    },
   })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+  proxyUrl = proxy.baseUrl
 })
-afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+afterAll(() => proxy.close())
 
 beforeEach(() => {
   s.sandbox.reset()

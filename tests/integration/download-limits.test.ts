@@ -3,8 +3,6 @@
 // lies, or an endless body without one). A refused download keeps no file and no ledger entry,
 // and the job says what to do.
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Settings } from '@contract/channels'
@@ -19,6 +17,7 @@ import {
   waitForJob,
   type ExportSetup,
 } from './exports-helpers'
+import { startHttpProxy, type HttpProxy } from '../support/http-proxy'
 import { useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'none' })
@@ -29,13 +28,13 @@ const FINAL = ['verified', 'failed', 'mismatch', 'cancelled'] as const
 let mode: 'forward' | 'overLength' | 'endless' = 'forward'
 /** Bytes the proxy sent of its endless body, and whether the client hung up on it. */
 const endless = { sent: 0, closed: false }
-let proxy: http.Server
+let proxy: HttpProxy
 let proxyUrl: string
 
 beforeAll(async () => {
-  const upstream = new URL(s.sandbox.baseUrl)
-  proxy = http.createServer((req, res) => {
-    if (mode !== 'forward' && /\/download(\?|$)/.test(req.url ?? '')) {
+  proxy = await startHttpProxy(s.sandbox.baseUrl, {
+    intercept(req, res) {
+      if (mode === 'forward' || !/\/download(\?|$)/.test(req.url ?? '')) return false
       if (mode === 'overLength') {
         // Announces 16 bytes, sends 64 KiB on the raw socket, then closes.
         const body = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(64 * 1024, 'x')])
@@ -47,7 +46,7 @@ beforeAll(async () => {
             body,
           ]),
         )
-        return
+        return true
       }
       // No Content-Length: chunks of 64 KiB until the client hangs up (or 64 MiB at most).
       res.writeHead(200, { 'Content-Type': 'application/pdf' })
@@ -62,37 +61,12 @@ beforeAll(async () => {
         if (!res.destroyed) res.end()
       }
       pump()
-      return
-    }
-    const forward = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: upstream.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    forward.on('error', () => res.destroy())
-    req.pipe(forward)
+      return true
+    },
   })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const port = (proxy.address() as AddressInfo).port
-  const url = new URL(s.sandbox.baseUrl)
-  url.host = `127.0.0.1:${port}`
-  proxyUrl = url.toString().replace(/\/$/, '')
+  proxyUrl = proxy.baseUrl
 })
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      proxy.closeAllConnections()
-      proxy.close(() => resolve())
-    }),
-)
+afterAll(() => proxy.close())
 
 let e: ExportSetup
 beforeEach(async () => {

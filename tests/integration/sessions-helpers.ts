@@ -1,9 +1,8 @@
 // Pieces of the sign-in integration tests: a recording proxy in front of a sandbox (to see the
 // credentials each request carried), second-factor challenges, and waiting. One-time codes and
 // other values from the sandbox log are read with tests/support/otp.ts.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { ChallengeView, SignInOutcome } from '@contract/sessions'
+import { startHttpProxy } from '../support/http-proxy'
 
 /** One request as it passed the proxy: the credentials it carried. */
 export interface SeenCredentials {
@@ -22,46 +21,23 @@ export interface RecordingProxy {
 
 /** Starts a recording proxy on 127.0.0.1 (a free port) in front of `target`. */
 export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
-  const to = new URL(target)
   const seen: SeenCredentials[] = []
-  const server = http.createServer((req, res) => {
-    const header = (name: string) => {
-      const v = req.headers[name]
-      return Array.isArray(v) ? v.join(',') : v
-    }
-    seen.push({
-      method: req.method ?? '',
-      path: (req.url ?? '').split('?')[0],
-      apiKey: header('x-api-key'),
-      authorization: header('authorization'),
-    })
-    const upstream = http.request(
-      {
-        host: to.hostname,
-        port: to.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: to.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
+  const proxy = await startHttpProxy(target, {
+    intercept(req) {
+      const header = (name: string) => {
+        const v = req.headers[name]
+        return Array.isArray(v) ? v.join(',') : v
+      }
+      seen.push({
+        method: req.method ?? '',
+        path: (req.url ?? '').split('?')[0],
+        apiKey: header('x-api-key'),
+        authorization: header('authorization'),
+      })
+      return false
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
+  return { baseUrl: proxy.baseUrl, seen, close: () => proxy.close() }
 }
 
 /** The challenge of an outcome (throws when the sign-in needed no second factor). */

@@ -2,7 +2,6 @@
 // answer the way a real deployment might (a display field of another type, a row without a usable
 // id); the view still gets the page, the odd rows marked, a warning to show once, and the log
 // names the fields, never their values. What main acts on stays strict.
-import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiCallOutput } from '@contract/channels'
 import { ROW_MARK } from '../../electron/core/http/tolerant'
@@ -12,11 +11,12 @@ import {
   startTestCore,
   type RecordedSandbox,
 } from './core-helpers'
+import { startHttpProxy, type HttpProxy } from '../support/http-proxy'
 
 const SECRET_NAME = 'Do not log me'
 
 let sandbox: RecordedSandbox
-let proxy: http.Server
+let proxy: HttpProxy
 let proxyUrl = ''
 
 /** Rewrites GET /v2/targets answers: row 0's name becomes an object, row 1's id a number. */
@@ -31,43 +31,16 @@ function rewrite(body: string): string {
 
 beforeAll(async () => {
   sandbox = await startRecordedSandbox()
-  const upstream = new URL(sandbox.baseUrl)
-  proxy = http.createServer((req, res) => {
-    const out = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        const chunks: Buffer[] = []
-        answer.on('data', (c: Buffer) => chunks.push(c))
-        answer.on('end', () => {
-          let body = Buffer.concat(chunks).toString('utf8')
-          if (
-            req.method === 'GET' &&
-            req.url?.startsWith('/v2/targets?') &&
-            answer.statusCode === 200
-          )
-            body = rewrite(body)
-          const headers = { ...answer.headers }
-          delete headers['content-length']
-          delete headers.etag
-          res.writeHead(answer.statusCode ?? 502, headers)
-          res.end(body)
-        })
-      },
-    )
-    out.on('error', () => res.destroy())
-    req.pipe(out)
+  proxy = await startHttpProxy(sandbox.baseUrl, {
+    rewrite: (req, answer) =>
+      req.method === 'GET' && req.url?.startsWith('/v2/targets?') && answer.statusCode === 200
+        ? rewrite
+        : null,
   })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+  proxyUrl = proxy.baseUrl
 })
 afterAll(async () => {
-  await new Promise<void>((resolve) => proxy.close(() => resolve()))
+  await proxy.close()
   await sandbox.close()
 })
 
