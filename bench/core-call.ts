@@ -30,6 +30,8 @@ export async function startBenchCore(): Promise<{ core: Core; close(): Promise<v
     mode: 'browser',
     version: 'bench',
     vault: new MemoryVault(),
+    // No notification rounds: their requests would land inside the timed calls.
+    notificationIntervalMs: 0,
   })
   return {
     core,

@@ -1,9 +1,9 @@
 // Issue 8's end-to-end proofs on the demo service: a quick scan from one field to a finished scan
 // with vulnerabilities, the guided wizard with a weekly schedule whose next dates the service
 // computes, and bad host lines refused in place with nothing created.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { field, launchChromium, startBrowserMode, watchPage, type BrowserMode } from './harness'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { field, useDemoJourney } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -53,25 +53,10 @@ async function choose(page: Page, id: string, option: string | RegExp): Promise<
 }
 
 describe('scanning on the demo service (issue 8)', () => {
-  let app: BrowserMode
-  let browser: Browser
+  const j = useDemoJourney({ env: { SCANDESK_DEMO_SCAN_MS: '6000' } })
   let page: Page
   let problems: string[]
-
-  beforeAll(async () => {
-    app = await startBrowserMode([], { env: { SCANDESK_DEMO_SCAN_MS: '6000' } })
-    browser = await launchChromium()
-    page = await browser.newPage()
-    problems = watchPage(page)
-    await app.open(page)
-    await page.getByTestId('welcome-demo-button').click()
-    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await app?.stop()
-  })
+  beforeAll(() => void ({ page, problems } = j))
 
   it('runs a quick scan from one field to a finished scan with vulnerabilities', async () => {
     const hosts = field(page, 'quick-scan-hosts')
