@@ -1,12 +1,13 @@
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
+import { catchAllRouter } from '@/test/composables'
 import SeverityChart from './SeverityChart.vue'
 import { SEVERITY_COLORS } from './severity'
 
 function mountChart(counts: Record<string, unknown> | null) {
   return mount(SeverityChart, {
     props: { counts, caption: 'Findings by severity' },
-    global: { stubs: { Echarts: true } },
+    global: { plugins: [catchAllRouter()], stubs: { Echarts: true } },
   })
 }
 
@@ -27,7 +28,7 @@ describe('the severity chart', () => {
     const rows = wrapper.findAll('tbody tr').map((tr) => tr.text())
     expect(rows).toEqual(['Critical2', 'High0', 'Medium0', 'Low0', 'Info0'])
     expect(wrapper.find('table').classes()).toContain('visually-hidden')
-    expect(wrapper.find('.severity-chart__drawing').attributes('aria-hidden')).toBe('true')
+    expect(wrapper.find('.counts-chart__drawing').attributes('aria-hidden')).toBe('true')
     expect(wrapper.find('figcaption').text()).toBe('Findings by severity (2 in all)')
   })
 
