@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { acceptedOf, compare, csvFields, findingsOf } from './electronegativity'
+import { acceptedOf, compare, findingsOf } from './electronegativity'
 
 const CSV = `issue, severity, confidence, filename, location, sample, description, url
 CSP_GLOBAL_CHECK,"LOW","FIRM","renderer/index.html","5:0","default-src 'self'","CSP",https://x
@@ -11,8 +11,18 @@ LIMIT_NAVIGATION_GLOBAL_CHECK,"HIGH","CERTAIN","N/A","0:0",N/A,"Missing navigati
 `
 
 describe('reading Electronegativity findings', () => {
-  it('splits quoted CSV fields with commas and doubled quotes', () => {
-    expect(csvFields('A,"b, c","say ""hi""",d')).toEqual(['A', 'b, c', 'say "hi"', 'd'])
+  it('reads quoted CSV fields with commas, doubled quotes and line breaks', () => {
+    const csv = `${CSV}AUXCLICK_JS_CHECK,"MEDIUM","FIRM","out/renderer/a.js","1:2","say ""hi"", then
+go on","Review",https://x
+`
+    const all = findingsOf(csv)
+    expect(all).toHaveLength(4)
+    expect(all.at(-1)).toEqual({
+      check: 'AUXCLICK_JS_CHECK',
+      severity: 'MEDIUM',
+      file: 'out/renderer/a.js',
+      sample: 'say "hi", then\ngo on',
+    })
   })
 
   it('keeps HIGH and MEDIUM findings only', () => {

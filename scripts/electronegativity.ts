@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import Papa from 'papaparse'
 
 const VERSION = '1.10.3'
 const root = resolve(__dirname, '..')
@@ -30,37 +31,13 @@ export interface Accepted {
   sample: string
 }
 
-/** Splits one CSV line (quoted fields may hold commas and doubled quotes). */
-export function csvFields(line: string): string[] {
-  const out: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      out.push(field)
-      field = ''
-    } else field += c
-  }
-  out.push(field)
-  return out
-}
-
 /** The HIGH and MEDIUM findings of Electronegativity's CSV output. */
 export function findingsOf(csv: string): Finding[] {
-  return csv
-    .split('\n')
-    .slice(1)
-    .filter((line) => line.trim())
-    .map(csvFields)
-    .map(([check, severity, , file, , sample]) => ({
+  // papaparse: quoted fields may hold commas, doubled quotes and line breaks (a flagged sample
+  // spanning lines); the first row is the header.
+  const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.slice(1)
+  return rows
+    .map(([check = '', severity = '', , file = '', , sample = '']) => ({
       check: check.trim(),
       severity: severity.trim(),
       file: file.trim(),
