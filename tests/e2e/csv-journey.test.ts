@@ -8,7 +8,7 @@ import path from 'node:path'
 import Papa from 'papaparse'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useDemoJourney } from './harness'
+import { openGroupList, useDemoJourney } from './harness'
 
 const WAIT = { timeout: 30_000 }
 const DOMAIN = 'csv-journey.test'
@@ -24,7 +24,6 @@ const FILE = [
 
 const search = (page: Page) =>
   page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
-const visibleRows = (page: Page) => page.locator('[data-testid="resource-row"]:visible')
 
 describe('CSV import and export, on the demo service', () => {
   let folder: string
@@ -40,8 +39,7 @@ describe('CSV import and export, on the demo service', () => {
   beforeAll(() => void ({ page, problems } = j))
 
   it('imports only the good rows of a CSV after a preview naming the bad ones', async () => {
-    await page.locator('[data-testid="nav-group"][data-group="users"]').click()
-    await visibleRows(page).first().waitFor(WAIT)
+    await openGroupList(page, 'users')
 
     await page.getByTestId('toolbar-users.import').click()
     const dialog = page.getByTestId('import-dialog')
@@ -92,12 +90,12 @@ describe('CSV import and export, on the demo service', () => {
   })
 
   it('exports the organizations to the CSV file the user typed', async () => {
-    await page.locator('[data-testid="nav-group"][data-group="organizations"]').click()
-    await visibleRows(page).first().waitFor(WAIT)
-    const shown = (await page.getByTestId('resource-open').allTextContents()).map((t) => t.trim())
+    // the organizations' own list, final: never the users' rows still on screen
+    const list = await openGroupList(page, 'organizations')
+    const shown = (await list.getByTestId('resource-open').allTextContents()).map((t) => t.trim())
     expect(shown.length).toBeGreaterThan(0)
 
-    await page.getByTestId('csv-export').click()
+    await list.getByTestId('csv-export').click()
     const input = page.locator(
       'input[data-testid="csv-path-input"], [data-testid="csv-path-input"] input',
     )

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserMode, useDemoJourney } from './harness'
+import { type BrowserMode, openGroupList, useDemoJourney, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -46,13 +46,13 @@ describe('excepting a vulnerability, on the demo service', () => {
     await link.focus()
     await page.keyboard.press('Enter')
     await page.waitForURL(/#\/vulnerabilities\?severity=medium$/, WAIT)
-    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    const list = await waitForList(page, 'vulnerabilities')
     await expect
-      .poll(() => page.locator('.el-pagination__total').first().textContent(), WAIT)
+      .poll(() => list.locator('.el-pagination__total').first().textContent(), WAIT)
       .toContain(String(count))
     // every row on the page is of that severity
-    const rows = page.locator('.el-table__body .el-table__row')
-    const medium = page.locator('.el-table__body .el-table__row', {
+    const rows = list.locator('.el-table__body .el-table__row')
+    const medium = list.locator('.el-table__body .el-table__row', {
       has: page.locator('.el-tag', { hasText: /^\s*medium\s*$/ }),
     })
     expect(await rows.count()).toBeGreaterThan(0)
@@ -64,8 +64,8 @@ describe('excepting a vulnerability, on the demo service', () => {
 
   it('lists the vulnerabilities of one CVE from the address, the filter shown and set', async () => {
     await app.goto(page, 'vulnerabilities?cve_id=CVE-1999-0497')
-    await page.getByTestId('resource-open').first().waitFor(WAIT)
-    const titles = await page.getByTestId('resource-open').allTextContents()
+    const list = await waitForList(page, 'vulnerabilities')
+    const titles = await list.getByTestId('resource-open').allTextContents()
     expect(titles.length).toBeGreaterThan(0)
     expect(new Set(titles.map((t) => t.trim()))).toEqual(new Set(['Anonymous FTP login allowed']))
     expect(
@@ -86,8 +86,7 @@ describe('excepting a vulnerability, on the demo service', () => {
       .poll(() => page.getByTestId('exception-expiring').first().textContent(), WAIT)
       .toMatch(/Expires in \d+ days/)
 
-    await page.locator('[data-testid="nav-group"][data-group="vulnerabilities"]').click()
-    await page.getByTestId('resource-open').first().waitFor(WAIT)
+    await openGroupList(page, 'vulnerabilities')
     await search(page).fill('Anonymous FTP')
     const row = page.locator('.el-table__row', {
       has: page.locator('[data-testid="resource-row"][data-id="vul-001"]'),

@@ -325,3 +325,42 @@ export function useDemoJourney(
   })
   return j
 }
+
+/**
+ * The generic list of `resource` once what it shows is final: its page of rows (or its refusal)
+ * is in for the account and the writes it offers no longer wait for the user's permissions
+ * (`data-state="ready"` on ResourceTable). With `account`, only that account's list counts (after
+ * a switch the previous account's list may still be on screen). Never "any row": the previous
+ * route's rows must not satisfy it.
+ */
+export async function waitForList(
+  page: Page,
+  resource: string,
+  options: { account?: string; state?: 'ready' | 'error'; timeout?: number } = {},
+) {
+  const account = options.account ? `[data-account="${options.account}"]` : ''
+  const table = page
+    .locator(
+      `.resource-table[data-resource="${resource}"]${account}[data-state="${options.state ?? 'ready'}"]`,
+    )
+    .filter({ visible: true })
+  await table.waitFor({ timeout: options.timeout ?? 30_000 })
+  return table
+}
+
+/**
+ * Opens a group from the sidebar and waits for its list of `resource` (the group's own by
+ * default): the route is the group's and the list is final (waitForList).
+ */
+export async function openGroupList(
+  page: Page,
+  group: string,
+  options: { resource?: string; account?: string } = {},
+) {
+  await page.locator(`[data-testid="nav-group"][data-group="${group}"]`).click()
+  const path = `#/${group.replace(/_/g, '-')}`
+  await page.waitForURL((url) => url.hash === path || url.hash.startsWith(`${path}?`), {
+    timeout: 30_000,
+  })
+  return waitForList(page, options.resource ?? group, { account: options.account })
+}

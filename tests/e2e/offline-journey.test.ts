@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startBrowserMode, watchPage, type BrowserMode } from './harness'
+import { startBrowserMode, waitForList, watchPage, type BrowserMode } from './harness'
 import { addRelayedAccount, useRelayedJourney } from './relayed'
 
 const WAIT = { timeout: 30_000 }
@@ -35,12 +35,12 @@ describe('working offline (issue 10)', () => {
 
     // 1. online: two screens opened, fresh from the service
     await open(page, j.app, 'targets')
-    await rows(page).first().waitFor(WAIT)
+    await waitForList(page, 'targets')
     const targetCount = await rows(page).count()
     await expect.poll(() => state(page), WAIT).toBe('online')
     expect(await freshness(page).count()).toBe(0)
     await open(page, j.app, 'notifications')
-    await rows(page).first().waitFor(WAIT)
+    await waitForList(page, 'notifications')
 
     // 2. the service goes away; a reload shows both screens from the copy, with their age
     j.relay.cut()
@@ -53,7 +53,7 @@ describe('working offline (issue 10)', () => {
     expect(await page.getByTestId('connectivity').innerText()).toContain('Service unreachable')
     await open(page, j.app, 'notifications')
     await freshness(page).first().waitFor(WAIT)
-    await rows(page).first().waitFor(WAIT)
+    await waitForList(page, 'notifications')
 
     // 3. a list never opened says so plainly
     await open(page, j.app, 'scans')
@@ -84,7 +84,7 @@ describe('working offline (issue 10)', () => {
     await expect.poll(() => state(page), WAIT).toBe('work-offline')
     await page.keyboard.press('Escape')
     await open(page, j.app, 'notifications')
-    await rows(page).first().waitFor(WAIT)
+    await waitForList(page, 'notifications')
     await page.getByTestId('toolbar-notifications.mark_all_seen').click()
     await expect.poll(() => page.getByTestId('nav-outbox-count').innerText(), WAIT).toBe('1')
     await open(page, j.app, 'outbox')
@@ -101,7 +101,7 @@ describe('working offline (issue 10)', () => {
     await expect.poll(() => state(page), WAIT).toBe('online')
     await page.getByTestId('outbox-empty').waitFor(WAIT)
     await open(page, j.app, 'targets')
-    await rows(page).first().waitFor(WAIT)
+    await waitForList(page, 'targets')
     await expect.poll(() => freshness(page).count(), WAIT).toBe(0)
     expect(errors).toEqual([])
   })

@@ -81,8 +81,8 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
     await expect
       .poll(() => page.getByTestId('scan-wizard-draft').textContent(), WAIT)
       .toContain('Draft saved on this computer')
-    // the last keystrokes' save lands after a short pause
-    await page.waitForTimeout(1_000)
+    // the last keystrokes' save has landed (not a pause that a busy machine can outlast)
+    await page.locator('[data-testid="scan-wizard-draft"][data-saving="false"]').waitFor(WAIT)
     expect(problems, problems.join('\n')).toEqual([])
     await page.close()
 

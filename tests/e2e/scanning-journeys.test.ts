@@ -3,7 +3,7 @@
 // computes, and bad host lines refused in place with nothing created.
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { field, useDemoJourney } from './harness'
+import { field, useDemoJourney, waitForFocus, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -20,8 +20,8 @@ async function goToScreen(page: Page, hash: string): Promise<void> {
 /** The scans list's total ("Total 18") once the list has loaded. */
 async function scansTotal(page: Page): Promise<number> {
   await goToScreen(page, '#/scans')
-  await page.getByTestId('resource-open').first().waitFor(WAIT)
-  const total = page.locator('[data-testid="resource-pager"] .el-pagination__total')
+  const list = await waitForList(page, 'scans')
+  const total = list.locator('[data-testid="resource-pager"] .el-pagination__total')
   await expect.poll(() => total.textContent(), WAIT).toMatch(/\d/)
   return Number(/(\d[\d,]*)/.exec((await total.textContent()) ?? '')![1].replace(/,/g, ''))
 }
@@ -174,7 +174,8 @@ describe('scanning on the demo service (issue 8)', () => {
     for (const n of [1, 2, 3]) expect(await line(n).getAttribute('class')).toContain('problem')
 
     await page.getByTestId('scan-wizard-next').click()
-    await page.waitForTimeout(500)
+    // the step was checked and refused: the caret is back in the field in error
+    await waitForFocus(hostsArea(page))
     expect(await page.locator('.scan-wizard__body').getAttribute('data-step')).toBe('1')
 
     await page.getByTestId('scan-wizard-start-over').click()

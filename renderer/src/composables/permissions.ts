@@ -14,5 +14,11 @@ export function usePermissions() {
     if (!all || !all.some((p) => p.endsWith('.write'))) return true
     return all.includes(`${area}.write`)
   }
-  return { list, canWrite }
+  /** The answer (or its refusal) is in: what is offered no longer changes for lack of it. */
+  const settled = computed(
+    () =>
+      !read.available.value ||
+      (!read.loading.value && (!!read.data.value || !!read.error.value)),
+  )
+  return { list, canWrite, settled }
 }

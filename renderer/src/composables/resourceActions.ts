@@ -157,6 +157,8 @@ export function useResourceActions(resource: ResourceDef) {
 
   return {
     allowed,
+    /** The user's permissions are known (or could not be read): the offered writes are final. */
+    permissionsSettled: permissions.settled,
     running,
     form,
     formOpen,

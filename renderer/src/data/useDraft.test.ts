@@ -43,12 +43,16 @@ describe('a draft kept on this computer', () => {
     await flushPromises()
     let open!: () => void
     saveGate = new Promise((r) => (open = r))
+    expect(draft.saving.value).toBe(false)
     void draft.save({ step: 1, hosts: 'a' })
     void draft.save({ step: 1, hosts: 'ab' })
     const last = draft.save({ step: 1, hosts: 'abc' })
+    // saving until the newest value has landed, not merely the first
+    expect(draft.saving.value).toBe(true)
     open()
     await last
     await flushPromises()
+    expect(draft.saving.value).toBe(false)
     expect(saves().map((c) => (c.payload as { data: { hosts: string } }).data.hosts)).toEqual([
       'a',
       'abc',

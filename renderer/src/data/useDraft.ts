@@ -14,6 +14,8 @@ export interface Draft<T> {
   loaded: Ref<boolean>
   /** When the last save landed on disk. */
   savedAt: Ref<string | null>
+  /** True from a save's call until the newest value has landed (or failed). */
+  saving: Ref<boolean>
   /** A save or load that failed (the work is still on screen; the next save tries again). */
   error: Ref<AppError | null>
   /** Stores `next` now (a save in flight is followed by the newest value only). */
@@ -34,6 +36,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
   const loaded = ref(false)
   const savedAt = ref<string | null>(null)
   const error = ref<AppError | null>(null)
+  const saving = ref(false)
   let owner: string | null = null
   let inFlight: Promise<void> | null = null
   let waiting: { accountId: string; data: T } | null = null
@@ -68,6 +71,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
     } finally {
       // In the same turn as the last check: a save after this starts a new round.
       inFlight = null
+      saving.value = false
     }
   }
 
@@ -93,6 +97,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
     if (!owner) return Promise.resolve()
     value.value = next
     waiting = { accountId: owner, data: next }
+    saving.value = true
     inFlight ??= drain()
     return inFlight
   }
@@ -107,5 +112,5 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
     if (!result.ok) error.value = result.error
   }
 
-  return { value, loaded, savedAt, error, save, clear }
+  return { value, loaded, savedAt, saving, error, save, clear }
 }

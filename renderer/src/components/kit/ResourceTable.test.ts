@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { resourceByKey } from '@/resources'
 import { apiCalls, listAnswer, withTwoAccounts } from '@/test/composables'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
@@ -47,6 +47,37 @@ function mountTable(key: string) {
 }
 
 describe('a resource table', () => {
+  it('says it is final only once both its rows and the user permissions are in', async () => {
+    const held = deferred<unknown>()
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'user.permissions') return held.promise
+      if (p.op.endsWith('.list')) return listAnswer('T', 3, 42)
+      return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
+    })
+    mountTable('targets')
+    await flushPromises()
+    const root = document.querySelector<HTMLElement>('.resource-table')!
+    expect(root.dataset.resource).toBe('targets')
+    expect(root.dataset.account).toBe('acct-aaaa')
+    // rows are shown, but whether "New target" is offered still waits for the permissions
+    expect(byTestId('resource-row')).toHaveLength(3)
+    expect(root.dataset.state).toBe('loading')
+    held.resolve(answer({ role: 'analyst', permissions: ['targets.read', 'scanners.write'] }))
+    await flushPromises()
+    expect(root.dataset.state).toBe('ready')
+    expect(byTestId('resource-create')).toHaveLength(0)
+  })
+
+  it('says it is final with an error when the service refuses the list', async () => {
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions })
+      return new Fail({ code: 'FORBIDDEN', status: 403, message: 'Not allowed' })
+    })
+    mountTable('targets')
+    await flushPromises()
+    expect(document.querySelector<HTMLElement>('.resource-table')!.dataset.state).toBe('error')
+  })
+
   it('shows the page the service answered with its total', async () => {
     mountTable('targets')
     await flushPromises()
