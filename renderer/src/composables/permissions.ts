@@ -17,8 +17,7 @@ export function usePermissions() {
   /** The answer (or its refusal) is in: what is offered no longer changes for lack of it. */
   const settled = computed(
     () =>
-      !read.available.value ||
-      (!read.loading.value && (!!read.data.value || !!read.error.value)),
+      !read.available.value || (!read.loading.value && (!!read.data.value || !!read.error.value)),
   )
   return { list, canWrite, settled }
 }
