@@ -4,6 +4,7 @@
 // `--smoke` (what CI runs): 2 rounds on 4 MiB files, to catch a benchmark that no longer runs.
 import { benchApiCall } from './api-call.bench'
 import { benchDownload } from './download.bench'
+import { benchLists } from './lists.bench'
 import { benchOffline } from './offline.bench'
 import { SMOKE } from './proc'
 import { benchVerify } from './verify.bench'
@@ -11,6 +12,7 @@ import { benchVerify } from './verify.bench'
 const BENCHES: [string, () => Promise<string[]>][] = [
   ['api.call', benchApiCall],
   ['download', benchDownload],
+  ['lists', benchLists],
   ['offline', benchOffline],
   ['verify', benchVerify],
 ]
