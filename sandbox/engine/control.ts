@@ -1,10 +1,18 @@
 import { z } from 'zod'
-import { SandboxHttpError } from '../types'
-import { errorBody } from './errors'
-import { faultsPatch } from './faults'
-import { fieldErrorsOf } from './errors'
+import { SandboxHttpError, type SandboxContext } from '../types'
+import type { LogBuffer, SandboxClock } from './context'
+import { errorBody, fieldErrorsOf } from './errors'
+import { faultsPatch, type FaultState } from './faults'
 import { parseJsonBody } from './validation'
-import type { SandboxEngine } from './engine'
+
+/** What the control endpoints reach of the engine (the engine passes itself). */
+export interface ControlledEngine {
+  readonly faults: FaultState
+  readonly clock: SandboxClock
+  readonly ctx: SandboxContext
+  readonly logs: LogBuffer
+  reset(): void
+}
 
 const clockBody = z.strictObject({ advanceMs: z.number().int().min(0) })
 
@@ -26,7 +34,7 @@ function parse<T>(schema: z.ZodType<T>, raw: Buffer): T {
  * POST clock {advanceMs}, GET log. The engine mounts them only when testMode is on.
  */
 export function handleControl(
-  engine: SandboxEngine,
+  engine: ControlledEngine,
   method: string,
   name: string,
   raw: Buffer,
