@@ -1,124 +1,14 @@
 import { createHash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
+import { hashWorkerSource, type FromWorker, type ToWorker } from './hash-worker'
 
 /** Size of one buffer slot: bytes are hashed and written in pieces of this size. */
 export const SLOT_BYTES = 1024 * 1024
 
-// The hashing thread. Plain CommonJS source evaluated by the worker, so it runs the same from
-// TypeScript tests, the bundled main process and a packaged app (no worker file to locate).
-const WORKER_SOURCE = `
-const { parentPort, MessageChannel } = require('node:worker_threads')
-const { createHash } = require('node:crypto')
-const fs = require('node:fs')
-const fsp = require('node:fs/promises')
-let views = []
-let hash = null
-async function hashPath(path, chunk) {
-  const fh = await fsp.open(path, 'r')
-  try {
-    const h = createHash('sha256')
-    const bufs = [Buffer.allocUnsafe(chunk), Buffer.allocUnsafe(chunk)]
-    let i = 0
-    let size = 0
-    let pending = fh.read(bufs[0], 0, chunk, 0)
-    for (;;) {
-      const { bytesRead } = await pending
-      if (bytesRead === 0) break
-      const current = bufs[i]
-      i ^= 1
-      pending = fh.read(bufs[i], 0, chunk, size + bytesRead)
-      h.update(current.subarray(0, bytesRead))
-      size += bytesRead
-    }
-    return { hex: h.digest('hex'), size }
-  } finally {
-    await fh.close()
-  }
-}
-// A file job: chunks arrive in batches (transferred, not copied), are hashed here at once and
-// written in order by the thread pool at explicit offsets; every batch, the end and an abort
-// get exactly one reply, in order. Dirty data is flushed every syncEvery bytes in the background.
-let job = null
-// Written batches are posted to a closed port: that detaches and frees their memory at once
-// instead of at the next garbage collection, so memory stays flat.
-const drain = new MessageChannel().port1
-drain.close()
-function reply(m) { parentPort.postMessage(m) }
-function failed(e) { return { t: 'e', code: e && e.code, message: String(e && e.message) } }
-function writeAll(j, views, cb) {
-  fs.writev(j.fd, views, j.pos, (err, n) => {
-    if (err) return cb(err)
-    j.pos += n
-    let rest = n
-    while (views.length && rest >= views[0].byteLength) rest -= views.shift().byteLength
-    if (!views.length) return cb(null)
-    if (n === 0) return cb(Object.assign(new Error('the disk took no bytes'), { code: 'EIO' }))
-    views[0] = views[0].subarray(rest)
-    writeAll(j, views, cb)
-  })
-}
-function flushSome(j) {
-  if (j.syncing || j.error || j.pos - j.synced < j.syncEvery) return
-  j.synced = j.pos
-  j.syncing = true
-  fs.fdatasync(j.fd, (err) => {
-    j.syncing = false
-    if (err && !j.error) j.error = err
-    pump(j)
-  })
-}
-function pump(j) {
-  while (!j.writing && j.queue.length) {
-    const bufs = j.queue.shift()
-    if (j.error) { reply(failed(j.error)); continue }
-    j.writing = true
-    writeAll(j, bufs.map((b) => new Uint8Array(b)), (err) => {
-      j.writing = false
-      drain.postMessage(null, bufs)
-      if (err && !j.error) j.error = err
-      reply(j.error ? failed(j.error) : { t: 'a' })
-      flushSome(j)
-      pump(j)
-    })
-  }
-  if (j.writing || j.syncing || j.queue.length || !j.ending) return
-  if (job === j) job = null
-  if (j.ending === 'abort') reply({ t: 'a' })
-  else reply(j.error ? failed(j.error) : { t: 'h', hex: j.hash.digest('hex') })
-}
-parentPort.on('message', (m) => {
-  if (m.t === 'fo') {
-    job = { fd: m.fd, pos: 0, synced: 0, syncEvery: m.syncEvery, hash: createHash('sha256'),
-      queue: [], writing: false, syncing: false, error: null, ending: null }
-  } else if (m.t === 'fw') {
-    if (!job.error) for (const b of m.bufs) job.hash.update(new Uint8Array(b))
-    job.queue.push(m.bufs)
-    pump(job)
-  } else if (m.t === 'fe' || m.t === 'fa') {
-    job.ending = m.t === 'fe' ? 'digest' : 'abort'
-    pump(job)
-  } else if (m.t === 'init') {
-    views = []
-    for (let i = 0; i < m.slots; i++) views.push(new Uint8Array(m.sab, i * m.size, m.size))
-    hash = createHash('sha256')
-  } else if (m.t === 'u') {
-    hash.update(views[m.slot].subarray(0, m.len))
-    parentPort.postMessage({ t: 'a' })
-  } else if (m.t === 'd') {
-    parentPort.postMessage({ t: 'h', hex: hash.digest('hex') })
-    hash = null
-  } else if (m.t === 'f') {
-    hashPath(m.path, m.chunk).then(
-      (r) => parentPort.postMessage({ t: 'h', hex: r.hex, size: r.size }),
-      (e) => reply(failed(e)),
-    )
-  }
-})
-`
+// The hashing thread's code (hash-worker.ts), as the source text each thread evaluates.
+const WORKER_SOURCE = hashWorkerSource()
 
-/** A message from the hashing thread. */
-type WorkerMessage =
-  { t: 'a' } | { t: 'h'; hex: string; size?: number } | { t: 'e'; code?: string; message: string }
+type WorkerMessage = FromWorker
 
 /** One hashing thread with a FIFO of callers waiting for its answers. */
 class HashWorker {
@@ -144,7 +34,7 @@ class HashWorker {
 
   /** Sends a message (moving `transfer` to the thread); `answered` resolves with its reply. */
   send(
-    message: unknown,
+    message: ToWorker,
     answered: boolean,
     transfer?: ArrayBuffer[],
   ): Promise<WorkerMessage> | null {
