@@ -89,6 +89,12 @@ export interface RelatedDef {
   filter?: string
   /** Rows open a read of one related row: `op` with the detail's `{id}` and the row's id as `param`. */
   show?: { op: OperationId; param: string }
+  /**
+   * The tab is this component instead of the generic table, where the list needs more than its
+   * rows (a scan's reports: generate, download, why there is none): props `resource` (the related
+   * one), `id` (the detail's) and `filter`.
+   */
+  component?: AsyncComponentLoader
 }
 
 /** One resource of a group: everything the generic list, detail and form need. */

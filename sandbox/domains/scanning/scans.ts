@@ -1,6 +1,7 @@
 // The scan state machine and the tick that moves running scans forward with the sandbox clock.
 import { STARTABLE_SCAN_STATES, type ScanStatus } from '@contract/catalog/scans'
 import type { Row, SandboxContext } from '../../types'
+import { reportRun } from '../reporting/run-reports'
 import { announceRunEnd } from './events'
 import { finishRun, recordRun } from './results'
 import { nextRunAfter, parseStart, type Frequency, type Rule } from './schedules'
@@ -90,8 +91,9 @@ export function nextScanTime(ctx: SandboxContext, scan: Row, afterMs: number): s
 
 /**
  * Advances time-driven state: due scheduled scans start, running scans progress and complete
- * after the scan duration, stopping scans stop, active exceptions past their expiry expire and
- * schedules move their next run forward. Writes only what changed.
+ * after the scan duration (a completed run leaves its report: reporting/run-reports.ts),
+ * stopping scans stop, active exceptions past their expiry expire and schedules move their next
+ * run forward. Writes only what changed.
  */
 export function tick(ctx: SandboxContext): void {
   const now = ctx.now()
@@ -108,11 +110,13 @@ export function tick(ctx: SandboxContext): void {
       const started = Date.parse(String(scan.attributes.started_at))
       const elapsed = nowMs - started
       if (elapsed >= duration) {
-        finishRun(ctx, scan, {
+        const run = finishRun(ctx, scan, {
           startedAt: new Date(started),
           finishedAt: new Date(started + duration),
         })
-        announceRunEnd(ctx, ctx.db.get('scans', scan.id) ?? scan)
+        const ended = ctx.db.get('scans', scan.id) ?? scan
+        reportRun(ctx, ended, run)
+        announceRunEnd(ctx, ended)
       } else {
         const progress = Math.max(0, Math.floor((elapsed * 100) / duration))
         if (progress !== scan.attributes.progress) touch(ctx, 'scans', scan.id, { progress })

@@ -16,7 +16,7 @@ export const documentResources = [
     },
     columns: [
       { key: 'name', sortable: true },
-      { key: 'report_type', label: 'Type', kind: 'status' },
+      { key: 'report_type', label: 'Type', kind: 'status', width: 110 },
       { key: 'status', kind: 'status', sortable: true, width: 120 },
       { key: 'created_at', label: 'Created', kind: 'datetime', sortable: true, width: 180 },
     ],

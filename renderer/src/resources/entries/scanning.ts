@@ -83,7 +83,12 @@ export const scanningResources = [
         show: { op: 'scans.vulnerability_details', param: 'vulnerability_id' },
       },
       { label: 'History', resource: 'scan_history', op: 'scans.history' },
-      { label: 'Reports', resource: 'reports', filter: 'scan_id' },
+      {
+        label: 'Reports',
+        resource: 'reports',
+        filter: 'scan_id',
+        component: () => import('@/views/scans/ScanReportsTab.vue'),
+      },
     ],
     fields: { scan_profile: { picker: 'scan_profiles' } },
     permission: 'scans',

@@ -1,11 +1,12 @@
 import { useLibraryStore } from '@/stores/library'
 import { flushPromises } from '@vue/test-utils'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LedgerEntry } from '@contract/files'
 import { catchAllRouter as router } from '@/test/composables'
 import { useFakeApp } from '@/test/fakeApp'
 import { account, ledgerEntry } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
+import { useAppStore } from '@/stores/app'
 import LibraryView from './LibraryView.vue'
 
 let entries: LedgerEntry[]
@@ -156,5 +157,81 @@ describe('the library of downloaded files', () => {
     // A recorded verdict's detail is information, not a warning.
     const detail = [...table.querySelectorAll('.library__detail')][0]
     expect(detail.className).not.toContain('library__detail--bad')
+  })
+})
+
+describe('a file of the library', () => {
+  const copied: string[] = []
+  afterEach(() => {
+    copied.length = 0
+    vi.unstubAllGlobals()
+  })
+  const stubClipboard = () =>
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: { writeText: async (text: string) => void copied.push(text) },
+    })
+  const within = (row: HTMLElement, id: string) =>
+    row.closest('tr')!.querySelector<HTMLElement>(`[data-testid="${id}"]`)!
+  const hash = 'f00dbabe0123' + '4'.repeat(52)
+
+  it('shows the SHA-256 the ledger recorded, short, and copies it whole without checking', async () => {
+    entries.splice(0, entries.length, ledgerEntry({ resourceName: 'Good', sha256: hash }))
+    stubClipboard()
+    mountLibrary()
+    await flushPromises()
+    const short = within(rows()[0], 'library-hash-short')
+    expect(short.textContent).toBe('f00dbabe0123…')
+    expect(short.title).toBe(hash)
+    within(rows()[0], 'library-hash-copy').click()
+    await flushPromises()
+    expect(copied).toEqual([hash])
+    // Reading the digest is no verification: nothing was asked of main for it.
+    expect(fake.calls.map((c) => c.channel)).not.toContain('library.reverify')
+  })
+
+  it('says where the file is in browser mode, copyable, instead of opening it', async () => {
+    const path = '/home/me/Reports/Good rpt-001 2030-01-01.pdf'
+    entries.splice(0, entries.length, ledgerEntry({ resourceName: 'Good', path }))
+    stubClipboard()
+    useAppStore().info = {
+      mode: 'browser',
+      version: '0.1.0',
+      keychain: { available: true, message: null },
+    }
+    mountLibrary()
+    await flushPromises()
+    within(rows()[0], 'library-open').click()
+    await vi.dynamicImportSettled()
+    await flushPromises()
+    const where = document.querySelector<HTMLElement>('[data-testid="library-location"]')!
+    expect(where.textContent).toContain('Where “Good” is')
+    const field = where.querySelector<HTMLTextAreaElement>(
+      '[data-testid="library-location-path"] textarea, textarea[data-testid="library-location-path"]',
+    )!
+    expect(field.value).toBe(path)
+    expect(field.readOnly).toBe(true)
+    where.querySelector<HTMLElement>('[data-testid="library-location-copy"]')!.click()
+    await flushPromises()
+    expect(copied).toEqual([path])
+    expect(fake.calls.map((c) => c.channel)).not.toContain('library.open')
+  })
+
+  it('opens the file with the system in Electron', async () => {
+    fake.handle('library.open', () => ({ opened: true }))
+    useAppStore().info = {
+      mode: 'electron',
+      version: '0.1.0',
+      keychain: { available: true, message: null },
+    }
+    mountLibrary()
+    await flushPromises()
+    within(rows()[0], 'library-open').click()
+    await vi.dynamicImportSettled()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'library.open')?.payload).toEqual({
+      entryId: entries[0].id,
+    })
+    expect(document.querySelector('[data-testid="library-location"]')).toBeNull()
   })
 })

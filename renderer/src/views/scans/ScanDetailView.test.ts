@@ -55,7 +55,10 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
-type Call = { op: string; input: { path?: Record<string, string> } }
+type Call = {
+  op: string
+  input: { path?: Record<string, string>; query?: Record<string, unknown> }
+}
 const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
 const counts = { critical: 1, high: 2, medium: 3, low: 4, info: 5 }
 function scan(status: string, progress: number, extra: Record<string, unknown> = {}) {
@@ -281,5 +284,24 @@ describe('the scan statistics and related lists', () => {
     await flushPromises()
     const labels = wrapper.findAll('.el-tabs__item').map((t) => t.text())
     expect(labels).toEqual(['Overview', 'Hosts', 'Vulnerabilities', 'History', 'Reports'])
+  })
+
+  it('shows the scan’s reports in the Reports tab, with why there is none', async () => {
+    fake.handle('exports.list', () => [])
+    serve([scan('failed', 40)], {
+      'reports.list': () => answer({ data: [], meta: { pagination: { total_count: 0 } } }),
+    })
+    const wrapper = mountDetail()
+    await flushPromises()
+    await wrapper
+      .findAll('.el-tabs__item')
+      .find((t) => t.text() === 'Reports')!
+      .trigger('click')
+    await vi.dynamicImportSettled()
+    await flushPromises()
+    expect(sent('reports.list').at(-1)?.input).toMatchObject({ query: { scan_id: 'scn-1' } })
+    expect(text('scan-reports-why')).toBe(
+      'Its last run failed, which leaves no report. Reports appear when a run of this scan completes.',
+    )
   })
 })
