@@ -63,6 +63,12 @@ export const DEFAULT_LIMITS: ClientLimits = {
   downloadDeadlineMs: 10 * 60_000,
 }
 
+/**
+ * Sockets one account's client may hold open to its service at once (calls, reads, probes and
+ * downloads together); further requests wait in the client's agent for a free one.
+ */
+export const MAX_SOCKETS_PER_ACCOUNT = 8
+
 /** An explicit HTTP proxy (never taken from the environment). */
 export interface ProxyConfig {
   protocol?: 'http' | 'https'
@@ -303,10 +309,10 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     fail('VALIDATION', 'The account’s address must start with https:// or http://.')
   const limits: ClientLimits = { ...DEFAULT_LIMITS, ...options.limits }
   const host = base.host
-  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8 })
+  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ACCOUNT })
   const httpsAgent = new https.Agent({
     keepAlive: true,
-    maxSockets: 8,
+    maxSockets: MAX_SOCKETS_PER_ACCOUNT,
     rejectUnauthorized: true,
     ...(options.caBundle ? { ca: [...tls.rootCertificates, options.caBundle.toString()] } : {}),
   })
