@@ -41,7 +41,7 @@ beforeAll(async () => {
       'build',
       'production',
     )
-    const preload = resolved.config.preload
+    const preload = resolved.config?.preload
     if (!preload) throw new Error('electron.vite.config.ts has no preload section')
     await build({ ...preload, logLevel: 'error' })
   } finally {

@@ -8,10 +8,10 @@ import { answersFile } from '@contract/catalog/saq'
 import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure, fail } from '@contract/errors'
 import type { Release } from '@contract/releases'
-import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
+import { errorFromResponse, readAnswer } from './answers'
+import { redactor, ServiceFailure, transportFailure, type Redact } from './errors'
 import { missingOperation } from './missing-operation'
 import { prepareRequest, type CallInput } from './request'
-import { readTolerantly } from './tolerant'
 import { RetryBudget, retryDelay, shouldRetry } from './retry'
 import { streamRequest, type StreamOptions, type StreamResult, type StreamSink } from './stream'
 
@@ -166,83 +166,6 @@ function bodySecrets(data: unknown): string[] {
   return Object.entries(data as Record<string, unknown>)
     .filter(([k, v]) => SECRET_FIELD.test(k) && typeof v === 'string')
     .map(([, v]) => v as string)
-}
-
-function looksHtml(text: string, contentType: unknown): boolean {
-  return (
-    (typeof contentType === 'string' && /html/i.test(contentType)) ||
-    /^\s*<(!doctype|html|head|body)/i.test(text)
-  )
-}
-
-function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch {
-    return { ok: false }
-  }
-}
-
-function badResponse(message: string, status: number): ServiceFailure {
-  return new ServiceFailure({ code: 'BAD_RESPONSE', message, status })
-}
-
-/** Checks a 2xx answer: JSON, not a web page, not empty, and in the shape the catalog expects. */
-/** A checked answer, and what a tolerant reading had to do to it. */
-interface Answer {
-  data: unknown
-  warnings: string[]
-  /** Fields read tolerantly (names only), for the log. */
-  tolerated: string[]
-}
-
-function readAnswer(op: OperationDef, response: AxiosResponse<string>, tolerant = false): Answer {
-  const text = typeof response.data === 'string' ? response.data : ''
-  const status = response.status
-  if (text.trim() === '')
-    throw badResponse('The service sent an empty answer where data was expected.', status)
-  if (looksHtml(text, response.headers['content-type']))
-    throw badResponse(
-      'The service answered with a web page instead of data. Check the account’s address; a proxy or login page may be in the way.',
-      status,
-    )
-  const parsed = parseJsonText(text)
-  if (!parsed.ok) throw badResponse('The service sent an answer that is not valid JSON.', status)
-  const checked = op.response.safeParse(parsed.value)
-  if (!checked.success) {
-    const read = tolerant ? readTolerantly(op.response, parsed.value) : null
-    if (read) return { data: read.data, warnings: read.warnings, tolerated: read.fields }
-    const where = [
-      ...new Set(checked.error.issues.map((i) => i.path.map(String).join('.') || '(top)')),
-    ]
-      .slice(0, 3)
-      .join(', ')
-    throw badResponse(
-      `The service’s answer does not have the expected shape (at ${where}).`,
-      status,
-    )
-  }
-  return { data: checked.data, warnings: [], tolerated: [] }
-}
-
-function errorFromResponse(
-  response: AxiosResponse<string>,
-  redact: Redact,
-  retryCeilingMs: number,
-): ServiceFailure {
-  const text = typeof response.data === 'string' ? response.data : ''
-  const html = looksHtml(text, response.headers['content-type'])
-  const parsed = !html && text.trim() ? parseJsonText(text) : { ok: false as const }
-  return statusFailure(
-    {
-      status: response.status,
-      json: parsed.ok ? parsed.value : undefined,
-      html,
-      retryAfter: response.headers['retry-after'],
-      retryCeilingMs,
-    },
-    redact,
-  )
 }
 
 /** The query of a call's input as a record (for `answersFile`). */
