@@ -186,7 +186,7 @@ describe('reading a report', () => {
   it('keeps what a registry says to one printable line', () => {
     const stdout = JSON.stringify({ message: `bad\n\u001b[31mred${'x'.repeat(500)}` })
     const [line] = verdictOf({ timedOut: false, stdout, exitCode: 1 }, 1).lines
-    expect(line).not.toMatch(/[\n\u001b]/)
+    expect(line.includes('\n') || line.includes('\u001b')).toBe(false)
     expect(line.length).toBeLessThan(400)
   })
 })
