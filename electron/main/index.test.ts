@@ -50,6 +50,12 @@ const state = vi.hoisted(() => ({
   opened: [] as string[],
   aborted: [] as string[],
   core: null as unknown,
+  isPackaged: true,
+  /** The default session's handlers as our code set them. */
+  session: {} as Record<string, (...args: unknown[]) => unknown>,
+  /** What happened, in order: 'session:<handler>' and 'window'. */
+  order: [] as string[],
+  menu: null as unknown,
 }))
 
 interface FakeWindowShape {
@@ -77,6 +83,7 @@ vi.mock('electron', () => {
     constructor(public options: FakeWindowShape['options']) {
       super()
       state.windows.push(this)
+      state.order.push('window')
     }
     isDestroyed = () => this.destroyed
     isVisible = () => this.visible
@@ -101,7 +108,9 @@ vi.mock('electron', () => {
     whenReady: () => (state.whenReadyCalls++, state.ready.promise),
     getPath: () => '/tmp/scandesk-user-data',
     getVersion: () => '1.2.3',
-    isPackaged: true,
+    get isPackaged() {
+      return state.isPackaged
+    },
     enableSandbox: () => void state.sandboxed++,
   }
   return {
@@ -110,14 +119,25 @@ vi.mock('electron', () => {
     clipboard: { readText: async () => '' },
     dialog: { showErrorBox: () => {}, showMessageBox: async () => ({ response: 0 }) },
     session: {
-      defaultSession: {
-        setPermissionRequestHandler() {},
-        setPermissionCheckHandler() {},
-        setDevicePermissionHandler() {},
-      },
+      defaultSession: Object.fromEntries(
+        [
+          'setPermissionRequestHandler',
+          'setPermissionCheckHandler',
+          'setDevicePermissionHandler',
+        ].map((name) => [
+          name,
+          (handler: (...args: unknown[]) => unknown) => {
+            state.session[name] = handler
+            state.order.push(`session:${name}`)
+          },
+        ]),
+      ),
     },
     protocol: { registerSchemesAsPrivileged() {}, handle() {} },
-    Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu() {} },
+    Menu: {
+      buildFromTemplate: (t: unknown) => t,
+      setApplicationMenu: (menu: unknown) => void (state.menu = menu),
+    },
     ipcMain: { handle() {}, removeHandler() {} },
     shell: { openExternal: async () => {}, openPath: async () => '', showItemInFolder() {} },
     Notification: { isSupported: () => false },
@@ -155,6 +175,10 @@ beforeEach(() => {
   state.demoStarts = []
   state.opened = []
   state.aborted = []
+  state.isPackaged = true
+  state.session = {}
+  state.order = []
+  state.menu = null
   events = new CoreEvents()
   state.core = {
     events,
@@ -306,5 +330,58 @@ describe('account windows', () => {
       'event:keychain.status',
     ])
     expect(account.webContents.sent.map(([c]) => c)).toEqual(['event:keychain.status'])
+  })
+})
+
+/** Every menu role below `items`, submenus included. */
+function menuRoles(items: unknown): string[] {
+  if (!Array.isArray(items)) return []
+  return items.flatMap((item: { role?: string; submenu?: unknown }) => [
+    ...(item.role ? [item.role] : []),
+    ...menuRoles(item.submenu),
+  ])
+}
+
+describe('DevTools', () => {
+  it.each([
+    [true, false],
+    [false, true],
+  ])(
+    'with app.isPackaged %s: devTools %s in every window and in the menu',
+    async (packaged, on) => {
+      state.isPackaged = packaged
+      const main = await startApp()
+      await state.coreOptions!.host.openAccountWindow('acc_7')
+      const account = state.windows[1]
+      for (const window of [main, account]) expect(window.options.webPreferences.devTools).toBe(on)
+      expect(menuRoles(state.menu).includes('toggleDevTools')).toBe(on)
+    },
+  )
+})
+
+describe('the permission handlers on the default session', () => {
+  it('are set before the first window exists, and deny all but the app’s notifications', async () => {
+    await startApp()
+    const window = state.order.indexOf('window')
+    for (const name of [
+      'setPermissionRequestHandler',
+      'setPermissionCheckHandler',
+      'setDevicePermissionHandler',
+    ]) {
+      expect(state.session[name], name).toBeTypeOf('function')
+      expect(state.order.indexOf(`session:${name}`), name).toBeLessThan(window)
+    }
+    const asked = (permission: string, url: string) => {
+      const callback = vi.fn()
+      state.session.setPermissionRequestHandler({}, permission, callback, { requestingUrl: url })
+      return callback.mock.calls[0]?.[0] as unknown
+    }
+    expect(asked('notifications', 'app://scandesk/index.html')).toBe(true)
+    expect(asked('notifications', 'https://evil.example/')).toBe(false)
+    expect(asked('media', 'app://scandesk/index.html')).toBe(false)
+    const check = state.session.setPermissionCheckHandler
+    expect(check({}, 'notifications', 'app://scandesk')).toBe(true)
+    expect(check({}, 'clipboard-read', 'app://scandesk')).toBe(false)
+    expect(state.session.setDevicePermissionHandler({ deviceType: 'usb' })).toBe(false)
   })
 })

@@ -1,6 +1,7 @@
 // The file library through core.dispatch: re-verifying offline and online, opening only files
-// inside the account’s folders (re-checked at every open), "Verify a file…", and the clean-up of
-// files left behind (stale partial files, a link planted as Quarantine).
+// inside the account’s folders and unchanged since they arrived (both re-checked at every open),
+// "Verify a file…", and the clean-up of files left behind (stale partial files, a link planted as
+// Quarantine).
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -113,6 +114,24 @@ describe('opening files with the OS', () => {
     expect(error.code).toBe('FORBIDDEN')
     expect((await s.t.err('library.reveal', { entryId: entry.id })).code).toBe('FORBIDDEN')
     expect(s.host.opened).toEqual([])
+  })
+
+  it('hashes the file again before opening it: one changed since the download is refused', async () => {
+    // Same size, same modification time: only the content differs.
+    const { mtime } = fs.statSync(entry.path)
+    flipByte(entry.path, 100)
+    fs.utimesSync(entry.path, mtime, mtime)
+    const error = await s.t.err('library.open', { entryId: entry.id })
+    expect(error.code).toBe('INTEGRITY_FAILED')
+    expect(error.message).toMatch(/^ScanDesk did not open .+: The file changed on disk since it/)
+    expect(s.host.opened).toEqual([])
+    const [listed] = await ledgerOf(s.t, s.account.id)
+    expect(listed).toMatchObject({ id: entry.id, verdict: 'changed' })
+    expect(listed.verifiedAt).not.toBeNull()
+    // Put back as it was, it opens again.
+    flipByte(entry.path, 100)
+    expect(await s.t.ok('library.open', { entryId: entry.id })).toEqual({ opened: true })
+    expect(s.host.opened).toEqual([entry.path])
   })
 
   it('says the file is gone rather than opening nothing', async () => {

@@ -39,6 +39,27 @@ export function refuseOversizedSecret(kind: SecretKind, value: string): void {
   )
 }
 
+/**
+ * VALIDATION for every value some vault could not keep exactly: empty (keytar refuses it, which
+ * would read as a keychain failure), holding a NUL (the Secret Service keeps only the part before
+ * it, silently) or over MAX_SECRET_BYTES. Every vault refuses the same values, so a secret that
+ * is kept in memory now is one the keychain can take later (tests/support/vault-contract.ts).
+ */
+export function refuseUnstorableSecret(kind: SecretKind, value: string): void {
+  const { label, field } = SECRET_NAMES[kind]
+  if (value === '')
+    fail('VALIDATION', `The ${label} is empty; ScanDesk cannot store an empty secret.`, {
+      fieldErrors: { [field]: ['is empty'] },
+    })
+  if (value.includes('\0'))
+    fail(
+      'VALIDATION',
+      `The ${label} contains a NUL character, which the system keychain cannot store (it would keep only the part before it), so ScanDesk cannot store it.`,
+      { fieldErrors: { [field]: ['contains a NUL character'] } },
+    )
+  refuseOversizedSecret(kind, value)
+}
+
 /** Thrown when the keychain fails; its message is plain and names no secret. */
 export class KeychainError extends Error {
   constructor(readonly reason: string) {
@@ -122,9 +143,9 @@ export class KeychainVault implements Vault {
     return this.run(this.keytar.getPassword(this.service, vaultKey(accountId, kind)), 'reading')
   }
 
-  /** Stores or replaces a secret (VALIDATION above MAX_SECRET_BYTES). */
+  /** Stores or replaces a secret (VALIDATION when empty, with a NUL, above MAX_SECRET_BYTES). */
   async set(accountId: string, kind: SecretKind, value: string): Promise<void> {
-    refuseOversizedSecret(kind, value)
+    refuseUnstorableSecret(kind, value)
     await this.run(
       this.keytar.setPassword(this.service, vaultKey(accountId, kind), value),
       'storing',

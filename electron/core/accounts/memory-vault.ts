@@ -1,4 +1,5 @@
 import type { KeychainStatus } from '@contract/channels'
+import { refuseUnstorableSecret } from './keychain-vault'
 import { SECRET_KINDS, vaultKey, type SecretKind, type Vault } from './vault'
 
 /** Secrets in a Map for this run only: the fallback when the keychain fails, and for unit tests. */
@@ -17,8 +18,9 @@ export class MemoryVault implements Vault {
     return this.secrets.get(vaultKey(accountId, kind)) ?? null
   }
 
-  /** Stores or replaces a secret. */
+  /** Stores or replaces a secret; refuses what the keychain could not keep, as every vault does. */
   async set(accountId: string, kind: SecretKind, value: string): Promise<void> {
+    refuseUnstorableSecret(kind, value)
     this.secrets.set(vaultKey(accountId, kind), value)
   }
 

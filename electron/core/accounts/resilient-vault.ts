@@ -1,6 +1,6 @@
 import type { KeychainStatus } from '@contract/channels'
 import { AppFailure } from '@contract/errors'
-import { KeychainError, refuseOversizedSecret } from './keychain-vault'
+import { KeychainError, refuseUnstorableSecret } from './keychain-vault'
 import { MemoryVault } from './memory-vault'
 import { SECRET_KINDS, unavailableMessage, type SecretKind, type Vault } from './vault'
 
@@ -119,7 +119,7 @@ export class ResilientVault implements Vault {
    * the keychain cannot hold, never a silent switch to memory.
    */
   async set(accountId: string, kind: SecretKind, value: string): Promise<void> {
-    refuseOversizedSecret(kind, value)
+    refuseUnstorableSecret(kind, value)
     await this.init()
     const keychain = this.usable()
     if (keychain) {

@@ -133,14 +133,34 @@ export class Library {
   }
 
   /**
-   * Opens an entry's file with the OS: only files inside the account's folders, and only document
-   * types (reports: PDF and CSV; evidence: documents and images, EVIDENCE_OPEN_EXTENSIONS).
+   * Opens an entry's file with the OS: only files inside the account's folders, only document
+   * types (reports: PDF and CSV; evidence: documents and images, EVIDENCE_OPEN_EXTENSIONS), and
+   * only while its SHA-256 is still the one recorded when it arrived (hashed again at every open).
    */
   async open(entryId: string): Promise<{ opened: boolean }> {
     const entry = this.entry(entryId)
     const types = entry.kind === 'saq_evidence' ? EVIDENCE_OPEN_EXTENSIONS : undefined
     const file = await this.deps.folders.openable(entry.accountId, entry.path, types)
+    await this.refuseChanged(entry, file)
     return { opened: await this.deps.host.openPath(file) }
+  }
+
+  /**
+   * INTEGRITY_FAILED, and the entry marked "changed", when the file about to be opened is not
+   * the one recorded (replaced or altered since it arrived): the OS would open whatever is there.
+   */
+  private async refuseChanged(entry: LedgerEntry, file: string): Promise<void> {
+    if (!entry.sha256) fail('FILE_NOT_FOUND', 'This download failed, so there is no file to open.')
+    const actual = await hashOrNull(this.deps.files, file)
+    if (!actual) fail('FILE_NOT_FOUND', `The file is no longer at ${entry.path}.`)
+    if (actual.sha256 === entry.sha256) return
+    const changed = this.compareWithRecord(entry, actual.sha256)
+    this.deps.ledger.update(entry.id, { ...changed, verifiedAt: this.deps.now().toISOString() })
+    this.deps.libraryChanged(entry.accountId)
+    fail(
+      'INTEGRITY_FAILED',
+      `ScanDesk did not open ${entry.path}: ${changed.detail} Download it again, or re-verify it to see what the service says of it.`,
+    )
   }
 
   /** Shows an entry's file in its folder (same rules as open; evidence of any type). */

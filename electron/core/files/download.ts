@@ -5,7 +5,7 @@ import { AppFailure } from '@contract/errors'
 import type { TransferProgress } from '@contract/files'
 import type { AccountClient } from '../http/client'
 import { fileFailure, nodeFileOps, removeQuietly, type FileOps, type WritableFile } from './fs-ops'
-import { safeFileName } from './names'
+import { safeFileName, truncateUtf8 } from './names'
 import { bodyWriter, type BodyWriter } from './pipeline'
 import { placeWithoutOverwrite } from './place'
 import { ProgressMeter } from './progress'
@@ -48,9 +48,16 @@ export interface FreeSpace {
   bsize: number
 }
 
-/** The temp file of a download: `.<name>.<12 hex digits>.partial` beside the final name. */
+/** Longest file name most file systems take (ext4, NTFS, APFS: 255 bytes or characters). */
+const MAX_NAME_BYTES = 255
+
+/**
+ * The temp file of a download: `.<name>.<12 hex digits>.partial` beside the final name, the name
+ * cut (between whole characters) so the temp name fits where the final name fits.
+ */
 export function partialName(fileName: string): string {
-  return `.${fileName}.${randomBytes(6).toString('hex')}.partial`
+  const room = MAX_NAME_BYTES - '.'.length - '.0123456789ab.partial'.length
+  return `.${truncateUtf8(fileName, room)}.${randomBytes(6).toString('hex')}.partial`
 }
 
 /** Names `partialName` makes, and only those (what the clean-up at start may remove). */

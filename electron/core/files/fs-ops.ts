@@ -29,11 +29,41 @@ export interface FileOps {
   syncDir(path: string): Promise<void>
 }
 
+/**
+ * Errors a rename meets while another program holds the file for a moment (an antivirus, a
+ * search indexer or a backup scanning the new file, mostly on Windows): tried again, briefly.
+ */
+const BUSY = new Set(['EBUSY', 'EPERM'])
+
+/** Waits before each new attempt of a busy rename: 6 attempts within 0.8 s in all. */
+export const RENAME_RETRY_DELAYS_MS = [25, 50, 100, 200, 400] as const
+
+/**
+ * Renames, trying again after each delay of `delaysMs` while the rename fails with EBUSY or EPERM;
+ * any other error, or the last busy one, is thrown as it came.
+ */
+export async function renameRetrying(
+  rename: (from: string, to: string) => Promise<void>,
+  from: string,
+  to: string,
+  delaysMs: readonly number[] = RENAME_RETRY_DELAYS_MS,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await rename(from, to)
+    } catch (err) {
+      if (attempt >= delaysMs.length || !BUSY.has(errnoOf(err) ?? '')) throw err
+      await sleep(delaysMs[attempt])
+    }
+  }
+}
+
 /** The real file system. */
 export const nodeFileOps: FileOps = {
   open: (path, flags, mode) => fsp.open(path, flags, mode),
   link: (existing, target) => fsp.link(existing, target),
-  rename: (from, to) => fsp.rename(from, to),
+  rename: (from, to) => renameRetrying(fsp.rename, from, to),
   copyFileExclusive: (from, to) => fsp.copyFile(from, to, fs.constants.COPYFILE_EXCL),
   unlink: (path) => fsp.unlink(path),
   mkdir: async (path) => void (await fsp.mkdir(path, { recursive: true })),
@@ -65,7 +95,8 @@ const DENIED = new Set(['EACCES', 'EPERM', 'EROFS'])
 /**
  * Turns a file system error into an AppFailure with a plain message: ENOSPC → DISK_FULL,
  * EACCES/EPERM → PERMISSION_DENIED, a missing folder → NO_FOLDER, a missing file →
- * FILE_NOT_FOUND. `doing` says what ScanDesk was doing ("save the report").
+ * FILE_NOT_FOUND, a name or path too long → VALIDATION, a file held by another program →
+ * CONFLICT. `doing` says what ScanDesk was doing ("save the report").
  */
 export function fileFailure(
   err: unknown,
@@ -90,6 +121,16 @@ export function fileFailure(
     }
   else if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR')
     error = { code: 'FILE_NOT_FOUND', message: `Could not ${doing}: ${where} is not a file.` }
+  else if (code === 'ENAMETOOLONG')
+    error = {
+      code: 'VALIDATION',
+      message: `Could not ${doing}: the file's name or its path in ${where} is longer than this system allows. Choose a shorter name or a folder nearer the top of the disk.`,
+    }
+  else if (code === 'EBUSY')
+    error = {
+      code: 'CONFLICT',
+      message: `Could not ${doing}: another program is using the file in ${where} (an antivirus or a backup may be checking it). Try again in a moment.`,
+    }
   else
     error = {
       code: 'INTERNAL',

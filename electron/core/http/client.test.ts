@@ -128,6 +128,41 @@ describe('reading answers', () => {
     expect(error.message).not.toContain('Proxy login')
   })
 
+  it.each([
+    ['no content type', null],
+    ['text/plain', 'text/plain; charset=utf-8'],
+    ['application/octet-stream', 'application/octet-stream'],
+    ['text/javascript', 'text/javascript'],
+  ])('refuses valid JSON data labelled with %s', async (_name, type) => {
+    server.handle((_req, res) =>
+      res.writeHead(200, type ? { 'content-type': type } : {}).end(JSON.stringify(upcoming)),
+    )
+    const error = await failure(client().call('scans.upcoming'))
+    expect(error.code).toBe('BAD_RESPONSE')
+    expect(error.message).toMatch(/not labelled as JSON/)
+  })
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json'])(
+    'reads data labelled %s',
+    async (type) => {
+      server.handle((_req, res) =>
+        res.writeHead(200, { 'content-type': type }).end(JSON.stringify(upcoming)),
+      )
+      await expect(client().call('scans.upcoming')).resolves.toEqual(upcoming)
+    },
+  )
+
+  it('still tells a web page labelled as JSON or as text by its first tag', async () => {
+    for (const type of ['application/json', 'text/plain']) {
+      server.handle((_req, res) =>
+        res.writeHead(200, { 'content-type': type }).end('<!DOCTYPE html><p>Proxy login</p>'),
+      )
+      const error = await failure(client().call('scans.upcoming'))
+      expect(error.code).toBe('BAD_RESPONSE')
+      expect(error.message).toMatch(/web page/)
+    }
+  })
+
   it('refuses an answer above the size cap with TOO_LARGE', async () => {
     server.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })
@@ -197,6 +232,28 @@ describe('mapping error answers', () => {
     )
     expect(error.code).toBe('VALIDATION')
     expect(error.fieldErrors).toEqual({ name: ['is taken'], address: ['is invalid'] })
+  })
+
+  it('reads field errors from an error answer whatever its label (tolerant of gateways)', async () => {
+    for (const type of ['text/plain', 'application/problem+json']) {
+      server.handle((_req, res) =>
+        res.writeHead(422, { 'content-type': type }).end('{"errors":{"name":["is taken"]}}'),
+      )
+      const error = await failure(
+        client().call('targets.create', { body: { name: 'x', address: '10.0.0.1' } }),
+      )
+      expect(error.code).toBe('VALIDATION')
+      expect(error.fieldErrors).toEqual({ name: ['is taken'] })
+    }
+  })
+
+  it('recognises an HTML error page by its first tag even when labelled as text', async () => {
+    server.handle((_req, res) =>
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('<html><body>Not here</body></html>'),
+    )
+    expect((await failure(client().call('scans.upcoming'))).code).toBe('BAD_RESPONSE')
   })
 
   it('treats an HTML 404 from a gateway as BAD_RESPONSE', async () => {

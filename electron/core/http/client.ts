@@ -8,10 +8,10 @@ import { answersFile } from '@contract/catalog/saq'
 import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure, fail } from '@contract/errors'
 import type { Release } from '@contract/releases'
-import { redactor, ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
+import { errorFromResponse, readAnswer } from './answers'
+import { redactor, ServiceFailure, transportFailure, type Redact } from './errors'
 import { missingOperation } from './missing-operation'
 import { prepareRequest, type CallInput } from './request'
-import { readTolerantly } from './tolerant'
 import { RetryBudget, retryDelay, shouldRetry } from './retry'
 import { streamRequest, type StreamOptions, type StreamResult, type StreamSink } from './stream'
 
@@ -62,6 +62,12 @@ export const DEFAULT_LIMITS: ClientLimits = {
   retryBudgetPerMinute: 20,
   downloadDeadlineMs: 10 * 60_000,
 }
+
+/**
+ * Sockets one account's client may hold open to its service at once (calls, reads, probes and
+ * downloads together); further requests wait in the client's agent for a free one.
+ */
+export const MAX_SOCKETS_PER_ACCOUNT = 8
 
 /** An explicit HTTP proxy (never taken from the environment). */
 export interface ProxyConfig {
@@ -162,83 +168,6 @@ function bodySecrets(data: unknown): string[] {
     .map(([, v]) => v as string)
 }
 
-function looksHtml(text: string, contentType: unknown): boolean {
-  return (
-    (typeof contentType === 'string' && /html/i.test(contentType)) ||
-    /^\s*<(!doctype|html|head|body)/i.test(text)
-  )
-}
-
-function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch {
-    return { ok: false }
-  }
-}
-
-function badResponse(message: string, status: number): ServiceFailure {
-  return new ServiceFailure({ code: 'BAD_RESPONSE', message, status })
-}
-
-/** Checks a 2xx answer: JSON, not a web page, not empty, and in the shape the catalog expects. */
-/** A checked answer, and what a tolerant reading had to do to it. */
-interface Answer {
-  data: unknown
-  warnings: string[]
-  /** Fields read tolerantly (names only), for the log. */
-  tolerated: string[]
-}
-
-function readAnswer(op: OperationDef, response: AxiosResponse<string>, tolerant = false): Answer {
-  const text = typeof response.data === 'string' ? response.data : ''
-  const status = response.status
-  if (text.trim() === '')
-    throw badResponse('The service sent an empty answer where data was expected.', status)
-  if (looksHtml(text, response.headers['content-type']))
-    throw badResponse(
-      'The service answered with a web page instead of data. Check the account’s address; a proxy or login page may be in the way.',
-      status,
-    )
-  const parsed = parseJsonText(text)
-  if (!parsed.ok) throw badResponse('The service sent an answer that is not valid JSON.', status)
-  const checked = op.response.safeParse(parsed.value)
-  if (!checked.success) {
-    const read = tolerant ? readTolerantly(op.response, parsed.value) : null
-    if (read) return { data: read.data, warnings: read.warnings, tolerated: read.fields }
-    const where = [
-      ...new Set(checked.error.issues.map((i) => i.path.map(String).join('.') || '(top)')),
-    ]
-      .slice(0, 3)
-      .join(', ')
-    throw badResponse(
-      `The service’s answer does not have the expected shape (at ${where}).`,
-      status,
-    )
-  }
-  return { data: checked.data, warnings: [], tolerated: [] }
-}
-
-function errorFromResponse(
-  response: AxiosResponse<string>,
-  redact: Redact,
-  retryCeilingMs: number,
-): ServiceFailure {
-  const text = typeof response.data === 'string' ? response.data : ''
-  const html = looksHtml(text, response.headers['content-type'])
-  const parsed = !html && text.trim() ? parseJsonText(text) : { ok: false as const }
-  return statusFailure(
-    {
-      status: response.status,
-      json: parsed.ok ? parsed.value : undefined,
-      html,
-      retryAfter: response.headers['retry-after'],
-      retryCeilingMs,
-    },
-    redact,
-  )
-}
-
 /** The query of a call's input as a record (for `answersFile`). */
 function queryOf(input: CallInput): Record<string, unknown> | undefined {
   const q = input.query
@@ -303,10 +232,10 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     fail('VALIDATION', 'The account’s address must start with https:// or http://.')
   const limits: ClientLimits = { ...DEFAULT_LIMITS, ...options.limits }
   const host = base.host
-  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8 })
+  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ACCOUNT })
   const httpsAgent = new https.Agent({
     keepAlive: true,
-    maxSockets: 8,
+    maxSockets: MAX_SOCKETS_PER_ACCOUNT,
     rejectUnauthorized: true,
     ...(options.caBundle ? { ca: [...tls.rootCertificates, options.caBundle.toString()] } : {}),
   })

@@ -6,6 +6,7 @@ import type { AccountClient } from '../http/client'
 import { prepareRequest, type CallInput } from '../http/request'
 import type { AccountRow } from '../store/accounts-repo'
 import type { CacheStore, CachedAnswer } from './cache-store'
+import { checkedCopy } from './checked-copy'
 import { isUnreachable, type ConnectivityMonitor } from './connectivity'
 import type { Outbox } from './outbox'
 import { isCacheable } from './policy'
@@ -54,8 +55,16 @@ async function read(
   signal: AbortSignal | undefined,
 ): Promise<ApiCallOutput> {
   const request = requestText(op, input)
-  const servedFromCopy = async (orElse: () => never): Promise<ApiCallOutput> => {
+  /** The stored copy if it still fits the operation's schema (checkedCopy), else null. */
+  const copyOf = async (): Promise<CachedAnswer | null> => {
     const copy = await deps.cache.get(row.id, request)
+    if (!copy) return null
+    const checked = checkedCopy(op, copy)
+    if (!checked) deps.log?.('warn', `${op.id}: the offline copy does not fit its answer; not used`)
+    return checked
+  }
+  const servedFromCopy = async (orElse: () => never): Promise<ApiCallOutput> => {
+    const copy = await copyOf()
     return copy ? fromCopy(copy) : orElse()
   }
   const blocked = deps.connectivity.blockedReason()
@@ -63,7 +72,7 @@ async function read(
   // Validators from memory when known: an online read does not open its copy.
   const validators = await deps.cache.validators(row.id, request)
   if (validators && deps.connectivity.knownUnreachable(row.id)) {
-    const copy = await deps.cache.get(row.id, request)
+    const copy = await copyOf()
     if (copy) {
       deps.connectivity.nudge(row.id)
       return fromCopy(copy)
@@ -74,12 +83,12 @@ async function read(
     let outcome = await client.read(op.id, input, validators, { signal, tolerant: true })
     const fetchedAt = new Date().toISOString()
     if (outcome.notModified) {
-      const copy = await deps.cache.get(row.id, request)
+      const copy = await copyOf()
       if (copy) {
         await deps.cache.touch(row.id, request, fetchedAt)
         return { ...fromCopy(copy), fetchedAt, fromCache: false }
       }
-      // The copy went meanwhile (evicted, cleared): ask for the answer itself.
+      // The copy went meanwhile (evicted, cleared) or no longer fits: ask for the answer itself.
       outcome = await client.read(op.id, input, null, { signal, tolerant: true })
       if (outcome.notModified)
         fail('BAD_RESPONSE', 'The service said “not modified” for something never fetched.')
