@@ -9,6 +9,7 @@ export const TITLE_MAX = 100
 export const BODY_MAX = 300
 
 /** C0 controls but tab and line feed, DEL, and C1 controls (NEL included). */
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
 /**
  * Bidirectional formatting characters (ALM, LRM, RLM, embeddings and overrides LRE…RLO, PDF,
