@@ -58,3 +58,38 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 export function looksLikeFormula(cell: string): boolean {
   return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell)
 }
+
+/** A cell a spreadsheet would run as a formula, with a leading `'`; other cells unchanged. */
+export function escapeFormula(cell: string): string {
+  return looksLikeFormula(cell) ? `'${cell}` : cell
+}
+
+/** One field in double quotes, its own double quotes doubled (RFC 4180). */
+function quoted(cell: string): string {
+  return `"${cell.replace(/"/g, '""')}"`
+}
+
+/**
+ * CSV text as ScanDesk writes every CSV file: each cell that looks like a formula escaped with a
+ * leading `'`, and **every** field in double quotes, CRLF after each row. Quoting only where a
+ * comma needs it is not enough: a spreadsheet in a locale whose list separator is `;` (German,
+ * French…) splits an unquoted `Acme;=cmd|' /C calc'!A0` at the `;` and runs the second part;
+ * inside quotes the `;` is text, whatever the separator. Returns the text and how many cells were
+ * escaped.
+ */
+export function formatCsv(rows: readonly (readonly string[])[]): {
+  text: string
+  escapedCells: number
+} {
+  let escapedCells = 0
+  const lines = rows.map((row) =>
+    row
+      .map((cell) => {
+        const safe = escapeFormula(cell)
+        if (safe !== cell) escapedCells++
+        return quoted(safe)
+      })
+      .join(','),
+  )
+  return { text: lines.map((line) => `${line}\r\n`).join(''), escapedCells }
+}

@@ -120,8 +120,14 @@ export interface LedgerEntry {
   sha256: string
   verdict: Verdict
   detail: string | null
+  /** When the file arrived: downloaded, or (evidence) attached. */
   downloadedAt: string
   verifiedAt: string | null
+  /**
+   * Evidence only: when it was re-pointed to the SAQ it now belongs to (a draft's evidence moved to
+   * the submitted SAQ's id); null or absent when it was attached to that SAQ directly.
+   */
+  linkedAt?: string | null
 }
 
 /** Result of verifying a file by hand ("Verify a file…"). */
@@ -183,14 +189,30 @@ export const filesInputs = {
   }),
 }
 
+/** One file of an audit bundle (path relative to the folder, with forward slashes). */
+export interface AuditBundleFile {
+  path: string
+  size: number
+  sha256: string
+  saqId: string
+  kind: LedgerKind
+  /** Evidence: when it was attached on this computer; PDFs: null. */
+  attachedAt: string | null
+  /**
+   * Evidence: true when it was attached or re-pointed to the SAQ after the SAQ's approval, so the
+   * approver cannot have seen it; null when there is nothing to compare (a PDF, no approval time).
+   */
+  afterApproval: boolean | null
+}
+
 /**
  * What an audit bundle wrote: one folder (absolute), the manifest's absolute path, and each file
- * (path relative to the folder, with forward slashes, as in SHA256SUMS and the manifest).
+ * (as in SHA256SUMS and the manifest).
  */
 export interface AuditBundle {
   folder: string
   manifest: string
-  files: { path: string; size: number; sha256: string; saqId: string; kind: LedgerKind }[]
+  files: AuditBundleFile[]
 }
 
 /** Outputs of the files channels. */

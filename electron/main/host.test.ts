@@ -189,6 +189,24 @@ describe('notifications', () => {
     ])
   })
 
+  it('shows service text without markup, control or bidi characters, capped', () => {
+    const title = 'Acme: Scan \u202Eexe.pdf\u202C finished\u0007'
+    const body = `<a href="https://evil.example">Open</a> & run\u0000 ${'x'.repeat(400)}`
+    createElectronHost({ ...windows, platform: 'linux' }).notify(title, body)
+    createElectronHost({ ...windows, platform: 'darwin' }).notify(title, 'a & <b>')
+    expect(electron.shown).toHaveLength(2)
+    const [onLinux, onMac] = electron.shown
+    expect(onLinux.title).toBe('Acme: Scan exe.pdf finished')
+    expect(
+      onLinux.body.startsWith('&lt;a href="https://evil.example"&gt;Open&lt;/a&gt; &amp; run x'),
+    ).toBe(true)
+    expect(onLinux.body).not.toMatch(/[<>]/)
+    expect(onLinux.body).not.toContain('\u0000')
+    expect(onLinux.body.endsWith('…')).toBe(true)
+    // elsewhere the body is plain text: nothing to escape, the rest still applies
+    expect(onMac).toEqual({ title: 'Acme: Scan exe.pdf finished', body: 'a & <b>' })
+  })
+
   it('does nothing where notifications are not supported', () => {
     electron.supported = false
     createElectronHost(windows).notify('Report downloaded', 'Weekly.pdf was verified.')

@@ -12,6 +12,7 @@ import {
   type OpenDialogOptions,
   type SaveDialogOptions,
 } from 'electron'
+import { notificationText } from '@contract/notification-text'
 import type { HostServices } from '../core/host'
 
 const DOCUMENT_FILTERS = [{ name: 'Reports (PDF, CSV)', extensions: ['pdf', 'csv'] }]
@@ -52,6 +53,8 @@ async function exists(path: string): Promise<boolean> {
 export interface ElectronHostOptions {
   /** Opens the window pinned to an account, or brings its open window forward. */
   showAccountWindow(accountId: string): void
+  /** The OS (process.platform unless a test says otherwise): Linux reads notification bodies as markup. */
+  platform?: NodeJS.Platform
 }
 
 /** The HostServices of the Electron app (call after app 'ready'). */
@@ -91,9 +94,13 @@ export function createElectronHost(options: ElectronHostOptions): HostServices {
         return false
       }
     },
+    // Service text reaches the OS only through notificationText: no markup, control or bidi
+    // characters, capped.
     notify(title, body) {
       try {
-        if (Notification.isSupported()) new Notification({ title, body }).show()
+        const markup = (options.platform ?? process.platform) === 'linux'
+        if (Notification.isSupported())
+          new Notification(notificationText(title, body, { markup })).show()
       } catch {
         // A notification is a courtesy: failing to show one must not fail the job.
       }

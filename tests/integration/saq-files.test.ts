@@ -8,6 +8,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ApiCallOutput } from '@contract/channels'
 import type { AuditBundle, ExportJob, LedgerEntry } from '@contract/files'
+import { partialName } from '../../electron/core/files/download'
+import { auditBuildingName } from '../../electron/core/files/names'
 import { filesIn, ledgerOf, tempFolder, waitForJob } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 
@@ -308,5 +310,53 @@ describe('audit bundles', () => {
     const saqDir = path.join(s.folder, 'SAQ')
     expect(fs.readdirSync(saqDir).filter((n) => n.startsWith('Audit'))).toEqual([])
     expect((await ledgerOf(s.t, s.account.id)).filter((e) => e.kind === 'saq')).toEqual([])
+  })
+
+  it('leaves nothing that looks finished after a crash: the next start removes the unfinished bundle', async () => {
+    const [approved] = await saqs('approved')
+    const ev = await attach(approved.id, evidenceSource('policy.txt', 'policy\n'))
+    const bundle = await s.t.ok<AuditBundle>('saq.auditBundle', {
+      accountId: s.account.id,
+      saqIds: [approved.id],
+    })
+    // what a kill in the middle of the next bundle, and of an evidence copy, leaves behind
+    const saqDir = path.join(s.folder, 'SAQ')
+    const unfinished = path.join(saqDir, auditBuildingName(new Date()))
+    fs.mkdirSync(path.join(unfinished, `${approved.id} - half`), { recursive: true })
+    fs.writeFileSync(path.join(unfinished, `${approved.id} - half`, 'SAQ.pdf'), '%PDF-1.4 half')
+    const halfCopy = path.join(path.dirname(ev.path), partialName('scan.txt'))
+    fs.writeFileSync(halfCopy, 'half')
+    expect(fs.readdirSync(saqDir).filter((n) => n.includes('Audit'))).toHaveLength(2)
+
+    await s.t.close()
+    await s.reopen()
+    expect(fs.readdirSync(saqDir).sort()).toEqual([path.basename(bundle.folder), 'Evidence'])
+    expect(fs.readdirSync(path.dirname(ev.path))).toEqual([path.basename(ev.path)])
+    // the finished bundle is whole: sha256sum -c still passes
+    const out = execFileSync('sha256sum', ['-c', 'SHA256SUMS'], {
+      cwd: bundle.folder,
+      encoding: 'utf8',
+    })
+    expect(out).not.toMatch(/FAILED/)
+  })
+
+  it('flags in the manifest evidence attached after the SAQ was approved', async () => {
+    const [approved] = await saqs('approved')
+    expect(approved.attributes.approved_at).toBeTruthy()
+    await attach(approved.id, evidenceSource('late.txt', 'late\n'))
+    const bundle = await s.t.ok<AuditBundle>('saq.auditBundle', {
+      accountId: s.account.id,
+      saqIds: [approved.id],
+    })
+    const late = bundle.files.find((f) => f.kind === 'saq_evidence')!
+    expect(late.afterApproval).toBe(true)
+    const manifest = JSON.parse(fs.readFileSync(bundle.manifest, 'utf8'))
+    expect(manifest.saqs[0].evidence_added_after_approval).toBe(1)
+    expect(manifest.saqs[0].files[1]).toMatchObject({
+      kind: 'saq_evidence',
+      attached_at: late.attachedAt,
+      linked_at: null,
+      added_after_approval: true,
+    })
   })
 })

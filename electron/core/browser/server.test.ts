@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,54 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CoreEvents } from '../events'
 import type { CallContext } from '../handlers/dispatch'
 import { startBrowserServer, type RunningBrowserServer } from './server'
-
-interface Answer {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** One raw HTTP request, so Host/Origin/paths go out exactly as written. */
-function send(
-  port: number,
-  path: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: opts.method ?? 'GET',
-        headers: { Host: `127.0.0.1:${port}`, ...opts.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        )
-      },
-    )
-    req.on('error', reject)
-    if (opts.body !== undefined) req.write(opts.body)
-    req.end()
-  })
-}
-
-/** Exchanges a fresh launch token of `srv` and returns the `name=value` its cookie carries. */
-async function signIn(srv: RunningBrowserServer): Promise<string> {
-  const answer = await send(srv.port, `/?token=${srv.newLaunch().token}`)
-  expect(answer.status).toBe(200)
-  const set = answer.headers['set-cookie']
-  if (!Array.isArray(set) || set.length !== 1) throw new Error('no session cookie')
-  return set[0].split(';')[0]
-}
+import { exchange, pageKeyOf, send, signIn } from './test-http'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -70,6 +24,7 @@ const fakeCore = {
 let root: string
 let server: RunningBrowserServer
 let cookie: string
+let key: string
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'scandesk-browser-'))
@@ -79,7 +34,7 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
   writeFileSync(join(root, 'package.json'), '{"secret": "outside the renderer"}')
   server = await startBrowserServer({ core: fakeCore, rendererDir })
-  cookie = await signIn(server)
+  ;({ cookie, key } = await exchange(server))
 })
 
 afterAll(async () => {
@@ -95,11 +50,21 @@ describe('the launch token', () => {
     expect(server.newLaunch().token).not.toBe(launch.token)
   })
 
-  it('is exchanged for an HttpOnly SameSite=Strict session cookie and a hop to /', async () => {
+  it('is exchanged for an HttpOnly SameSite=Strict session cookie, a page key and a hop to /', async () => {
     const launch = server.newLaunch()
     const answer = await send(server.port, `/?token=${launch.token}`)
     expect(answer.status).toBe(200)
-    expect(answer.body).toContain('<meta http-equiv="refresh" content="0;url=/">')
+    // the page's script keeps the key in this tab's storage and replaces itself with `/`
+    const pageKey = pageKeyOf(answer.body)
+    const script = /<script>(.*)<\/script>/.exec(answer.body)![1]
+    expect(script).toBe(
+      `try{sessionStorage.setItem("scandesk-bridge-key","${pageKey}")}catch(e){}location.replace("/")`,
+    )
+    // only that script may run: the policy names its hash and nothing else
+    const hash = createHash('sha256').update(script).digest('base64')
+    expect(answer.headers['content-security-policy']).toBe(
+      `default-src 'none'; script-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    )
     expect(answer.body).not.toContain(launch.token)
     expect(answer.headers['referrer-policy']).toBe('no-referrer')
     expect(answer.headers['cache-control']).toBe('no-store')
@@ -109,9 +74,12 @@ describe('the launch token', () => {
     const [name, value] = pair.split('=')
     expect(name).toBe(server.cookieName)
     expect(attributes).toEqual(['HttpOnly', 'SameSite=Strict', 'Path=/'])
-    // the session is its own random value, not the token
+    // the session is its own random value, not the token, and the page key is another
     expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(value).not.toBe(launch.token)
+    expect(pageKey).not.toBe(value)
+    expect(pageKey).not.toBe(launch.token)
+    expect(String(answer.headers['set-cookie'])).not.toContain(pageKey)
     expect(await launch.settled).toBe('exchanged')
     const page = await send(server.port, '/', { headers: { Cookie: pair } })
     expect(page.status).toBe(200)
@@ -266,6 +234,7 @@ describe('bridge calls', () => {
       method: 'POST',
       headers: {
         Cookie: cookie,
+        'X-ScanDesk-Key': key,
         Origin: `http://127.0.0.1:${server.port}`,
         'Content-Type': type,
       },
@@ -325,7 +294,8 @@ describe('bridge events', () => {
         {
           host: '127.0.0.1',
           port: server.port,
-          path: '/bridge/events',
+          // EventSource cannot send headers: the page key rides in the stream's query
+          path: `/bridge/events?key=${key}`,
           headers: { Host: `127.0.0.1:${server.port}`, Cookie: cookie },
         },
         (res) => {
@@ -368,14 +338,18 @@ describe('bridge events', () => {
   it('sends heartbeat comments', async () => {
     const quick = await startBrowserServer({ core: fakeCore, rendererDir: root, heartbeatMs: 20 })
     try {
-      const quickCookie = await signIn(quick)
+      const { cookie: quickCookie, key: quickKey } = await exchange(quick)
       const text = await new Promise<string>((resolve) => {
         const req = request(
           {
             host: '127.0.0.1',
             port: quick.port,
             path: '/bridge/events',
-            headers: { Host: `127.0.0.1:${quick.port}`, Cookie: quickCookie },
+            headers: {
+              Host: `127.0.0.1:${quick.port}`,
+              Cookie: quickCookie,
+              'X-ScanDesk-Key': quickKey,
+            },
           },
           (res) => {
             let seen = ''
@@ -403,6 +377,7 @@ describe('the content policy of every answer', () => {
     const none = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     const json = {
       Cookie: cookie,
+      'X-ScanDesk-Key': key,
       Origin: `http://127.0.0.1:${server.port}`,
       'Content-Type': 'application/json',
     }

@@ -10,6 +10,8 @@ import {
   resolveStaticPath,
   sendStaticFile,
 } from './static-files'
+import { BRIDGE_KEY_HEADER, BRIDGE_KEY_PARAM } from '@contract/browser-bridge'
+import { exchangePage, REFUSED_LAUNCH } from './exchange'
 import { cookieValues, hostAllowed, isLaunchExchange, originAllowed } from './security'
 import {
   LAUNCH_TTL_MS,
@@ -80,20 +82,10 @@ function sendText(res: ServerResponse, status: number, text: string, extra = {})
   res.end(text)
 }
 
-// The answer to a good launch token: the cookie, then a same-origin hop to `/`. A 302 would do
-// for an address typed or passed to the browser, but not after the launch page (a file:// page):
-// that navigation started cross-site, so the browser would withhold the SameSite=Strict cookie
-// from the redirected request. The refresh replaces the history entry that holds the token.
-const EXCHANGE_PAGE =
-  '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">' +
-  '<title>ScanDesk</title><p><a href="/">Open ScanDesk</a></p>'
-
-const EXCHANGE_CSP = NO_CONTENT_POLICY
-
-const REFUSED_LAUNCH =
-  'This launch address was already used or has expired (each one works once, for 2 minutes).\n' +
-  'If this browser already has ScanDesk open, go to / on the same address; otherwise start ' +
-  'browser mode again for a new one.'
+/** What a bridge request without this tab's page key gets (401). */
+const NO_PAGE_KEY =
+  'This tab has no key for ScanDesk’s bridge. Use the tab ScanDesk opened, or open a new ' +
+  'launch address (start browser mode again).'
 
 function sendJsonText(res: ServerResponse, json: string): void {
   res.writeHead(200, {
@@ -138,8 +130,9 @@ function validationResult(message: string): string {
 }
 
 /**
- * Starts the loopback HTTP bridge of browser mode: launch-token exchange, session cookie, Host/Origin checks,
- * POST /bridge/call/<channel>, GET /bridge/events (SSE) and the renderer's static files.
+ * Starts the loopback HTTP bridge of browser mode: launch-token exchange (session cookie and page
+ * key), Host/Origin checks, POST /bridge/call/<channel> and GET /bridge/events (SSE), both with
+ * the cookie and the page key, and the renderer's static files (the cookie).
  */
 export async function startBrowserServer(
   options: BrowserServerOptions,
@@ -234,16 +227,31 @@ export async function startBrowserServer(
         return sendText(res, 400, 'A launch token is accepted only by GET /?token=…')
       }
       if (!launches.redeem(url.searchParams.get('token'))) return sendText(res, 401, REFUSED_LAUNCH)
+      const { session, key } = sessions.create()
+      const page = exchangePage(key)
       res.writeHead(200, {
         ...BASE_HEADERS,
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': EXCHANGE_CSP,
-        'Set-Cookie': sessionCookie(cookieName, sessions.create()),
+        'Content-Security-Policy': page.contentSecurityPolicy,
+        'Set-Cookie': sessionCookie(cookieName, session),
       })
-      return res.end(EXCHANGE_PAGE)
+      return res.end(page.html)
     }
-    if (!cookieValues(req.headers.cookie, cookieName).some((value) => sessions.has(value)))
+    const cookies = cookieValues(req.headers.cookie, cookieName)
+    if (!cookies.some((value) => sessions.has(value)))
       return sendText(res, 401, 'Open the launch address that browser mode printed or opened.')
+    // The bridge needs the page key besides the cookie (which other ports' servers receive too):
+    // in a header, or on the event stream, which EventSource opens without headers, in the query.
+    if (pathname.startsWith('/bridge/')) {
+      const header = req.headers[BRIDGE_KEY_HEADER.toLowerCase()]
+      const key =
+        typeof header === 'string'
+          ? header
+          : pathname === '/bridge/events'
+            ? url.searchParams.get(BRIDGE_KEY_PARAM)
+            : null
+      if (!sessions.keyFits(cookies, key)) return sendText(res, 401, NO_PAGE_KEY)
+    }
     if (pathname.startsWith('/bridge/call/')) {
       const channel = pathname.slice('/bridge/call/'.length)
       if (!channels.has(channel)) return sendText(res, 404, 'Unknown channel')

@@ -38,12 +38,31 @@ describe('launch tokens', () => {
 describe('sessions', () => {
   it('know only the values they created, until cleared', () => {
     const sessions = new Sessions()
-    const value = sessions.create()
+    const { session: value, key } = sessions.create()
     expect(sessions.has(value)).toBe(true)
     expect(sessions.has(`${value}x`)).toBe(false)
     expect(sessions.has('')).toBe(false)
+    expect(sessions.keyFits([value], key)).toBe(true)
     sessions.clear()
     expect(sessions.has(value)).toBe(false)
+    expect(sessions.keyFits([value], key)).toBe(false)
+  })
+
+  it('pair each session with its own random page key', () => {
+    const sessions = new Sessions()
+    const a = sessions.create()
+    const b = sessions.create()
+    for (const v of [a.session, a.key, b.session, b.key]) expect(v).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(new Set([a.session, a.key, b.session, b.key]).size).toBe(4)
+    expect(sessions.keyFits([a.session], a.key)).toBe(true)
+    expect(sessions.keyFits(['other', b.session], b.key)).toBe(true)
+    // a key of another session, the session value itself, nothing, or a key without its session
+    expect(sessions.keyFits([a.session], b.key)).toBe(false)
+    expect(sessions.keyFits([a.session], a.session)).toBe(false)
+    expect(sessions.keyFits([a.session], '')).toBe(false)
+    expect(sessions.keyFits([a.session], null)).toBe(false)
+    expect(sessions.keyFits([], a.key)).toBe(false)
+    expect(sessions.keyFits([''], a.key)).toBe(false)
   })
 
   it('go in a cookie named for the port and the run', () => {

@@ -1,6 +1,7 @@
-// Browser-mode access: one-time launch tokens exchanged for a per-run session cookie. Decisions:
-// docs/decisions.md, "Browser mode: the launch token (issue 12, weakness 1)".
-import { createHash, randomBytes } from 'node:crypto'
+// Browser-mode access: one-time launch tokens exchanged for a per-run session cookie and a page
+// key. Decisions: docs/decisions.md, "Browser mode: the launch token (issue 12, weakness 1)" and
+// "Browser mode: the page key (issue 23, weakness 1)".
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** How long a launch token stays valid when nobody uses it (2 minutes). */
 export const LAUNCH_TTL_MS = 2 * 60_000
@@ -79,20 +80,44 @@ export class LaunchTokens {
   }
 }
 
-/** The sessions of one run: random values handed out in the cookie, valid until the run ends. */
-export class Sessions {
-  private readonly known = new Set<string>()
+/** A new session: the cookie's value and the page key the page's script keeps. */
+export interface NewSession {
+  session: string
+  key: string
+}
 
-  /** A new session value (one per exchanged launch token). */
-  create(): string {
-    const value = newSecret()
-    this.known.add(digest(value))
-    return value
+/**
+ * The sessions of one run, each with its page key: random values handed out at the launch
+ * exchange (the session in the cookie, the key to the page's script), valid until the run ends.
+ */
+export class Sessions {
+  /** digest(session) → digest(page key). */
+  private readonly known = new Map<string, string>()
+
+  /** A new session and its page key (one per exchanged launch token). */
+  create(): NewSession {
+    const session = newSecret()
+    const key = newSecret()
+    this.known.set(digest(session), digest(key))
+    return { session, key }
   }
 
   /** True when `value` is a session of this run. */
   has(value: string): boolean {
     return value.length > 0 && this.known.has(digest(value))
+  }
+
+  /**
+   * True when one of `sessions` (the cookie's values) is a session of this run and `key` is that
+   * session's page key. A key of another session, or none, is refused.
+   */
+  keyFits(sessions: readonly string[], key: string | null | undefined): boolean {
+    if (typeof key !== 'string' || key.length === 0) return false
+    const presented = Buffer.from(digest(key), 'hex')
+    return sessions.some((value) => {
+      const expected = value.length > 0 ? this.known.get(digest(value)) : undefined
+      return expected !== undefined && timingSafeEqual(Buffer.from(expected, 'hex'), presented)
+    })
   }
 
   /** Ends every session (the server is closing). */

@@ -6,7 +6,7 @@ import type { DemoAccounts } from '../accounts/demo-account'
 import type { CoreEvents } from '../events'
 import { downloadToFolder } from '../files/download'
 import { hashFile } from '../files/hash'
-import { removeStalePartials } from '../files/leftovers'
+import { removeSaqLeftovers, removeStalePartials } from '../files/leftovers'
 import { SAQ_FOLDER, documentFileName, saqFileName } from '../files/names'
 import { quarantineFile } from '../files/quarantine'
 import type { HostServices } from '../host'
@@ -147,6 +147,14 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
       const removed = await removeStalePartials([...known, ...saqFolders.flat()])
       if (removed.length)
         deps.log?.('info', `removed ${removed.length} leftover partial download file(s)`)
+      // Inside them: audit bundles a crash stopped before their final rename, and partial copies
+      // of evidence files.
+      const saqLeft = await removeSaqLeftovers(saqFolders.flat())
+      if (saqLeft.length)
+        deps.log?.(
+          'info',
+          `removed ${saqLeft.length} unfinished audit bundle(s) or evidence copies`,
+        )
       unsubscribe = deps.events.on('accounts.changed', ({ accounts }) => {
         const present = new Set(accounts.map((a) => a.id))
         for (const id of signedIn.keys())

@@ -1,8 +1,8 @@
 import Papa from 'papaparse'
 import { describe, expect, it } from 'vitest'
-import { looksLikeFormula } from '@contract/csv'
+import { escapeFormula, formatCsv, looksLikeFormula } from '@contract/csv'
 import { AppFailure } from '@contract/errors'
-import { escapeCell, escapeCsvAnswer } from './csv-text'
+import { escapeCsvAnswer } from './csv-text'
 
 const CSV = 'text/csv; charset=utf-8'
 const bytes = (text: string) => Buffer.from(text, 'utf8')
@@ -22,14 +22,49 @@ function refusal(text: string | Buffer, type: string | null = CSV): string {
 describe('escaping formula-looking cells', () => {
   it('prefixes = + - @ tab and CR with a quote, and nothing else', () => {
     for (const cell of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")'])
-      expect(escapeCell(cell)).toBe(`'${cell}`)
+      expect(escapeFormula(cell)).toBe(`'${cell}`)
     for (const cell of ['', 'Acme', ' =not first', 'a=b', "'=already", '-5', '+1.5e3', '-.5'])
-      expect(escapeCell(cell)).toBe(cell)
+      expect(escapeFormula(cell)).toBe(cell)
   })
 
   it('never escapes a cell twice', () => {
-    expect(escapeCell(escapeCell('=1+1'))).toBe("'=1+1")
+    expect(escapeFormula(escapeFormula('=1+1'))).toBe("'=1+1")
     expect(looksLikeFormula("'=1+1")).toBe(false)
+  })
+})
+
+/** The cells a spreadsheet whose list separator is `;` reads (quotes are honoured, as RFC 4180). */
+const semicolonCells = (text: string) =>
+  Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: true }).data.flat()
+
+describe('CSV as ScanDesk writes it', () => {
+  it('quotes every field and doubles the quotes inside', () => {
+    expect(
+      formatCsv([
+        ['id', 'name'],
+        ['1', 'Say "hi", Acme'],
+      ]),
+    ).toEqual({
+      text: '"id","name"\r\n"1","Say ""hi"", Acme"\r\n',
+      escapedCells: 0,
+    })
+    expect(formatCsv([['=1+1', '-5', '']])).toEqual({
+      text: '"\'=1+1","-5",""\r\n',
+      escapedCells: 1,
+    })
+  })
+
+  it('gives a semicolon-locale spreadsheet no cell that starts a formula', () => {
+    const attack = "Acme;=cmd|' /C calc'!A0"
+    const service = `id,name,note\r\norg-1,${attack},"x;@SUM(A1)"\r\n`
+    // what a German or French spreadsheet sees in the service's own text: a formula cell
+    expect(semicolonCells(service).some(looksLikeFormula)).toBe(true)
+    const safe = escapeCsvAnswer(bytes(service), CSV)
+    expect(semicolonCells(safe.text).filter(looksLikeFormula)).toEqual([])
+    // every line is quoted field after quoted field, and a comma reader still gets the cells back
+    for (const line of safe.text.split('\r\n').filter(Boolean))
+      expect(line).toMatch(/^"([^"]|"")*"(,"([^"]|"")*")*$/)
+    expect(cells(safe.text)[1]).toEqual(['org-1', attack, 'x;@SUM(A1)'])
   })
 })
 
@@ -60,14 +95,14 @@ describe('a CSV answer made safe', () => {
 
   it('escapes the header too, keeps a byte order mark and negative numbers', () => {
     const safe = escapeCsvAnswer(bytes('\uFEFF=a,b\r\n-5,+x\r\n'), 'text/csv')
-    expect(safe.text).toBe("\uFEFF'=a,b\r\n-5,'+x\r\n")
+    expect(safe.text).toBe('\uFEFF"\'=a","b"\r\n"-5","\'+x"\r\n')
     expect(safe.escapedCells).toBe(2)
     expect(safe.rows).toBe(1)
   })
 
   it('takes a header-only file (no rows) and an answer without a content type', () => {
     expect(escapeCsvAnswer(bytes('id,name\n'), null)).toEqual({
-      text: 'id,name\r\n',
+      text: '"id","name"\r\n',
       rows: 0,
       escapedCells: 0,
     })

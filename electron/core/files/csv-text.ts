@@ -1,5 +1,5 @@
 import Papa from 'papaparse'
-import { looksLikeFormula } from '@contract/csv'
+import { formatCsv } from '@contract/csv'
 import { AppFailure } from '@contract/errors'
 
 /** A CSV answer made safe to open in a spreadsheet. */
@@ -30,11 +30,6 @@ function notCsv(reason: string): AppFailure {
   })
 }
 
-/** A cell a spreadsheet would run as a formula, with a leading `'`; other cells unchanged. */
-export function escapeCell(cell: string): string {
-  return looksLikeFormula(cell) ? `'${cell}` : cell
-}
-
 /** The media type of a Content-Type header, lower case, without parameters; null when absent. */
 function mediaType(contentType: string | null): string | null {
   if (contentType === null) return null
@@ -58,7 +53,7 @@ function decodeText(bytes: Uint8Array): string {
  * Checks a CSV export as the service sent it and escapes every cell that looks like a formula
  * (= + - @ tab or CR at the start, not a plain number, not already escaped with `'`), header
  * included, because a real service may not do it. Parsed with papaparse (RFC 4180: quoted commas,
- * quotes and line breaks); written back with CRLF line ends and quotes only where needed.
+ * quotes and line breaks); written back by `formatCsv`: every field quoted, CRLF line ends.
  * Throws BAD_RESPONSE for an answer that is not CSV text: another content type, empty, not UTF-8,
  * HTML or JSON, broken quotes, or rows whose number of cells differs from the header's.
  */
@@ -85,14 +80,6 @@ export function escapeCsvAnswer(bytes: Uint8Array, contentType: string | null): 
     throw notCsv(
       `row ${uneven + 1} has ${table[uneven].length} cells where the header has ${width}`,
     )
-  let escapedCells = 0
-  const safe = table.map((row) =>
-    row.map((cell) => {
-      const out = escapeCell(cell)
-      if (out !== cell) escapedCells++
-      return out
-    }),
-  )
-  const text = `${bom ? BOM : ''}${Papa.unparse(safe, { newline: '\r\n' })}\r\n`
-  return { text, rows: table.length - 1, escapedCells }
+  const { text, escapedCells } = formatCsv(table)
+  return { text: `${bom ? BOM : ''}${text}`, rows: table.length - 1, escapedCells }
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+
 /** Longest stem (name without extension) of a saved file, in UTF-8 bytes. */
 export const MAX_STEM_BYTES = 200
 
@@ -165,3 +167,15 @@ export function auditFolderName(date: Date): string {
   const iso = date.toISOString()
   return `Audit ${iso.slice(0, 10)} ${iso.slice(11, 19).replace(/:/g, '-')}`
 }
+
+/**
+ * The hidden folder an audit bundle is built in before it is renamed to `auditFolderName`:
+ * `.Audit <YYYY-MM-DD HH-mm-ss>.<12 hex digits>.building`. Only a crash leaves one behind.
+ */
+export function auditBuildingName(date: Date, random = randomBytes(6).toString('hex')): string {
+  return `.${auditFolderName(date)}.${random}.building`
+}
+
+/** Names `auditBuildingName` makes, and only those (what the clean-up at start may remove). */
+export const AUDIT_BUILDING_NAME =
+  /^\.Audit \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.[0-9a-f]{12}\.building$/

@@ -1,4 +1,5 @@
 import { AppFailure, type AppError, type ErrorCode, type FieldErrors } from '@contract/errors'
+import { retryAfterMs } from './retry-after'
 
 /** Replaces every known secret in a text; used on anything the service said before we show it. */
 export type Redact = (text: string) => string
@@ -122,16 +123,6 @@ export function detailOf(body: unknown, redact: Redact): string | null {
     }
   }
   return cleanText(body.error, redact) ?? cleanText(body.message, redact)
-}
-
-/** Milliseconds from a Retry-After header (seconds or an HTTP date), or undefined. */
-export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined
-  const text = String(value).trim()
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
-  const date = Date.parse(text)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
 /** Everything the status mapping needs from one answer. */

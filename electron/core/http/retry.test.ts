@@ -1,6 +1,6 @@
 import type { AxiosError } from 'axios'
 import { describe, expect, it } from 'vitest'
-import { retryAfterMs } from './errors'
+import { retryAfterMs } from './retry-after'
 import { isRetryable, retryDelay } from './retry'
 
 const o = { baseMs: 100, maxMs: 1_000, retryAfterCapMs: 10_000 }

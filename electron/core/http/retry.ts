@@ -1,5 +1,5 @@
 import type { AxiosError } from 'axios'
-import { retryAfterMs } from './errors'
+import { retryAfterMs } from './retry-after'
 
 /** Statuses worth another try for an idempotent operation. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504])

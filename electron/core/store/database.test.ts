@@ -281,6 +281,24 @@ function rowsAt(version: number): Record<string, Row[]> {
       { account_id: 'acc-gone', kind: 'password', created_at: T2 },
     ]
   }
+  if (version >= 7) {
+    rows.outbox = [
+      {
+        id: 'out-1',
+        seq: 1,
+        account_id: 'acc-1',
+        account_label: 'Acme',
+        op: 'notifications.mark_read',
+        input: JSON.stringify({ ids: ['ntf-1'] }),
+        target: 'ntf-1',
+        state: 'failed',
+        error: JSON.stringify({ code: 'NOT_FOUND', message: 'gone' }),
+        attempts: 1,
+        created_at: T1,
+        last_tried_at: T2,
+      },
+    ]
+  }
   return rows
 }
 
@@ -291,8 +309,9 @@ function addedDefaults(table: string, version: number): Row {
   }
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
   if (table === 'file_ledger' && version < 5) {
-    return { saq_type: null, saq_status: null, requirement: null }
+    return { saq_type: null, saq_status: null, requirement: null, linked_at: null }
   }
+  if (table === 'file_ledger' && version < 8) return { linked_at: null }
   return {}
 }
 

@@ -309,8 +309,15 @@ describe('migration 5 (SAQ files in export jobs and the ledger)', () => {
     })
     expect(ledger.list({ search: '8.3.1' }).map((e) => e.id)).toEqual(['led-ev'])
     expect(ledger.listFor('acc-1', 'saq_evidence', 'draft-1').map((e) => e.id)).toEqual(['led-ev'])
-    expect(ledger.relink('acc-1', 'saq_evidence', 'draft-1', 'saq-009')).toBe(1)
+    expect(ledger.get('led-ev')?.linkedAt).toBeNull()
+    const at = '2025-03-01T10:00:00.000Z'
+    expect(ledger.relink('acc-1', 'saq_evidence', 'draft-1', 'saq-009', at)).toBe(1)
     expect(ledger.listFor('acc-1', 'saq_evidence', 'saq-009').map((e) => e.id)).toEqual(['led-ev'])
+    // the time it was re-pointed is kept beside the time it was attached
+    expect(ledger.get('led-ev')).toMatchObject({
+      linkedAt: at,
+      downloadedAt: entry('x', 'acc-1').downloadedAt,
+    })
     expect(ledger.delete('led-ev')).toBe(true)
     expect(ledger.get('led-ev')).toBeUndefined()
 

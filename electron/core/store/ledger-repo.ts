@@ -23,6 +23,7 @@ interface RawEntry {
   saq_type: string | null
   saq_status: string | null
   requirement: string | null
+  linked_at: string | null
 }
 
 function fromRaw(r: RawEntry): LedgerEntry {
@@ -46,6 +47,7 @@ function fromRaw(r: RawEntry): LedgerEntry {
     detail: r.detail,
     downloadedAt: r.downloaded_at,
     verifiedAt: r.verified_at,
+    linkedAt: r.linked_at,
   }
 }
 
@@ -65,18 +67,19 @@ export class LedgerRepo {
 
   /** Records one download (or evidence file). */
   insert(entry: LedgerEntry): void {
-    const { saq, ...rest } = entry
+    const { saq, linkedAt, ...rest } = entry
     this.db
       .prepare(
         `INSERT INTO file_ledger (id, account_id, account_label, kind, resource_id, resource_name,
            format, path, size, sha256, verdict, detail, downloaded_at, verified_at, saq_type,
-           saq_status, requirement)
+           saq_status, requirement, linked_at)
          VALUES (@id, @accountId, @accountLabel, @kind, @resourceId, @resourceName, @format, @path,
            @size, @sha256, @verdict, @detail, @downloadedAt, @verifiedAt, @saqType, @saqStatus,
-           @requirement)`,
+           @requirement, @linkedAt)`,
       )
       .run({
         ...rest,
+        linkedAt: linkedAt ?? null,
         saqType: saq?.saqType ?? null,
         saqStatus: saq?.status ?? null,
         requirement: saq?.requirement ?? null,
@@ -97,13 +100,17 @@ export class LedgerRepo {
     return rows.map(fromRaw)
   }
 
-  /** Re-points the entries of one kind from one resource id to another; returns how many. */
-  relink(accountId: string, kind: LedgerKind, fromId: string, toId: string): number {
+  /**
+   * Re-points the entries of one kind from one resource id to another, recording when (`at`, an
+   * ISO time) in `linked_at`; returns how many.
+   */
+  relink(accountId: string, kind: LedgerKind, fromId: string, toId: string, at: string): number {
     return this.db
       .prepare(
-        `UPDATE file_ledger SET resource_id = ? WHERE account_id = ? AND kind = ? AND resource_id = ?`,
+        `UPDATE file_ledger SET resource_id = ?, linked_at = ?
+         WHERE account_id = ? AND kind = ? AND resource_id = ?`,
       )
-      .run(toId, accountId, kind, fromId).changes
+      .run(toId, at, accountId, kind, fromId).changes
   }
 
   /** Deletes one entry; true when it existed. */

@@ -233,4 +233,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 8,
+    name: 'when evidence was re-pointed',
+    up(db) {
+      // Evidence moved from a draft's key to an SAQ id (saq.evidence.link) records when, so an
+      // audit bundle can flag evidence that joined an SAQ after its approval. Existing rows keep
+      // NULL: their attach time is the best there is.
+      db.exec(`ALTER TABLE file_ledger ADD COLUMN linked_at TEXT`)
+    },
+  },
 ]

@@ -61,13 +61,32 @@ describe('the bridge in Electron', () => {
 })
 
 describe('the bridge in a browser', () => {
-  it('uses fetch when there is no preload', async () => {
+  it('uses fetch when there is no preload, with the page key the launch left in this tab', async () => {
     const fetch = vi.fn(
-      async () => new Response(JSON.stringify({ ok: true, data: { theme: 'light' } })),
+      async (_url: string, _init?: RequestInit) =>
+        new Response(JSON.stringify({ ok: true, data: { theme: 'light' } })),
     )
     vi.stubGlobal('fetch', fetch)
-    expect(bridgeKind()).toBe('browser')
-    expect(await request('settings.get', {})).toEqual({ ok: true, data: { theme: 'light' } })
-    expect(fetch).toHaveBeenCalledWith('/bridge/call/settings.get', expect.anything())
+    sessionStorage.setItem('scandesk-bridge-key', 'k'.repeat(43))
+    try {
+      expect(bridgeKind()).toBe('browser')
+      expect(await request('settings.get', {})).toEqual({ ok: true, data: { theme: 'light' } })
+      expect(fetch).toHaveBeenCalledWith('/bridge/call/settings.get', expect.anything())
+      const headers = fetch.mock.calls[0][1]?.headers as Record<string, string>
+      expect(headers['X-ScanDesk-Key']).toBe('k'.repeat(43))
+    } finally {
+      sessionStorage.clear()
+    }
+  })
+
+  it('sends nothing from a tab without a page key, and says what to do', async () => {
+    const fetch = vi.fn(async () => new Response('{}'))
+    vi.stubGlobal('fetch', fetch)
+    const result = await request('settings.get', {})
+    expect(fetch).not.toHaveBeenCalled()
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INTERNAL', message: expect.stringMatching(/This tab has no key/) },
+    })
   })
 })

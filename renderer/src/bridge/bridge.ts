@@ -8,7 +8,7 @@ import type {
 } from '@contract/channels'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import type { Result } from '@contract/errors'
-import { createBrowserTransport } from './browser'
+import { createBrowserTransport, storedPageKey } from './browser'
 import { createElectronTransport } from './electron'
 import type { Transport } from './transport'
 
@@ -25,6 +25,7 @@ function transport(): Transport {
         : createBrowserTransport({
             fetch: window.fetch.bind(window),
             EventSource: typeof EventSource === 'function' ? EventSource : undefined,
+            pageKey: storedPageKey,
           }),
     }
   }

@@ -23,10 +23,13 @@ class FakeEventSource {
   }
 }
 
+const KEY = 'pk_' + 'x'.repeat(40)
+const pageKey = () => KEY
+
 describe('browser transport requests', () => {
-  it('posts the JSON payload to /bridge/call/<channel> with the same-origin cookie', async () => {
+  it('posts the JSON payload to /bridge/call/<channel> with the cookie and the page key', async () => {
     const fetch = okFetch(JSON.stringify({ ok: true, data: { accounts: [], activeId: null } }))
-    const t = createBrowserTransport({ fetch })
+    const t = createBrowserTransport({ fetch, pageKey })
     const result = await t.request('accounts.list', {})
     expect(result).toEqual({ ok: true, data: { accounts: [], activeId: null } })
     const [url, init] = fetch.mock.calls[0]
@@ -34,12 +37,30 @@ describe('browser transport requests', () => {
     expect(init?.method).toBe('POST')
     expect(init?.credentials).toBe('same-origin')
     expect((init?.headers as Record<string, string>)['content-type']).toBe('application/json')
+    expect((init?.headers as Record<string, string>)['X-ScanDesk-Key']).toBe(KEY)
     expect(JSON.parse(String(init?.body))).toEqual({})
+  })
+
+  it('sends nothing without a page key (a tab opened by hand), saying what to do', async () => {
+    const fetch = okFetch('{}')
+    const result = await createBrowserTransport({ fetch, pageKey: () => null }).request(
+      'app.info',
+      {},
+    )
+    expect(fetch).not.toHaveBeenCalled()
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.code).toBe('INTERNAL')
+      expect(result.error.message).toMatch(/This tab has no key.*new launch address/)
+    }
   })
 
   it('passes a failed Result through unchanged', async () => {
     const error = { code: 'UNAUTHORIZED', message: 'The password is wrong.' }
-    const t = createBrowserTransport({ fetch: okFetch(JSON.stringify({ ok: false, error })) })
+    const t = createBrowserTransport({
+      fetch: okFetch(JSON.stringify({ ok: false, error })),
+      pageKey,
+    })
     expect(await t.request('accounts.signIn', {})).toEqual({ ok: false, error })
   })
 
@@ -47,13 +68,13 @@ describe('browser transport requests', () => {
     const fetch = vi.fn(async () => {
       throw new TypeError('Failed to fetch')
     })
-    const result = await createBrowserTransport({ fetch }).request('app.info', {})
+    const result = await createBrowserTransport({ fetch, pageKey }).request('app.info', {})
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.code).toBe('OFFLINE')
   })
 
   it('turns a refused request (401) into INTERNAL with the status', async () => {
-    const result = await createBrowserTransport({ fetch: okFetch('no', 401) }).request(
+    const result = await createBrowserTransport({ fetch: okFetch('no', 401), pageKey }).request(
       'app.info',
       {},
     )
@@ -65,10 +86,10 @@ describe('browser transport requests', () => {
   })
 
   it('turns an unreadable body into INTERNAL', async () => {
-    const result = await createBrowserTransport({ fetch: okFetch('<html>proxy</html>') }).request(
-      'app.info',
-      {},
-    )
+    const result = await createBrowserTransport({
+      fetch: okFetch('<html>proxy</html>'),
+      pageKey,
+    }).request('app.info', {})
     expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
   })
 })
@@ -78,13 +99,15 @@ describe('browser transport events', () => {
     const t = createBrowserTransport({
       fetch: okFetch('{}'),
       EventSource: FakeEventSource as unknown as typeof EventSource,
+      pageKey,
     })
     const seen: unknown[] = []
     const other: unknown[] = []
     const off = t.on('connectivity', (p) => seen.push(p))
     t.on('keychain.status', (p) => other.push(p))
     const source = FakeEventSource.last!
-    expect(source.url).toBe('/bridge/events')
+    // EventSource sends no headers: the page key rides in the stream's query
+    expect(source.url).toBe(`/bridge/events?key=${KEY}`)
     source.push('connectivity', JSON.stringify({ accountId: 'a', online: false }))
     source.push('connectivity', 'not json')
     expect(seen).toEqual([{ accountId: 'a', online: false }])
@@ -94,5 +117,18 @@ describe('browser transport events', () => {
     expect(seen).toHaveLength(1)
     t.on('accounts.changed', () => {})
     expect(FakeEventSource.last).toBe(source)
+  })
+})
+
+describe('browser transport events without a page key', () => {
+  it('opens no stream', () => {
+    FakeEventSource.last = null
+    const t = createBrowserTransport({
+      fetch: okFetch('{}'),
+      EventSource: FakeEventSource as unknown as typeof EventSource,
+      pageKey: () => null,
+    })
+    t.on('connectivity', () => {})
+    expect(FakeEventSource.last).toBeNull()
   })
 })

@@ -1,3 +1,4 @@
+import { BRIDGE_KEY_HEADER, BRIDGE_KEY_PARAM, BRIDGE_KEY_STORAGE } from '@contract/browser-bridge'
 import type { EventName } from '@contract/channel-names'
 import { failure, parseResult, type Transport } from './transport'
 
@@ -5,12 +6,29 @@ import { failure, parseResult, type Transport } from './transport'
 export interface BrowserHost {
   fetch: typeof fetch
   EventSource?: typeof EventSource
+  /** This tab's page key (null: none, as in a tab the user opened by hand). */
+  pageKey: () => string | null
 }
+
+/** The page key the launch exchange left in this tab's sessionStorage, or null. */
+export function storedPageKey(): string | null {
+  try {
+    return sessionStorage.getItem(BRIDGE_KEY_STORAGE)
+  } catch {
+    return null
+  }
+}
+
+const NO_KEY =
+  'This tab has no key for ScanDesk’s local service: a tab opened by hand gets none (one ' +
+  'ScanDesk opens, or a duplicated tab, does). Use the tab ScanDesk opened, or open a new launch ' +
+  'address: start browser mode again.'
 
 /**
  * The browser-mode host: `POST /bridge/call/<channel>` answers the JSON text of a Result, and
- * `GET /bridge/events` is a server-sent event stream. The per-run token rides in an HttpOnly
- * cookie, so requests only need `credentials: 'same-origin'`.
+ * `GET /bridge/events` is a server-sent event stream. Both need the HttpOnly session cookie
+ * (`credentials: 'same-origin'`) and this tab's page key: in a header on calls, in the query of
+ * the stream (EventSource sends no headers). Without a key nothing is sent.
  */
 export function createBrowserTransport(host: BrowserHost): Transport {
   let source: EventSource | null = null
@@ -19,7 +37,11 @@ export function createBrowserTransport(host: BrowserHost): Transport {
 
   function attach(event: EventName): void {
     if (!host.EventSource) return
-    source ??= new host.EventSource('/bridge/events')
+    if (!source) {
+      const key = host.pageKey()
+      if (!key) return
+      source = new host.EventSource(`/bridge/events?${BRIDGE_KEY_PARAM}=${encodeURIComponent(key)}`)
+    }
     if (attached.has(event)) return
     attached.add(event)
     source.addEventListener(event, (message) => {
@@ -35,12 +57,14 @@ export function createBrowserTransport(host: BrowserHost): Transport {
 
   return {
     async request(channel, payload) {
+      const key = host.pageKey()
+      if (!key) return failure('INTERNAL', NO_KEY)
       let response: Response
       try {
         response = await host.fetch(`/bridge/call/${channel}`, {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', [BRIDGE_KEY_HEADER]: key },
           body: JSON.stringify(payload ?? {}),
         })
       } catch {
@@ -52,7 +76,7 @@ export function createBrowserTransport(host: BrowserHost): Transport {
       if (!response.ok) {
         const hint =
           response.status === 401 || response.status === 403
-            ? ' Open ScanDesk again from the address it printed.'
+            ? ' Open ScanDesk again from a new launch address (start browser mode again).'
             : ''
         return failure(
           'INTERNAL',

@@ -57,6 +57,37 @@ describe('notifications', () => {
     ])
   })
 
+  it('shows a scan’s name without markup, control or bidi characters', () => {
+    const { shown } = installNotification('granted')
+    const name = 'Perimeter <b>\u202Efdp.exe</b> &\u0007 co'
+    expect(notify({ title: `Scan “${name}” finished`, body: name, tag: 'scn-2' })).toBe(true)
+    // browser mode: the browser escapes the body for the OS itself
+    expect(shown[0]).toEqual({
+      title: 'Scan “Perimeter <b>fdp.exe</b> & co” finished',
+      options: { body: 'Perimeter <b>fdp.exe</b> & co', tag: 'scn-2' },
+    })
+  })
+
+  it('escapes the body in Electron on Linux, whose notifications read it as markup', () => {
+    const { shown } = installNotification('granted')
+    vi.stubGlobal('scandesk', {})
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) ScanDesk Electron',
+    )
+    try {
+      notify({
+        title: 'Scan finished',
+        body: '<a href="https://x.example">Acme</a> & co',
+        tag: 't',
+      })
+      expect(shown[0].options?.body).toBe(
+        '&lt;a href="https://x.example"&gt;Acme&lt;/a&gt; &amp; co',
+      )
+    } finally {
+      vi.restoreAllMocks()
+    }
+  })
+
   it('shows nothing when denied', () => {
     const { shown } = installNotification('denied')
     expect(notify({ title: 'Scan finished', tag: 'scn-1' })).toBe(false)

@@ -1,6 +1,8 @@
 // Native notifications through the Web Notification API (Electron shows them as the system's
 // notifications). Permission is asked politely: at most once, remembered across restarts, and
 // never again once the user answered. Where the API is missing or denied, nothing happens.
+import { notificationText } from '@contract/notification-text'
+import { bridgeKind } from '@/bridge/bridge'
 
 /** localStorage key: the permission was asked already (whatever the answer). */
 export const NOTIFY_ASKED_KEY = 'scandesk.notifications.asked'
@@ -72,7 +74,16 @@ export interface NotifyMessage {
 }
 
 /**
- * Shows a native notification, once per tag; clicking it brings this window forward.
+ * True where the OS reads a notification's body as markup: Electron on Linux hands the text to
+ * libnotify as it is. A browser (browser mode) escapes it itself.
+ */
+function bodyIsMarkup(): boolean {
+  return bridgeKind() === 'electron' && /\bLinux\b/.test(navigator.userAgent)
+}
+
+/**
+ * Shows a native notification, once per tag; clicking it brings this window forward. The text
+ * goes through `notificationText` (service text: no markup, control or bidi characters, capped).
  * Returns true when one was shown (false: not allowed, unavailable, or already raised).
  */
 export function notify(message: NotifyMessage): boolean {
@@ -80,7 +91,8 @@ export function notify(message: NotifyMessage): boolean {
   if (!N || N.permission !== 'granted' || raised.has(message.tag)) return false
   raised.add(message.tag)
   try {
-    const shown = new N(message.title, { body: message.body, tag: message.tag })
+    const text = notificationText(message.title, message.body ?? '', { markup: bodyIsMarkup() })
+    const shown = new N(text.title, { body: text.body, tag: message.tag })
     shown.onclick = () => window.focus()
     return true
   } catch {

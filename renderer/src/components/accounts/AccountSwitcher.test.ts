@@ -153,7 +153,7 @@ describe('switching accounts', () => {
     }))
     await click('account-menu-acct-bbbb')
     await click('account-window-open')
-    expect(opened).toHaveBeenCalledWith('/?account=acct-bbbb#/', '_blank', 'noopener')
+    expect(opened).toHaveBeenCalledWith('/?account=acct-bbbb#/', '_blank')
     // This window stays where it was.
     expect(useAccountsStore().activeId).toBe('acct-aaaa')
   })

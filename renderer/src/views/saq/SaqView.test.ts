@@ -205,6 +205,8 @@ describe('the audit bundle', () => {
         sha256: 'ab',
         saqId: id,
         kind: 'saq',
+        attachedAt: null,
+        afterApproval: null,
       })),
     }))
     await mountView()
@@ -232,9 +234,44 @@ describe('the audit bundle', () => {
     expect(text(theTestId('saq-audit-count'))).toBe('1 file')
     expect(text(theTestId('saq-audit-manifest'))).toContain('manifest.json')
     expect(byTestId('saq-audit-create')).toHaveLength(0)
+    expect(byTestId('saq-audit-late')).toHaveLength(0)
     await click('saq-audit-close')
     await click('saq-audit')
     expect(byTestId('saq-audit-result')).toHaveLength(0)
+  })
+
+  it('names the evidence added after approval, which the manifest flags', async () => {
+    const evidence = (path: string, afterApproval: boolean | null) => ({
+      path,
+      size: 3,
+      sha256: 'cd',
+      saqId: 'saq-003',
+      kind: 'saq_evidence' as const,
+      attachedAt: '2030-01-02T09:00:00.000Z',
+      afterApproval,
+    })
+    fake.handle('saq.auditBundle', () => ({
+      folder: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000',
+      manifest: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000/manifest.json',
+      files: [
+        evidence('saq-003 - Web shop/Evidence/8.3.1/<b>late</b>.txt', true),
+        evidence('saq-003 - Web shop/Evidence/1.2.1/on-time.txt', false),
+      ],
+    }))
+    await mountView()
+    await click('saq-audit')
+    theTestId('saq-audit-all').querySelector('input')!.click()
+    await flushPromises()
+    await click('saq-audit-create')
+    expect(text(theTestId('saq-audit-late'))).toContain(
+      '1 evidence file was added after its questionnaire was approved.',
+    )
+    const files = byTestId('saq-audit-late-file')
+    expect(files.map((f) => text(f))).toEqual([
+      expect.stringContaining('saq-003 - Web shop/Evidence/8.3.1/<b>late</b>.txt'),
+    ])
+    // a file name is text, never markup
+    expect(files[0].querySelector('b')).toBeNull()
   })
 
   it('selects all, and says plainly which file failed its check', async () => {
