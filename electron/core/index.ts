@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { EVENT_NAMES } from '@contract/channel-names'
 import { AppFailure } from '@contract/errors'
+import { AccountKeys } from './accounts/account-keys'
 import { AccountService } from './accounts/account-service'
 import { ClientPool } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
@@ -17,7 +18,6 @@ import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/client'
 import { openCacheDatabase } from './offline/cache-db'
-import { CacheKeys } from './offline/cache-keys'
 import { CacheStore } from './offline/cache-store'
 import { NotificationWatcher } from './notifications/watcher'
 import { ConnectivityMonitor } from './offline/connectivity'
@@ -148,8 +148,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const openedCache = openCacheDatabase(path.resolve(options.dataDir))
   if (openedCache.setAside)
     log('warn', `the offline copy was damaged (${openedCache.setAside}) and was set aside`)
+  // The account's own key seals everything kept about it: offline copy, drafts, outbox.
+  const keys = new AccountKeys(vault)
   const cache = new CacheStore(openedCache.db, {
-    keys: new CacheKeys(vault),
+    keys,
     maxBytes: () => readCacheMaxBytes(settings),
     setAside: openedCache.setAside,
     log,

@@ -38,6 +38,7 @@ export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' 
             cache: ctx.cache,
             connectivity: ctx.connectivity,
             outbox: ctx.outbox,
+            owner: (id) => ctx.accounts.identity(id),
             client,
             log: ctx.log,
           },
