@@ -26,6 +26,7 @@ import { readCacheMaxBytes } from './offline/settings'
 import { AccountsRepo } from './store/accounts-repo'
 import { openDatabase } from './store/database'
 import { DraftsRepo } from './store/drafts-repo'
+import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
 import { TombstonesRepo } from './store/tombstones-repo'
 
@@ -150,6 +151,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log('warn', `the offline copy was damaged (${openedCache.setAside}) and was set aside`)
   // The account's own key seals everything kept about it: offline copy, drafts, outbox.
   const keys = new AccountKeys(vault)
+  // Drafts and queued writes from before they were sealed are sealed once the key is at hand.
+  keys.onKey((accountId, key) => {
+    const sealed = sealPlainRows(db, accountId, key)
+    if (sealed) log('info', `sealed ${sealed} older drafts and queued changes of ${accountId}`)
+  })
   const cache = new CacheStore(openedCache.db, {
     keys,
     maxBytes: () => readCacheMaxBytes(settings),
@@ -159,6 +165,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const outbox = new Outbox({
     db,
     events,
+    keys,
     log,
     blocked: () => monitor.blockedReason(),
     report: (id, answered, message) =>
@@ -201,7 +208,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     outbox,
     host,
     exports: exportServices,
-    drafts: new DraftsRepo(db),
+    drafts: new DraftsRepo(db, keys),
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated
@@ -243,6 +250,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       else if (!monitor.knownUnreachable(account.id)) notifications.learn(account.id)
   })
   await vault.status()
+  // Accounts with drafts or queued writes still in plain text: ask for their keys now (each is
+  // sealed by the listener above); a keychain that does not answer leaves them as they are.
+  for (const { account_id } of db
+    .prepare(
+      `SELECT account_id FROM drafts WHERE sealed IS NULL
+       UNION SELECT account_id FROM outbox WHERE sealed IS NULL`,
+    )
+    .all() as { account_id: string }[])
+    await keys.keyFor(account_id)
   await exportServices.start()
   if (options.notificationIntervalMs !== 0) notifications.start()
   // Back online: queued writes go out in order, and export jobs waiting for the service resume.

@@ -130,11 +130,11 @@ async function queueable(
   input: CallInput,
   signal: AbortSignal | undefined,
 ): Promise<ApiCallOutput> {
-  const keep = (): ApiCallOutput => ({
+  const keep = async (): Promise<ApiCallOutput> => ({
     data: null,
     fetchedAt: new Date().toISOString(),
     fromCache: false,
-    queued: { id: deps.outbox.enqueue(row, op, input).id },
+    queued: { id: (await deps.outbox.enqueue(row, op, input)).id },
   })
   if (deps.connectivity.knownUnreachable(row.id) || deps.outbox.hasQueued(row.id)) return keep()
   try {
