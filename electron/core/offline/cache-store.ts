@@ -310,6 +310,11 @@ export class CacheStore {
     ).get(accountId) as { entries: number; bytes: number }
   }
 
+  /** How many answers the account's copy holds, every identity's, on disk and in memory. */
+  entries(accountId: string): number {
+    return this.stored(accountId).entries + this.memory.summary(accountId).entries
+  }
+
   /** Entries, size and ages of the account's copy, and whether it is kept on disk at all. */
   async status(accountId: string): Promise<CacheStatus> {
     const outcome = await this.options.keys.keyFor(accountId)
