@@ -87,19 +87,6 @@ export class AccountService {
     )
   }
 
-  /**
-   * Who is signed in to the account now, as the offline copy names it: the account's user, or the
-   * user an administrator acts as; null when signed out (or the account is gone).
-   */
-  async identity(accountId: string): Promise<{ accountId: string; identity: string } | null> {
-    const row = this.deps.accounts.get(accountId)
-    if (!row || !(await this.deps.clients.credential(row))) return null
-    const identity = row.impersonating
-      ? `acting as ${row.impersonating.userId}`
-      : `user ${row.username}`
-    return { accountId: row.id, identity }
-  }
-
   /** The gated client of a stored account (every authenticated call goes through the gate). */
   async clientFor(accountId: string): Promise<AccountClient> {
     return this.deps.clients.client(this.row(accountId))
