@@ -153,8 +153,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const keys = new AccountKeys(vault)
   // Drafts and queued writes from before they were sealed are sealed once the key is at hand.
   keys.onKey((accountId, key) => {
-    const sealed = sealPlainRows(db, accountId, key)
-    if (sealed) log('info', `sealed ${sealed} older drafts and queued changes of ${accountId}`)
+    try {
+      const sealed = sealPlainRows(db, accountId, key)
+      if (sealed) log('info', `sealed ${sealed} older drafts and queued changes of ${accountId}`)
+    } catch (err) {
+      // Left as they are (still readable); the next start tries again.
+      log('warn', `older drafts of ${accountId} not sealed: ${(err as Error).message}`)
+    }
   })
   const cache = new CacheStore(openedCache.db, {
     keys,
@@ -250,15 +255,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       else if (!monitor.knownUnreachable(account.id)) notifications.learn(account.id)
   })
   await vault.status()
-  // Accounts with drafts or queued writes still in plain text: ask for their keys now (each is
-  // sealed by the listener above); a keychain that does not answer leaves them as they are.
-  for (const { account_id } of db
+  // Accounts with drafts or queued writes still in plain text: ask for their keys (each is sealed
+  // by the listener above) without holding the start up for a keychain that is slow to answer;
+  // one that does not answer leaves them as they are.
+  const unsealed = db
     .prepare(
       `SELECT account_id FROM drafts WHERE sealed IS NULL
        UNION SELECT account_id FROM outbox WHERE sealed IS NULL`,
     )
-    .all() as { account_id: string }[])
-    await keys.keyFor(account_id)
+    .all() as { account_id: string }[]
+  const sealing = Promise.all(unsealed.map((row) => keys.keyFor(row.account_id)))
   await exportServices.start()
   if (options.notificationIntervalMs !== 0) notifications.start()
   // Back online: queued writes go out in order, and export jobs waiting for the service resume.
@@ -287,6 +293,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closed ??= (async () => {
         cancels.cancelAll()
+        await sealing
         notifications.close()
         monitor.close()
         accounts.close()

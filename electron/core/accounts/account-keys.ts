@@ -83,7 +83,12 @@ export class AccountKeys {
     }
     const key = derive(master)
     this.keys.set(accountId, key)
-    for (const listener of this.listeners) listener(accountId, key, fresh)
+    for (const listener of this.listeners)
+      try {
+        listener(accountId, key, fresh)
+      } catch {
+        // A listener's failure (its own to report) does not take the key away from the caller.
+      }
     return { key }
   }
 

@@ -109,9 +109,10 @@ async function read(
       })
     return { data: outcome.data, fetchedAt, fromCache: false, ...warnings }
   } catch (err) {
-    if (isUnreachable(err))
-      return servedFromCopy(() => fail('OFFLINE', noCopyMessage(messageOf(err))))
-    throw err
+    if (!isUnreachable(err)) throw err
+    const orElse = () => fail('OFFLINE', noCopyMessage(messageOf(err)))
+    // Not another identity's copy when who is signed in changed meanwhile.
+    return sameOwner(owner, await deps.owner(row.id)) ? servedFromCopy(orElse) : orElse()
   }
 }
 
