@@ -115,7 +115,8 @@ export const channelInputs = {
   'accounts.list': z.strictObject({}),
   'accounts.add': addAccountInput,
   'accounts.signIn': signInInput,
-  'accounts.signOut': z.strictObject({ accountId }),
+  /** Ends the session; `clearOfflineCopy` also deletes the account's offline copy (every identity's). */
+  'accounts.signOut': z.strictObject({ accountId, clearOfflineCopy: z.boolean().optional() }),
   'accounts.remove': z.strictObject({ accountId }),
   'accounts.setActive': z.strictObject({ accountId }),
   'demo.start': z.strictObject({}),

@@ -8,7 +8,7 @@ import type { AppError } from './errors'
  * - `online`: the service answered the last request or probe;
  * - `offline`: the computer has no network (the OS says so);
  * - `unreachable`: the network is up but the service did not answer (refused, timed out, 502–504);
- * - `signed-out`: the account has no session (reads come from the offline copy only);
+ * - `signed-out`: the account has no session (no read, not even from the offline copy);
  * - `work-offline`: the user switched "Work offline" on: no request is made at all.
  */
 export const CONNECTIVITY_STATES = [

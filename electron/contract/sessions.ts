@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { accountId, caBundle, secret, trustConfirmation, type AccountView } from './accounts'
+import type { DraftKind } from './drafts'
 import { RELEASES, type Release } from './releases'
 
 /*
@@ -109,15 +110,21 @@ export interface ReleaseDetection {
   evidence: string[]
 }
 
-/** What removing an account deletes, for the confirmation that names it. */
+/** What removing an account deletes, for the confirmation that names it (counted in main). */
 export interface RemovalPlan {
   accountId: string
   label: string
   keychainEntries: number
   exportJobs: number
   ledgerEntries: number
+  /** Answers in the account's offline copy (every signed-in identity's; on disk and in memory). */
   cachedRecords: number
+  /** Drafts on this computer, all kinds. */
   drafts: number
+  /** The same drafts by kind (SAQs being filled, the scan wizard). */
+  draftsByKind: Record<DraftKind, number>
+  /** Changes kept in the outbox to send later, waiting or refused. */
+  outboxItems: number
   /** Files on disk are never deleted by removing an account. */
   filesKept: number
 }

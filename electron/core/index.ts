@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { EVENT_NAMES } from '@contract/channel-names'
 import { AppFailure } from '@contract/errors'
+import { AccountKeys } from './accounts/account-keys'
 import { AccountService } from './accounts/account-service'
 import { ClientPool } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
@@ -17,7 +18,6 @@ import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/client'
 import { openCacheDatabase } from './offline/cache-db'
-import { CacheKeys } from './offline/cache-keys'
 import { CacheStore } from './offline/cache-store'
 import { NotificationWatcher } from './notifications/watcher'
 import { ConnectivityMonitor } from './offline/connectivity'
@@ -26,6 +26,7 @@ import { readCacheMaxBytes } from './offline/settings'
 import { AccountsRepo } from './store/accounts-repo'
 import { openDatabase } from './store/database'
 import { DraftsRepo } from './store/drafts-repo'
+import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
 import { TombstonesRepo } from './store/tombstones-repo'
 
@@ -148,8 +149,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const openedCache = openCacheDatabase(path.resolve(options.dataDir))
   if (openedCache.setAside)
     log('warn', `the offline copy was damaged (${openedCache.setAside}) and was set aside`)
+  // The account's own key seals everything kept about it: offline copy, drafts, outbox.
+  const keys = new AccountKeys(vault)
+  // Drafts and queued writes from before they were sealed are sealed once the key is at hand.
+  keys.onKey((accountId, key) => {
+    try {
+      const sealed = sealPlainRows(db, accountId, key)
+      if (sealed) log('info', `sealed ${sealed} older drafts and queued changes of ${accountId}`)
+    } catch (err) {
+      // Left as they are (still readable); the next start tries again.
+      log('warn', `older drafts of ${accountId} not sealed: ${(err as Error).message}`)
+    }
+  })
   const cache = new CacheStore(openedCache.db, {
-    keys: new CacheKeys(vault),
+    keys,
     maxBytes: () => readCacheMaxBytes(settings),
     setAside: openedCache.setAside,
     log,
@@ -157,6 +170,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const outbox = new Outbox({
     db,
     events,
+    keys,
     log,
     blocked: () => monitor.blockedReason(),
     report: (id, answered, message) =>
@@ -199,7 +213,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     outbox,
     host,
     exports: exportServices,
-    drafts: new DraftsRepo(db),
+    drafts: new DraftsRepo(db, keys),
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated
@@ -241,6 +255,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       else if (!monitor.knownUnreachable(account.id)) notifications.learn(account.id)
   })
   await vault.status()
+  // Accounts with drafts or queued writes still in plain text: ask for their keys (each is sealed
+  // by the listener above) without holding the start up for a keychain that is slow to answer;
+  // one that does not answer leaves them as they are.
+  const unsealed = db
+    .prepare(
+      `SELECT account_id FROM drafts WHERE sealed IS NULL
+       UNION SELECT account_id FROM outbox WHERE sealed IS NULL`,
+    )
+    .all() as { account_id: string }[]
+  const sealing = Promise.all(unsealed.map((row) => keys.keyFor(row.account_id)))
   await exportServices.start()
   if (options.notificationIntervalMs !== 0) notifications.start()
   // Back online: queued writes go out in order, and export jobs waiting for the service resume.
@@ -269,6 +293,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closed ??= (async () => {
         cancels.cancelAll()
+        await sealing
         notifications.close()
         monitor.close()
         accounts.close()

@@ -204,6 +204,8 @@ describe('two accounts side by side in the browser', () => {
 
       // 4. sign out of Alpha, sign in again with a recovery code
       await accountAction(page, alpha, `sign-out-${alpha}`)
+      await page.getByTestId('sign-out-submit').click()
+      await page.getByTestId('sign-out-dialog').waitFor({ state: 'hidden', ...WAIT })
       await expect.poll(() => rowText(page, alpha), WAIT).toContain('signed out')
       expect(await rowText(page, bravo)).not.toContain('signed out')
       await accountAction(page, alpha, `sign-in-${alpha}`)
@@ -241,6 +243,8 @@ describe('two accounts side by side in the browser', () => {
 
       // 6. sign out of Bravo: Bravo signed out, Alpha still signed in
       await accountAction(page, bravo, `sign-out-${bravo}`)
+      await page.getByTestId('sign-out-submit').click()
+      await page.getByTestId('sign-out-dialog').waitFor({ state: 'hidden', ...WAIT })
       await expect.poll(() => rowText(page, bravo), WAIT).toContain('signed out')
       expect(await rowText(page, alpha)).not.toContain('signed out')
       await page.getByTestId(`account-switch-${bravo}`).click()

@@ -2,8 +2,10 @@
 // an SAQ draft as fast as the renderer would (one save at a time, each change adding an answer)
 // and printing `ack <n>` once main has answered that save. With CHILD_MODE=cache it first
 // downloads a report (a ledger row, printed as `ledger <id>`) and refreshes three lists into the
-// offline copy before each save, so the kill lands during cache writes. The test kills this
-// process with SIGKILL in the middle, so nothing here gets a chance to close or flush anything.
+// offline copy before each save, so the kill lands during cache writes. After the first save it
+// prints the account's key as the keychain holds it (`key <base64>`): the keychain outlives the
+// process, so the test hands it to the next core. The test kills this process with SIGKILL in
+// the middle, so nothing here gets a chance to close or flush anything.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Result } from '@contract/errors'
@@ -17,11 +19,12 @@ const apiKey = 'crash-test-key'
 
 async function main() {
   const sandbox = await startSandbox({ port: 0, apiKey, log: () => undefined })
+  const vault = new MemoryVault()
   const core = await createCore({
     dataDir,
     mode: 'browser',
     version: 't',
-    vault: new MemoryVault(),
+    vault,
     exportBackoff: { baseMs: 20, maxMs: 100, jitter: 0 },
   })
   const d = async <T>(channel: string, payload: unknown): Promise<T> => {
@@ -73,6 +76,7 @@ async function main() {
       for (const op of lists)
         await d('api.call', { accountId, op, input: { query: { page: (n % 3) + 1 } } })
     await d('drafts.save', { accountId, kind: 'saq', key: 'local-crash', data: { n, answers } })
+    if (n === 1) process.stdout.write(`key ${await vault.get(accountId, 'cache_key')}\n`)
     process.stdout.write(`ack ${n}\n`)
   }
 }

@@ -2,7 +2,8 @@
 // through the core (SQLite on disk, one transaction per save) as fast as it can and is killed
 // with SIGKILL mid-stream; a new core on the same folder finds every edit the child was told
 // was saved. The same holds when the kill lands while the offline copy is being refreshed, and
-// the file ledger keeps its rows.
+// the file ledger keeps its rows. Drafts and the copy are sealed with the account's key, which the
+// OS keychain keeps across the crash: the child prints it and the next core's vault holds it.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -11,16 +12,24 @@ import { describe, expect, it } from 'vitest'
 import type { DraftView } from '@contract/drafts'
 import type { LedgerEntry } from '@contract/files'
 import type { CacheStatus } from '@contract/offline'
+import { MemoryVault } from '../../electron/core/accounts/memory-vault'
 import { startTestCore } from './core-helpers'
 
 const KILL_AFTER_ACKS = 300
 const KILL_AFTER_REFRESHES = 60
 
+/** The next start's vault: the keychain still holds the account's key after the crash. */
+async function keychainAfterCrash(accountId: string, key: string): Promise<MemoryVault> {
+  const vault = new MemoryVault()
+  await vault.set(accountId, 'cache_key', key)
+  return vault
+}
+
 /** Runs the child until it acknowledged enough saves, kills it, returns what it printed. */
 function runAndKill(
   dataDir: string,
   mode: 'drafts' | 'cache' = 'drafts',
-): Promise<{ accountId: string; lastAck: number; ledgerId: string }> {
+): Promise<{ accountId: string; lastAck: number; ledgerId: string; key: string }> {
   return new Promise((resolve, reject) => {
     // `node --import tsx` runs the child in this very process (the tsx command line would start
     // a second node under it, which a SIGKILL of the first would leave running); the child also
@@ -50,6 +59,7 @@ function runAndKill(
     let err = ''
     let accountId = ''
     let ledgerId = ''
+    let key = ''
     let lastAck = 0
     let killed = false
     const timer = setTimeout(killGroup, 60_000)
@@ -62,6 +72,7 @@ function runAndKill(
         const [word, value] = line.split(' ')
         if (word === 'account') accountId = value
         if (word === 'ledger') ledgerId = value
+        if (word === 'key') key = value
         if (word === 'ack') lastAck = Number(value)
       }
       if (!killed && lastAck >= (mode === 'cache' ? KILL_AFTER_REFRESHES : KILL_AFTER_ACKS)) {
@@ -71,7 +82,7 @@ function runAndKill(
     })
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
-      if (signal === 'SIGKILL' && killed) resolve({ accountId, lastAck, ledgerId })
+      if (signal === 'SIGKILL' && killed) resolve({ accountId, lastAck, ledgerId, key })
       else reject(new Error(`child ended with ${code ?? signal}: ${err}`))
     })
   })
@@ -81,9 +92,9 @@ describe('drafts survive a crash', () => {
   it('keeps every acknowledged edit when the process is killed during rapid saves', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
     try {
-      const { accountId, lastAck } = await runAndKill(dataDir)
+      const { accountId, lastAck, key } = await runAndKill(dataDir)
       expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_ACKS)
-      const t = await startTestCore({ dataDir })
+      const t = await startTestCore({ dataDir, vault: await keychainAfterCrash(accountId, key) })
       try {
         const draft = await t.ok<DraftView | null>('drafts.get', {
           accountId,
@@ -111,10 +122,10 @@ describe('drafts survive a crash', () => {
   it('keeps drafts and ledger rows when killed while the offline copy is refreshed', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
     try {
-      const { accountId, lastAck, ledgerId } = await runAndKill(dataDir, 'cache')
+      const { accountId, lastAck, ledgerId, key } = await runAndKill(dataDir, 'cache')
       expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_REFRESHES)
       expect(ledgerId).not.toBe('')
-      const t = await startTestCore({ dataDir })
+      const t = await startTestCore({ dataDir, vault: await keychainAfterCrash(accountId, key) })
       try {
         const draft = await t.ok<DraftView | null>('drafts.get', {
           accountId,
@@ -126,10 +137,11 @@ describe('drafts survive a crash', () => {
         expect(Object.keys(data.answers)).toHaveLength(data.n)
         const ledger = await t.ok<LedgerEntry[]>('library.list', { accountId })
         expect(ledger.map((e) => [e.id, e.verdict])).toEqual([[ledgerId, 'verified']])
-        // The copy itself opened whole (not set aside); its rows belong to the lost key (the
-        // child's vault was in its memory) and are dropped, never served.
+        // The copy itself opened whole (not set aside), its rows under the key that was kept.
         const status = await t.ok<CacheStatus>('cache.status', { accountId })
         expect(status.message).toBeNull()
+        expect(status.entries).toBeGreaterThan(0)
+        expect(status.newest).not.toBeNull()
         expect(fs.existsSync(path.join(dataDir, 'cache.db.damaged'))).toBe(false)
       } finally {
         await t.close()

@@ -135,12 +135,26 @@ describe('reads when the service goes away', () => {
     expect(Date.parse(again.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(first.fetchedAt))
   })
 
-  it('keeps what was opened readable after signing out, marked as the copy', async () => {
+  it('serves no copy once signed out, and the same copy again after signing in', async () => {
     const online = await read('targets.list')
     await t.ok('accounts.signOut', { accountId: account.id })
-    expect(await read('targets.list')).toEqual({ ...online, fromCache: true })
-    expect((await readErr('scans.list')).code).toBe('NOT_SIGNED_IN')
+    expect((await readErr('targets.list')).code).toBe('NOT_SIGNED_IN')
     expect(lastConnectivity()?.state).toBe('signed-out')
+    // Kept on this computer (sealed) unless asked otherwise: the same user finds it again.
+    expect((await t.ok<CacheStatus>('cache.status', { accountId: account.id })).entries).toBe(1)
+    await t.ok('accounts.signIn', { accountId: account.id, password: 'sandbox-password' })
+    relay.cut()
+    expect(await read('targets.list')).toEqual({ ...online, fromCache: true })
+  })
+
+  it('removes the offline copy at sign-out when asked to', async () => {
+    await read('targets.list')
+    await read('scans.list')
+    await t.ok('accounts.signOut', { accountId: account.id, clearOfflineCopy: true })
+    expect((await t.ok<CacheStatus>('cache.status', { accountId: account.id })).entries).toBe(0)
+    await t.ok('accounts.signIn', { accountId: account.id, password: 'sandbox-password' })
+    relay.cut()
+    expect((await readErr('targets.list')).code).toBe('OFFLINE')
   })
 
   it('never keeps an answer that carries credentials', async () => {

@@ -1,8 +1,10 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import tls from 'node:tls'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
-import type { AccountList } from '@contract/channels'
+import type { AccountList, ApiCallOutput } from '@contract/channels'
 import type { ExportJob } from '@contract/files'
 import type {
   ConnectionTest,
@@ -11,6 +13,8 @@ import type {
   SignInOutcome,
 } from '@contract/sessions'
 import { WRONG_API_KEY } from '../../electron/core/accounts/sign-in'
+import { CACHE_DB_FILE } from '../../electron/core/offline/cache-db'
+import { DB_FILE } from '../../electron/core/store/database'
 import { headlessHost } from '../../electron/core/host'
 import { addAnalyst, analystAccount, startRecordedSandbox, startTestCore } from './core-helpers'
 import { FAST_POLL, tempFolder, waitForJob } from './exports-helpers'
@@ -229,6 +233,8 @@ describe('what removing an account deletes', () => {
       ledgerEntries: 0,
       cachedRecords: 0,
       drafts: 0,
+      draftsByKind: { saq: 0, 'scan-wizard': 0 },
+      outboxItems: 0,
       filesKept: 0,
     })
 
@@ -258,6 +264,62 @@ describe('what removing an account deletes', () => {
     fs.rmSync(done.path!)
     const after = await s.t.ok<RemovalPlan>('accounts.removalPlan', { accountId: account.id })
     expect(after.filesKept).toBe(0)
+  })
+})
+
+describe('what removing an account deletes on this computer', () => {
+  it('counts its offline copy, drafts and queued changes, and they go with it', async () => {
+    const account = await addAnalyst(s.t, s.sandbox)
+    const other = await addAnalyst(s.t, s.sandbox, {
+      label: 'Other',
+      username: 'manager@sandbox.test',
+    })
+    const call = (accountId: string, op: string, input?: unknown) =>
+      s.t.ok<ApiCallOutput>('api.call', { accountId, op, input })
+    for (const id of [account.id, other.id]) {
+      await call(id, 'targets.list')
+      await s.t.ok('drafts.save', { accountId: id, kind: 'saq', key: 'saq-a', data: { a: 1 } })
+    }
+    const notes = await call(account.id, 'notifications.list')
+    await s.t.ok('drafts.save', { accountId: account.id, kind: 'saq', key: 'saq-b', data: {} })
+    await s.t.ok('drafts.save', { accountId: account.id, kind: 'scan-wizard', data: { step: 1 } })
+    // Working offline, a mark waits in the outbox.
+    await s.t.ok('connectivity.setWorkOffline', { on: true })
+    const [note] = (notes.data as { data: { id: string }[] }).data
+    const queued = await call(account.id, 'notifications.mark_read', { path: { id: note.id } })
+    expect(queued.queued).toBeDefined()
+
+    const plan = await s.t.ok<RemovalPlan>('accounts.removalPlan', { accountId: account.id })
+    expect(plan).toMatchObject({
+      cachedRecords: 2,
+      drafts: 3,
+      draftsByKind: { saq: 2, 'scan-wizard': 1 },
+      outboxItems: 1,
+    })
+
+    await s.t.ok('accounts.remove', { accountId: account.id })
+    const db = new Database(path.join(s.t.dataDir, DB_FILE), { readonly: true })
+    const cache = new Database(path.join(s.t.dataDir, CACHE_DB_FILE), { readonly: true })
+    try {
+      const count = (d: Database.Database, table: string, id: string) =>
+        (
+          d.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE account_id = ?`).get(id) as {
+            n: number
+          }
+        ).n
+      for (const [d, table] of [
+        [db, 'drafts'],
+        [db, 'outbox'],
+        [cache, 'cache_entries'],
+      ] as const) {
+        expect(count(d, table, account.id), table).toBe(0)
+        // The other account keeps its own.
+        if (table !== 'outbox') expect(count(d, table, other.id), table).toBe(1)
+      }
+    } finally {
+      db.close()
+      cache.close()
+    }
   })
 })
 

@@ -17,6 +17,7 @@ import {
 import { ResilientVault } from '../../electron/core/accounts/resilient-vault'
 import { openDatabase } from '../../electron/core/store/database'
 import { TombstonesRepo } from '../../electron/core/store/tombstones-repo'
+import type { Result } from '@contract/errors'
 import type { CacheStatus } from '@contract/offline'
 import type { ApiCallOutput } from '@contract/channels'
 import { startSandbox } from '../../sandbox/server'
@@ -123,7 +124,7 @@ describe.skipIf(!READY)(
       }
     })
 
-    it('keeps the offline copy’s key there: the copy reads after a restart, and goes with the account', async () => {
+    it('keeps the account’s key there: the copy and a sealed draft read after a restart, and it goes with the account', async () => {
       const sandbox = await startSandbox({ port: 0, log: () => undefined })
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-kc-cache-'))
       try {
@@ -133,7 +134,10 @@ describe.skipIf(!READY)(
           accountId: account.id,
           op: 'targets.list',
         })
+        const draft = { accountId: account.id, kind: 'saq', key: 'kc-draft' }
+        await t.ok('drafts.save', { ...draft, data: { explanation: 'KC-draft-text' } })
         await t.close()
+        expect(bytesOf(dataDir).includes(Buffer.from('KC-draft-text'))).toBe(false)
         expect(await (await realVault()).get(account.id, 'cache_key')).toMatch(
           /^[A-Za-z0-9+/=]{44}$/,
         )
@@ -142,6 +146,10 @@ describe.skipIf(!READY)(
         expect(
           await t.ok<ApiCallOutput>('api.call', { accountId: account.id, op: 'targets.list' }),
         ).toEqual({ ...online, fromCache: true })
+        // The draft was sealed with the same key: it opens after the restart.
+        expect(await t.ok<{ data: unknown }>('drafts.get', draft)).toMatchObject({
+          data: { explanation: 'KC-draft-text' },
+        })
         await t.ok('accounts.remove', { accountId: account.id })
         expect(await (await realVault()).get(account.id, 'cache_key')).toBeNull()
         await t.close()
@@ -165,6 +173,9 @@ describe.skipIf(!READY)(
     })
   },
 )
+
+/** What the child tries to keep as a draft (no-keychain-child.ts). */
+const DRAFT_TEXT = 'NOKC-draft-explanation'
 
 describe('without a reachable keychain', () => {
   it('keeps secrets in memory, says so plainly, and writes none to the data folder', async () => {
@@ -190,6 +201,7 @@ describe('without a reachable keychain', () => {
       vaultStatus: { available: boolean; message: string }
       token: string | null
       cache: CacheStatus
+      draft: Result<unknown>
     }
     for (const status of [out.info.keychain, out.vaultStatus]) {
       expect(status.available).toBe(false)
@@ -200,11 +212,13 @@ describe('without a reachable keychain', () => {
     expect(out.view).toMatchObject({ signedIn: true, secretsInMemoryOnly: true })
     // The read is held in memory for this run only: nothing of it reaches the data folder.
     expect(out.cache).toMatchObject({ persisted: false, entries: 1 })
-    expect(out.cache.message).toMatch(/no offline copy is written to disk/)
+    expect(out.cache.message).toMatch(/nothing new is written to it .* until ScanDesk quits/)
+    // A draft cannot be sealed without the account's key: refused, saying why, nothing written.
+    expect(out.draft).toMatchObject({ ok: false, error: { code: 'KEYCHAIN_UNAVAILABLE' } })
     expect(out.token).toBeTruthy()
     const bytes = bytesOf(dataDir)
     expect(bytes.length).toBeGreaterThan(0)
-    for (const secret of [marker, out.token!, 'sandbox-password'])
+    for (const secret of [marker, out.token!, 'sandbox-password', DRAFT_TEXT])
       expect(bytes.includes(Buffer.from(secret))).toBe(false)
   }, 90_000)
 })

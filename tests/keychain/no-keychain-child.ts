@@ -48,11 +48,24 @@ async function main() {
   await d('api.call', { accountId: view.id, op: 'targets.list' })
   // Without the keychain there is no key for the offline copy: nothing of it is written.
   const cache = await d<CacheStatus>('cache.status', { accountId: view.id })
+  // Drafts are sealed with the account's key, which only the keychain may hold.
+  const draft = JSON.parse(
+    await core.dispatch(
+      'drafts.save',
+      {
+        accountId: view.id,
+        kind: 'saq',
+        key: 'nokc',
+        data: { explanation: 'NOKC-draft-explanation' },
+      },
+      { origin: 'browser' },
+    ),
+  ) as Result<unknown>
   const token = await vault.get(view.id, 'session_token')
   await core.close()
   await sandbox.close()
   process.stdout.write(
-    `${JSON.stringify({ info, view, vaultStatus: await vault.status(), token, cache })}\n`,
+    `${JSON.stringify({ info, view, vaultStatus: await vault.status(), token, cache, draft })}\n`,
   )
 }
 

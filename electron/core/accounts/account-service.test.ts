@@ -279,7 +279,9 @@ describe('when the system keychain cannot be reached', () => {
     return {
       status: async () => ({ available: !failing, message: failing ? 'locked' : null }),
       get: async (a, k) => (await gate(), keychain.get(a, k)),
+      lookup: async (a, k) => (await gate(), keychain.get(a, k)),
       set: async (a, k, v) => (await gate(), keychain.set(a, k, v)),
+      persist: async (a, k, v) => (await gate(), keychain.set(a, k, v)),
       delete: async (a, k) => (await gate(), keychain.delete(a, k)),
       deleteAll: (a) => keychain.deleteAll(a),
     }

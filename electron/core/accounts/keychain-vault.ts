@@ -143,6 +143,16 @@ export class KeychainVault implements Vault {
     return this.run(this.keytar.getPassword(this.service, vaultKey(accountId, kind)), 'reading')
   }
 
+  /** The same as get: the keychain itself answers, or the call fails as KeychainError. */
+  lookup(accountId: string, kind: SecretKind): Promise<string | null> {
+    return this.get(accountId, kind)
+  }
+
+  /** The same as set: only the keychain holds what this vault stores. */
+  persist(accountId: string, kind: SecretKind, value: string): Promise<void> {
+    return this.set(accountId, kind, value)
+  }
+
   /** Stores or replaces a secret (VALIDATION when empty, with a NUL, above MAX_SECRET_BYTES). */
   async set(accountId: string, kind: SecretKind, value: string): Promise<void> {
     refuseUnstorableSecret(kind, value)

@@ -222,6 +222,8 @@ export async function removalPlan(ctx: HandlerContext, accountId: string): Promi
   const paths = new Set(ledger.map((e) => e.path))
   let filesKept = 0
   for (const p of paths) if (fs.existsSync(p)) filesKept++
+  const draftsByKind = ctx.drafts.counts(row.id)
+  const outbox = ctx.outbox.counts(row.id)
   return {
     accountId: row.id,
     label: row.label,
@@ -229,9 +231,11 @@ export async function removalPlan(ctx: HandlerContext, accountId: string): Promi
     exportJobs: ctx.exports.jobs.list(row.id).length,
     // Ledger rows stay (marked "removed") because their files stay on disk.
     ledgerEntries: ledger.length,
-    // No offline cache and no local drafts are stored per account yet: nothing to delete.
-    cachedRecords: 0,
-    drafts: 0,
+    // Counted from what is stored, sealed or not: no key is needed, and none is made.
+    cachedRecords: ctx.cache.entries(row.id),
+    drafts: draftsByKind.saq + draftsByKind['scan-wizard'],
+    draftsByKind,
+    outboxItems: outbox.queued + outbox.failed,
     filesKept,
   }
 }

@@ -1,5 +1,5 @@
 import type { KeychainStatus } from '@contract/channels'
-import { refuseUnstorableSecret } from './keychain-vault'
+import { KeychainError, refuseUnstorableSecret } from './keychain-vault'
 import { SECRET_KINDS, vaultKey, type SecretKind, type Vault } from './vault'
 
 /** Secrets in a Map for this run only: the fallback when the keychain fails, and for unit tests. */
@@ -16,6 +16,18 @@ export class MemoryVault implements Vault {
   /** The secret, or null. */
   async get(accountId: string, kind: SecretKind): Promise<string | null> {
     return this.secrets.get(vaultKey(accountId, kind)) ?? null
+  }
+
+  /** The secret or null; KeychainError when built as an unavailable keychain (tests). */
+  async lookup(accountId: string, kind: SecretKind): Promise<string | null> {
+    if (!this.reported.available) throw new KeychainError('it is not available')
+    return this.get(accountId, kind)
+  }
+
+  /** Stores a secret; KeychainError when built as an unavailable keychain (tests). */
+  async persist(accountId: string, kind: SecretKind, value: string): Promise<void> {
+    if (!this.reported.available) throw new KeychainError('it is not available')
+    return this.set(accountId, kind, value)
   }
 
   /** Stores or replaces a secret; refuses what the keychain could not keep, as every vault does. */

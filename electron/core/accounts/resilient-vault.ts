@@ -115,29 +115,57 @@ export class ResilientVault implements Vault {
   }
 
   /**
+   * The keychain's own answer (memory first, as get): null only when the keychain says there is
+   * none or the secret was deleted here. Throws KeychainError while the keychain fails or is
+   * missing, instead of answering null as get does.
+   */
+  async lookup(accountId: string, kind: SecretKind): Promise<string | null> {
+    await this.init()
+    if (this.buried(accountId, kind)) return null
+    const inMemory = await this.memory.get(accountId, kind)
+    if (inMemory !== null) return inMemory
+    const keychain = this.usable()
+    if (!keychain) throw new KeychainError(this.keychain ? 'it did not answer' : 'it is missing')
+    try {
+      return await this.attempt(() => keychain.get(accountId, kind), this.readTries())
+    } catch (err) {
+      this.failed(err)
+      throw err instanceof KeychainError ? err : new KeychainError(reasonOf(err))
+    }
+  }
+
+  /**
    * Stores in the keychain (retried), or in memory when it still fails. VALIDATION for a secret
    * the keychain cannot hold, never a silent switch to memory.
    */
   async set(accountId: string, kind: SecretKind, value: string): Promise<void> {
+    try {
+      await this.persist(accountId, kind, value)
+    } catch (err) {
+      if (!(err instanceof KeychainError)) throw err
+      await this.memory.set(accountId, kind, value)
+    }
+  }
+
+  /** Stores in the keychain only (retried); KeychainError when it fails or is missing. */
+  async persist(accountId: string, kind: SecretKind, value: string): Promise<void> {
     refuseUnstorableSecret(kind, value)
     await this.init()
     const keychain = this.usable()
-    if (keychain) {
-      // The new secret replaces a recorded delete: forget it first, so that replaying the
-      // recorded deletes (when this call finds the keychain back) cannot delete the new secret.
-      const buried = this.buried(accountId, kind)
-      if (buried) this.tombstones.remove(accountId, kind)
-      try {
-        await this.attempt(() => keychain.set(accountId, kind, value), this.readTries())
-        await this.memory.delete(accountId, kind)
-        return
-      } catch (err) {
-        if (buried) this.tombstones.add(accountId, kind, new Date(this.now()).toISOString())
-        if (err instanceof AppFailure) throw err
-        this.failed(err)
-      }
+    if (!keychain) throw new KeychainError(this.keychain ? 'it did not answer' : 'it is missing')
+    // The new secret replaces a recorded delete: forget it first, so that replaying the recorded
+    // deletes (when this call finds the keychain back) cannot delete the new secret.
+    const buried = this.buried(accountId, kind)
+    if (buried) this.tombstones.remove(accountId, kind)
+    try {
+      await this.attempt(() => keychain.set(accountId, kind, value), this.readTries())
+      await this.memory.delete(accountId, kind)
+    } catch (err) {
+      if (buried) this.tombstones.add(accountId, kind, new Date(this.now()).toISOString())
+      if (err instanceof AppFailure) throw err
+      this.failed(err)
+      throw err instanceof KeychainError ? err : new KeychainError(reasonOf(err))
     }
-    await this.memory.set(accountId, kind, value)
   }
 
   /** Deletes from memory and from the keychain (retried); records a tombstone when it fails. */

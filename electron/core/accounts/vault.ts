@@ -8,7 +8,10 @@ export const SECRET_KINDS = [
   'password',
   /** An administrator's own session, set aside while the account impersonates a user. */
   'impersonator_token',
-  /** The AES-256 key of the account's offline copy (cached answers are encrypted with it). */
+  /**
+   * The account's own 256-bit key: everything ScanDesk keeps about the account on this computer
+   * (offline copy, drafts, outbox) is sealed with keys derived from it (named for its first use).
+   */
   'cache_key',
 ] as const
 
@@ -19,6 +22,14 @@ export type SecretKind = (typeof SECRET_KINDS)[number]
 export interface Vault {
   status(): Promise<KeychainStatus>
   get(accountId: string, kind: SecretKind): Promise<string | null>
+  /**
+   * The keychain's own answer: the secret, or null only when the keychain says there is none (or
+   * it was deleted here). Throws KeychainError when it cannot answer, so a keychain that does not
+   * answer is never taken for "absent" (a new account key over an old copy would lose the copy).
+   */
+  lookup(accountId: string, kind: SecretKind): Promise<string | null>
+  /** Stores in the keychain itself, never in memory instead; KeychainError when it cannot. */
+  persist(accountId: string, kind: SecretKind, value: string): Promise<void>
   set(accountId: string, kind: SecretKind, value: string): Promise<void>
   delete(accountId: string, kind: SecretKind): Promise<void>
   deleteAll(accountId: string): Promise<void>

@@ -86,7 +86,11 @@ describe('the resilient vault', () => {
     const broken: Vault = {
       status: () => keychain.status(),
       get: (a, k) => keychain.get(a, k),
+      lookup: (a, k) => keychain.get(a, k),
       set: async () => {
+        throw new KeychainError('the keychain is locked')
+      },
+      persist: async () => {
         throw new KeychainError('the keychain is locked')
       },
       delete: (a, k) => keychain.delete(a, k),
@@ -120,7 +124,9 @@ function flakyKeychain() {
         ? { available: true, message: null }
         : { available: false, message: 'The system keychain is not available (locked).' },
     get: async (a, k) => (await gate(), inner.get(a, k)),
+    lookup: async (a, k) => (await gate(), inner.get(a, k)),
     set: async (a, k, v) => (await gate(), inner.set(a, k, v)),
+    persist: async (a, k, v) => (await gate(), inner.set(a, k, v)),
     delete: async (a, k) => {
       state.deletes++
       await gate()

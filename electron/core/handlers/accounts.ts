@@ -34,7 +34,17 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
       return a.add(input)
     },
     'accounts.signIn': (input) => a.signIn(input.accountId, input.password, input.remember),
-    'accounts.signOut': (input) => a.signOut(input.accountId),
+    'accounts.signOut': async (input) => {
+      try {
+        return await a.signOut(input.accountId)
+      } finally {
+        // Asked for at sign-out: the copy goes even when the keychain could not finish its part.
+        if (input.clearOfflineCopy && ctx.accountsRepo.get(input.accountId)) {
+          ctx.cache.clear(input.accountId)
+          ctx.cache.checkpoint()
+        }
+      }
+    },
     'accounts.remove': async (input) => {
       const result = await a.remove(input.accountId)
       ctx.connectivity.forget(input.accountId)

@@ -1,6 +1,7 @@
 import { findOperation } from '@contract/catalog/index'
 import { fail } from '@contract/errors'
 import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
+import { signedInIdentity } from '../accounts/identity'
 import { offlineCall } from '../offline/calls'
 import type { AccountRow } from '../store/accounts-repo'
 import type { HandlerTable } from './dispatch'
@@ -38,6 +39,7 @@ export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' 
             cache: ctx.cache,
             connectivity: ctx.connectivity,
             outbox: ctx.outbox,
+            owner: (id) => signedInIdentity(ctx.accountsRepo, ctx.clients, id),
             client,
             log: ctx.log,
           },

@@ -14,7 +14,7 @@ export function draftsHandlers(
   return {
     'drafts.get': async ({ accountId, kind, key }) => drafts.get(accountId, kind, key),
     'drafts.save': async ({ accountId, kind, key, data }) => {
-      const savedAt = drafts.save(accountId, kind, key, data)
+      const savedAt = await drafts.save(accountId, kind, key, data)
       if (!savedAt) throw new AppFailure({ ...NO_ACCOUNT })
       return { savedAt }
     },

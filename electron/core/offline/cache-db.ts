@@ -33,6 +33,31 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 2,
+    name: 'fetch time sealed, entries named per identity',
+    up(db) {
+      // The fetch time was in clear (anyone could make a copy look fresh) and entries were named
+      // per account only (an impersonated user's answers mixed with the administrator's). Rows of
+      // version 1 cannot prove their age, and are named without the identity: they are dropped,
+      // and the copy fills again as the account is used online. `id` is now an HMAC of identity
+      // and request; `stamp` is the fetch time sealed with the account's key, bound to the row's
+      // name and to its answer; only the time of last use (the eviction order) is in clear.
+      db.exec(`
+        DROP TABLE cache_entries;
+        CREATE TABLE cache_entries (
+          account_id TEXT NOT NULL,
+          id BLOB NOT NULL,
+          blob BLOB NOT NULL,
+          stamp BLOB NOT NULL,
+          size INTEGER NOT NULL CHECK (size >= 0),
+          used_at INTEGER NOT NULL,
+          PRIMARY KEY (account_id, id)
+        ) STRICT;
+        CREATE INDEX cache_lru ON cache_entries (account_id, used_at);
+      `)
+    },
+  },
 ]
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1')

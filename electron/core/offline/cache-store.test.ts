@@ -5,7 +5,7 @@ import { inflateRawSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemoryVault } from '../accounts/memory-vault'
 import { CACHE_DB_FILE, CACHE_SET_ASIDE_FILE, openCacheDatabase } from './cache-db'
-import { CacheKeys } from './cache-keys'
+import { AccountKeys } from '../accounts/account-keys'
 import { CacheStore, type CachedAnswer } from './cache-store'
 
 let dir: string
@@ -23,7 +23,7 @@ afterEach(() => {
 function open(vault = new MemoryVault(), maxBytes = 64 * 1024 ** 2) {
   const opened = openCacheDatabase(dir)
   store = new CacheStore(opened.db, {
-    keys: new CacheKeys(vault),
+    keys: new AccountKeys(vault),
     maxBytes: () => maxBytes,
     setAside: opened.setAside,
   })
@@ -37,23 +37,25 @@ const answer = (data: unknown, fetchedAt = '2026-11-20T10:00:00.000Z'): CachedAn
   lastModified: null,
 })
 
+/** The analyst signed in to account acc-1, and someone signed in to acc-2. */
+const A1 = { accountId: 'acc-1', identity: 'user analyst@example.com' }
+const A2 = { accountId: 'acc-2', identity: 'user analyst@example.com' }
+
 const SECRET_HOST = 'payments-db-07.internal.example'
 
 describe('the offline copy', () => {
   it('gives back what was stored, with its fetch time and validators, per account and request', async () => {
     const { store } = open()
-    await store.put('acc-1', 'scans.list /v2/scans {}', answer({ data: [{ id: 's1' }] }))
-    expect(await store.get('acc-1', 'scans.list /v2/scans {}')).toEqual(
-      answer({ data: [{ id: 's1' }] }),
-    )
-    expect(await store.get('acc-1', 'scans.list /v2/scans {"page":2}')).toBeNull()
-    expect(await store.get('acc-2', 'scans.list /v2/scans {}')).toBeNull()
+    await store.put(A1, 'scans.list /v2/scans {}', answer({ data: [{ id: 's1' }] }))
+    expect(await store.get(A1, 'scans.list /v2/scans {}')).toEqual(answer({ data: [{ id: 's1' }] }))
+    expect(await store.get(A1, 'scans.list /v2/scans {"page":2}')).toBeNull()
+    expect(await store.get(A2, 'scans.list /v2/scans {}')).toBeNull()
   })
 
   it('writes neither the answer nor the request in clear, and keeps its key in the vault', async () => {
     const { store, vault, opened } = open()
     await store.put(
-      'acc-1',
+      A1,
       `hosts.list /v2/hosts {"q":"${SECRET_HOST}"}`,
       answer({ host: SECRET_HOST }),
     )
@@ -78,8 +80,8 @@ describe('the offline copy', () => {
   it('refuses an entry moved to another request or altered on disk', async () => {
     const vault = new MemoryVault()
     const first = open(vault).store
-    await first.put('acc-1', 'a', answer('first'))
-    await first.put('acc-1', 'b', answer('second'))
+    await first.put(A1, 'a', answer('first'))
+    await first.put(A1, 'b', answer('second'))
     first.close()
     // Swap the two blobs while ScanDesk is closed: each is bound to its own name, so neither opens.
     const { store, opened } = open(vault)
@@ -90,44 +92,44 @@ describe('the offline copy', () => {
     const swap = opened.db.prepare('UPDATE cache_entries SET blob = ? WHERE id = ?')
     swap.run(rows[1].blob, rows[0].id)
     swap.run(rows[0].blob, rows[1].id)
-    expect(await store.get('acc-1', 'a')).toBeNull()
-    expect(await store.get('acc-1', 'b')).toBeNull()
+    expect(await store.get(A1, 'a')).toBeNull()
+    expect(await store.get(A1, 'b')).toBeNull()
     // …and both were removed rather than tried again.
     expect(opened.db.prepare('SELECT COUNT(*) AS n FROM cache_entries').get()).toEqual({ n: 0 })
   })
 
   it('writes nothing to disk when the keychain is not available: memory only, and says so', async () => {
     const { store, opened } = open(new MemoryVault({ available: false, message: 'no keychain' }))
-    expect(await store.put('acc-1', 'a', answer('x'))).toBe(true)
-    expect(await store.get('acc-1', 'a')).toEqual(answer('x'))
+    expect(await store.put(A1, 'a', answer('x'))).toBe(true)
+    expect(await store.get(A1, 'a')).toEqual(answer('x'))
     expect(opened.db.prepare('SELECT COUNT(*) AS n FROM cache_entries').get()).toEqual({ n: 0 })
     const status = await store.status('acc-1')
     expect(status).toMatchObject({ persisted: false, entries: 1 })
     expect(status.message).toMatch(/keychain is not available.*until ScanDesk quits/)
     store.clear('acc-1')
-    expect(await store.get('acc-1', 'a')).toBeNull()
+    expect(await store.get(A1, 'a')).toBeNull()
   })
 
   it('keeps the memory-only copy under the cap too, least recently used first', async () => {
     const opened = openCacheDatabase(dir)
     store = new CacheStore(opened.db, {
-      keys: new CacheKeys(new MemoryVault({ available: false, message: 'no keychain' })),
+      keys: new AccountKeys(new MemoryVault({ available: false, message: 'no keychain' })),
       maxBytes: () => 2_500,
     })
-    for (const name of ['a', 'b', 'c']) await store.put('acc-1', name, answer('x'.repeat(1000)))
-    expect(await store.get('acc-1', 'a')).toBeNull()
-    expect(await store.get('acc-1', 'c')).not.toBeNull()
-    expect(await store.put('acc-1', 'huge', answer('y'.repeat(3000)))).toBe(false)
+    for (const name of ['a', 'b', 'c']) await store.put(A1, name, answer('x'.repeat(1000)))
+    expect(await store.get(A1, 'a')).toBeNull()
+    expect(await store.get(A1, 'c')).not.toBeNull()
+    expect(await store.put(A1, 'huge', answer('y'.repeat(3000)))).toBe(false)
   })
 
   it('drops entries sealed under a key the keychain no longer has', async () => {
     const vault = new MemoryVault()
     let s = open(vault).store
-    await s.put('acc-1', 'a', answer('x'))
+    await s.put(A1, 'a', answer('x'))
     s.close()
     await vault.delete('acc-1', 'cache_key')
     s = open(vault).store
-    expect(await s.get('acc-1', 'a')).toBeNull()
+    expect(await s.get(A1, 'a')).toBeNull()
     expect((await s.status('acc-1')).entries).toBe(0)
   })
 
@@ -137,58 +139,62 @@ describe('the offline copy', () => {
     // Random bytes do not compress: each entry is ~10 KiB on disk.
     const big = (n: number) => crypto.getRandomValues(new Uint8Array(7_000)).join(',') + n
     store = new CacheStore(opened.db, {
-      keys: new CacheKeys(new MemoryVault()),
+      keys: new AccountKeys(new MemoryVault()),
       maxBytes: () => 60 * 1024,
       // A minute apart: uses are written for the eviction order at most once a minute.
       now: () => new Date(Date.UTC(2026, 0, 1) + ++clock * 61_000),
     })
-    for (const name of ['a', 'b', 'c', 'd']) await store.put('acc-1', name, answer(big(1)))
-    await store.get('acc-1', 'a') // a is used again: b is now the oldest
-    for (const name of ['e', 'f', 'g']) await store.put('acc-1', name, answer(big(2)))
-    await store.put('acc-2', 'other', answer(big(3)))
+    for (const name of ['a', 'b', 'c', 'd']) await store.put(A1, name, answer(big(1)))
+    await store.get(A1, 'a') // a is used again: b is now the oldest
+    for (const name of ['e', 'f', 'g']) await store.put(A1, name, answer(big(2)))
+    await store.put(A2, 'other', answer(big(3)))
     const status = await store.status('acc-1')
     expect(status.bytes).toBeLessThanOrEqual(60 * 1024)
-    expect(await store.get('acc-1', 'b')).toBeNull()
-    expect(await store.get('acc-1', 'a')).not.toBeNull()
-    expect(await store.get('acc-1', 'g')).not.toBeNull()
-    expect(await store.get('acc-2', 'other')).not.toBeNull()
+    expect(await store.get(A1, 'b')).toBeNull()
+    expect(await store.get(A1, 'a')).not.toBeNull()
+    expect(await store.get(A1, 'g')).not.toBeNull()
+    expect(await store.get(A2, 'other')).not.toBeNull()
   })
 
   it('does not keep an answer larger than the whole cap', async () => {
     const opened = openCacheDatabase(dir)
     store = new CacheStore(opened.db, {
-      keys: new CacheKeys(new MemoryVault()),
+      keys: new AccountKeys(new MemoryVault()),
       maxBytes: () => 1024,
     })
     const noise = crypto.getRandomValues(new Uint8Array(4_000)).join(',')
-    expect(await store.put('acc-1', 'a', answer(noise))).toBe(false)
-    expect(await store.put('acc-1', 'b', answer('small'))).toBe(true)
+    expect(await store.put(A1, 'a', answer(noise))).toBe(false)
+    expect(await store.put(A1, 'b', answer('small'))).toBe(true)
   })
 
-  it('rewrites nothing when the same answer comes again, and knows its validators without opening it', async () => {
-    const { store, opened } = open()
-    await store.put('acc-1', 'a', answer({ rows: [1, 2, 3] }, '2026-11-20T10:00:00.000Z'))
-    const blob = () =>
-      opened.db.prepare('SELECT blob, fetched_at FROM cache_entries').get() as {
-        blob: Buffer
-        fetched_at: string
-      }
-    const first = blob()
-    await store.put('acc-1', 'a', answer({ rows: [1, 2, 3] }, '2026-11-21T10:00:00.000Z'))
-    expect(blob().blob.equals(first.blob)).toBe(true)
-    expect(blob().fetched_at).toBe('2026-11-21T10:00:00.000Z')
-    await store.put('acc-1', 'a', answer({ rows: [1, 2, 4] }, '2026-11-22T10:00:00.000Z'))
-    expect(blob().blob.equals(first.blob)).toBe(false)
-    expect(await store.validators('acc-1', 'a')).toEqual({ etag: '"abc"', lastModified: null })
-    expect(await store.validators('acc-1', 'b')).toBeNull()
+  it('rewrites only the sealed fetch time when the same answer comes again, and knows its validators without opening it', async () => {
+    const vault = new MemoryVault()
+    const first = open(vault)
+    await first.store.put(A1, 'a', answer({ rows: [1, 2, 3] }, '2026-11-20T10:00:00.000Z'))
+    const row = (db = first.opened.db) =>
+      db.prepare('SELECT blob, stamp FROM cache_entries').get() as { blob: Buffer; stamp: Buffer }
+    const before = row()
+    await first.store.put(A1, 'a', answer({ rows: [1, 2, 3] }, '2026-11-21T10:00:00.000Z'))
+    expect(row().blob.equals(before.blob)).toBe(true)
+    expect(row().stamp.equals(before.stamp)).toBe(false)
+    expect(await first.store.validators(A1, 'a')).toEqual({ etag: '"abc"', lastModified: null })
+    expect(await first.store.validators(A1, 'b')).toBeNull()
+    first.store.close()
+    // Read back from disk (nothing in memory): the same answer with its new fetch time.
+    const again = open(vault)
+    expect(await again.store.get(A1, 'a')).toEqual(
+      answer({ rows: [1, 2, 3] }, '2026-11-21T10:00:00.000Z'),
+    )
+    await again.store.put(A1, 'a', answer({ rows: [1, 2, 4] }, '2026-11-22T10:00:00.000Z'))
+    expect(row(again.opened.db).blob.equals(before.blob)).toBe(false)
   })
 
   it('counts a 304 as fetched now and reports entries, size and ages', async () => {
     const { store } = open()
-    await store.put('acc-1', 'a', answer('x', '2026-11-20T10:00:00.000Z'))
-    await store.put('acc-1', 'b', answer('y', '2026-11-21T10:00:00.000Z'))
-    await store.touch('acc-1', 'a', '2026-11-22T10:00:00.000Z')
-    expect((await store.get('acc-1', 'a'))?.fetchedAt).toBe('2026-11-22T10:00:00.000Z')
+    await store.put(A1, 'a', answer('x', '2026-11-20T10:00:00.000Z'))
+    await store.put(A1, 'b', answer('y', '2026-11-21T10:00:00.000Z'))
+    await store.touch(A1, 'a', '2026-11-22T10:00:00.000Z')
+    expect((await store.get(A1, 'a'))?.fetchedAt).toBe('2026-11-22T10:00:00.000Z')
     const status = await store.status('acc-1')
     expect(status).toMatchObject({
       entries: 2,
@@ -202,11 +208,11 @@ describe('the offline copy', () => {
 
   it('clears one account and forgets a removed one', async () => {
     const { store } = open()
-    await store.put('acc-1', 'a', answer('x'))
-    await store.put('acc-2', 'a', answer('y'))
+    await store.put(A1, 'a', answer('x'))
+    await store.put(A2, 'a', answer('y'))
     store.clear('acc-1')
-    expect(await store.get('acc-1', 'a')).toBeNull()
-    expect(await store.get('acc-2', 'a')).not.toBeNull()
+    expect(await store.get(A1, 'a')).toBeNull()
+    expect(await store.get(A2, 'a')).not.toBeNull()
     store.dropAccount('acc-2')
     expect((await store.status('acc-2')).entries).toBe(0)
   })
@@ -214,11 +220,11 @@ describe('the offline copy', () => {
   it('folds the WAL back into the file after a bulk of writes', async () => {
     const opened = openCacheDatabase(dir)
     store = new CacheStore(opened.db, {
-      keys: new CacheKeys(new MemoryVault()),
+      keys: new AccountKeys(new MemoryVault()),
       maxBytes: () => 64 * 1024 ** 2,
       checkpointBytes: 1,
     })
-    for (let i = 0; i < 20; i++) await store.put('acc-1', `r${i}`, answer('x'.repeat(5000) + i))
+    for (let i = 0; i < 20; i++) await store.put(A1, `r${i}`, answer('x'.repeat(5000) + i))
     const wal = path.join(dir, `${CACHE_DB_FILE}-wal`)
     expect(fs.statSync(wal).size).toBeGreaterThan(0)
     store.checkpoint()
@@ -227,9 +233,15 @@ describe('the offline copy', () => {
 })
 
 describe('a damaged offline copy at start', () => {
+  // The same keychain across the "restarts": a new key would drop the rows as unreadable.
+  let vault: MemoryVault
+  beforeEach(() => {
+    vault = new MemoryVault()
+  })
+
   async function fill() {
-    const { store: s } = open()
-    for (let i = 0; i < 50; i++) await s.put('acc-1', `r${i}`, answer('x'.repeat(3000) + i))
+    const { store: s } = open(vault)
+    for (let i = 0; i < 50; i++) await s.put(A1, `r${i}`, answer('x'.repeat(3000) + i))
     s.close()
     store = undefined
   }
@@ -240,7 +252,7 @@ describe('a damaged offline copy at start', () => {
     expect(opened.setAside).toBe('not a database')
     expect(fs.readFileSync(path.join(dir, CACHE_SET_ASIDE_FILE), 'utf8')).toMatch(/not sqlite/)
     expect((await store.status('acc-1')).message).toMatch(/damaged .* set aside/)
-    expect(await store.put('acc-1', 'a', answer('works again'))).toBe(true)
+    expect(await store.put(A1, 'a', answer('works again'))).toBe(true)
   })
 
   it('sets aside a file cut short', async () => {
@@ -265,7 +277,7 @@ describe('a damaged offline copy at start', () => {
 
   it('opens a whole copy without setting anything aside', async () => {
     await fill()
-    const { opened, store } = open()
+    const { opened, store } = open(vault)
     expect(opened.setAside).toBeNull()
     expect((await store.status('acc-1')).entries).toBe(50)
     expect(fs.existsSync(path.join(dir, CACHE_SET_ASIDE_FILE))).toBe(false)

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type Database from 'better-sqlite3'
 import type { CacheStatus } from '@contract/offline'
+import { entryName, type AccountKey, type AccountKeys } from '../accounts/account-keys'
 import type { Db } from '../store/database'
-import { entryName, open, seal, type CacheKeys } from './cache-keys'
+import { MemoryCopies } from './cache-memory'
+import { blobTag, openRow, openStamp, sealAnswer, sealStamp, type SealedRow } from './cache-seal'
 
 /** One stored answer with the validators the service gave it. */
 export interface CachedAnswer {
@@ -15,9 +16,18 @@ export interface CachedAnswer {
   warnings?: string[]
 }
 
+/**
+ * Whose copy: the account, and who is signed in to it (the user, or the user an administrator
+ * acts as). Each identity has its own entries; a signed-out account has none to read or write.
+ */
+export interface CacheOwner {
+  accountId: string
+  identity: string
+}
+
 /** What the store needs besides its database. */
 export interface CacheStoreOptions {
-  keys: CacheKeys
+  keys: AccountKeys
   /** The cap per account, read at each write (Settings.cacheMaxBytes). */
   maxBytes: () => number
   /** Why the previous file was set aside at start (shown in the status), or null. */
@@ -28,35 +38,24 @@ export interface CacheStoreOptions {
   now?: () => Date
 }
 
-interface Row {
-  blob: Buffer
-  fetched_at: string
-}
-
 const CHECKPOINT_IDLE_MS = 1_000
 
 function digestOf(text: string): string {
   return createHash('sha256').update(text).digest('base64')
 }
 
-const recentKey = (accountId: string, request: string) => `${accountId}\n${request}`
+/** account + identity + request: the key of what is remembered in memory about an entry. */
+const nameOf = (owner: CacheOwner, request: string) => `${owner.identity}\n${request}`
+const recentKey = (owner: CacheOwner, request: string) =>
+  `${owner.accountId}\n${nameOf(owner, request)}`
 
-/** Answers held in memory for accounts without a key, least recently used first (Map order). */
-type MemoryCopy = Map<string, { answer: CachedAnswer; size: number }>
-
-/**
- * The offline copy: per account, the last answer of each cacheable read, compressed and
- * encrypted with the account's key (AES-256-GCM, bound to account and entry), named by an HMAC of
- * the request, evicted least recently used above the cap. Without a key (no keychain) nothing is
- * written to disk: answers are held in memory for this run only, under the same cap. A row that
- * does not open (altered, or sealed under a key that was replaced) is removed and counts as
- * absent.
- */
 /** What is remembered in memory of a stored entry: its validators and a digest of its content. */
 interface Recent {
   etag: string | null
   lastModified: string | null
   digest: string
+  /** The authentication tag of its answer blob (a new stamp is bound to it). */
+  tag: string
   /** When its use was last written (the eviction order), ms. */
   usedAt: number
 }
@@ -67,9 +66,18 @@ const RECENT_MAX = 2_000
 const HOT_MAX = 256
 const HOT_MAX_CHARS = 256 * 1024
 
+/**
+ * The offline copy: per account and signed-in identity, the last answer of each cacheable read,
+ * compressed and encrypted with the account's key (AES-256-GCM, bound to account and entry),
+ * named by an HMAC of identity and request, its fetch time sealed beside it (bound to the entry
+ * and its answer), evicted least recently used above the cap. Without a key (the keychain is
+ * missing or does not answer) nothing on disk is opened or written: answers are held in memory
+ * for this run only, under the same cap. A row that does not open (altered, or sealed under a key
+ * that was replaced) is removed and counts as absent.
+ */
 export class CacheStore {
-  private readonly memory = new Map<string, MemoryCopy>()
-  /** account + request → validators and digest, so a read need not open its copy to ask. */
+  private readonly memory = new MemoryCopies()
+  /** account + identity + request → validators and digest, so a read need not open its copy. */
   private readonly recent = new Map<string, Recent>()
   /** The most recently used answers, decoded (small ones only): a 304 needs no decryption. */
   private readonly hot = new Map<string, CachedAnswer>()
@@ -81,7 +89,12 @@ export class CacheStore {
   constructor(
     private readonly db: Db,
     private readonly options: CacheStoreOptions,
-  ) {}
+  ) {
+    // A new key cannot open rows sealed under an earlier one (the keychain said it had none).
+    options.keys.onKey((accountId, _key, fresh) => {
+      if (fresh) this.clear(accountId)
+    })
+  }
 
   private now(): Date {
     return this.options.now?.() ?? new Date()
@@ -97,136 +110,154 @@ export class CacheStore {
     return statement
   }
 
-  private aad(accountId: string, id: Buffer): Buffer {
-    return Buffer.concat([Buffer.from(`${accountId}\n`, 'utf8'), id])
-  }
-
-  private async key(accountId: string) {
-    const outcome = await this.options.keys.keyFor(accountId)
-    // A new key cannot open rows sealed under an earlier one (a keychain that lost it).
-    if (outcome.key && outcome.fresh) this.clear(accountId)
-    return outcome.key
-  }
-
-  /** The stored answer of `request` (its canonical text), or null. */
-  async get(accountId: string, request: string): Promise<CachedAnswer | null> {
+  private async key(accountId: string): Promise<AccountKey | null> {
     if (this.closed) return null
-    const key = await this.key(accountId)
-    if (!key) return this.fromMemory(accountId, request)
-    const id = entryName(key, request)
-    const warm = this.hot.get(recentKey(accountId, request))
+    return (await this.options.keys.keyFor(accountId)).key
+  }
+
+  /** The stored answer of `request` (its canonical text) for this identity, or null. */
+  async get(owner: CacheOwner, request: string): Promise<CachedAnswer | null> {
+    const key = await this.key(owner.accountId)
+    if (this.closed) return null
+    if (!key) return this.memory.get(owner.accountId, nameOf(owner, request))
+    const { accountId } = owner
+    const id = entryName(key, nameOf(owner, request))
+    const warm = this.hot.get(recentKey(owner, request))
     if (warm) {
-      this.hot.delete(recentKey(accountId, request))
-      this.hot.set(recentKey(accountId, request), warm)
-      this.used(accountId, request, id)
+      this.hot.delete(recentKey(owner, request))
+      this.hot.set(recentKey(owner, request), warm)
+      this.used(owner, request, id)
       return warm
     }
     const row = this.sql(
-      'SELECT blob, fetched_at FROM cache_entries WHERE account_id = ? AND id = ?',
-    ).get(accountId, id) as Row | undefined
+      'SELECT blob, stamp FROM cache_entries WHERE account_id = ? AND id = ?',
+    ).get(accountId, id) as SealedRow | undefined
     if (!row) return null
-    const plain = open(key, this.aad(accountId, id), row.blob)
-    let answer: CachedAnswer | null = null
-    if (plain) {
-      try {
-        const text = inflateRawSync(plain).toString('utf8')
-        const parsed = JSON.parse(text) as Omit<CachedAnswer, 'fetchedAt'>
-        answer = { ...parsed, fetchedAt: row.fetched_at }
-        this.remember(accountId, request, {
-          etag: answer.etag,
-          lastModified: answer.lastModified,
-          digest: digestOf(text),
-          usedAt: 0,
-        })
-        this.warm(accountId, request, answer, text.length)
-      } catch {
-        answer = null
-      }
-    }
+    const answer = this.opened(key, owner, request, id, row)
     if (!answer) {
       this.options.log?.('warn', 'an offline copy entry did not open and was removed')
-      this.db
-        .prepare('DELETE FROM cache_entries WHERE account_id = ? AND id = ?')
-        .run(accountId, id)
+      this.sql('DELETE FROM cache_entries WHERE account_id = ? AND id = ?').run(accountId, id)
       return null
     }
-    this.used(accountId, request, id)
+    this.used(owner, request, id)
     return answer
   }
 
+  /** The answer of a row that opens (see cache-seal), remembered and kept warm; or null. */
+  private opened(
+    key: AccountKey,
+    owner: CacheOwner,
+    request: string,
+    id: Buffer,
+    row: SealedRow,
+  ): CachedAnswer | null {
+    const sealed = openRow(key, owner.accountId, id, row)
+    if (!sealed) return null
+    try {
+      const parsed = JSON.parse(sealed.text) as Omit<CachedAnswer, 'fetchedAt'>
+      const answer = { ...parsed, fetchedAt: sealed.fetchedAt }
+      this.remember(owner, request, {
+        etag: answer.etag,
+        lastModified: answer.lastModified,
+        digest: digestOf(sealed.text),
+        tag: sealed.tag,
+        usedAt: 0,
+      })
+      this.warm(owner, request, answer, sealed.text.length)
+      return answer
+    } catch {
+      return null
+    }
+  }
+
   /** Records a use for the eviction order, at most once a minute per entry (a write each). */
-  private used(accountId: string, request: string, id: Buffer): void {
-    const recent = this.recent.get(recentKey(accountId, request))
+  private used(owner: CacheOwner, request: string, id: Buffer): void {
+    const recent = this.recent.get(recentKey(owner, request))
     const now = this.now().getTime()
     if (recent && now - recent.usedAt < 60_000) return
     if (recent) recent.usedAt = now
     this.sql('UPDATE cache_entries SET used_at = ? WHERE account_id = ? AND id = ?').run(
       now,
-      accountId,
+      owner.accountId,
       id,
     )
   }
 
-  private warm(accountId: string, request: string, answer: CachedAnswer, size: number): void {
-    const key = recentKey(accountId, request)
+  private warm(owner: CacheOwner, request: string, answer: CachedAnswer, size: number): void {
+    const key = recentKey(owner, request)
     this.hot.delete(key)
     if (size > HOT_MAX_CHARS) return
     this.hot.set(key, answer)
     if (this.hot.size > HOT_MAX) this.hot.delete(this.hot.keys().next().value!)
   }
 
-  /** Stores (or replaces) the answer of `request`; false when it was not kept. */
-  async put(accountId: string, request: string, answer: CachedAnswer): Promise<boolean> {
+  /** Stores (or replaces) the answer of `request` for this identity; false when it was not kept. */
+  async put(owner: CacheOwner, request: string, answer: CachedAnswer): Promise<boolean> {
+    const key = await this.key(owner.accountId)
     if (this.closed) return false
-    const key = await this.key(accountId)
-    if (!key) return this.toMemory(accountId, request, answer)
-    const id = entryName(key, request)
+    const cap = this.options.maxBytes()
+    if (!key) return this.memory.put(owner.accountId, nameOf(owner, request), answer, cap)
+    const { accountId } = owner
+    const id = entryName(key, nameOf(owner, request))
     const { data, etag, lastModified, warnings } = answer
     const text = JSON.stringify({ data, etag, lastModified, warnings })
     const digest = digestOf(text)
-    // The same answer as stored: it only counts as fetched now (no compress, seal, rewrite).
-    if (this.recent.get(recentKey(accountId, request))?.digest === digest) {
+    // The same answer as stored: only a new stamp (no compress, seal, rewrite of the answer).
+    const known = this.recent.get(recentKey(owner, request))
+    if (known?.digest === digest) {
+      const stamp = sealStamp(key, accountId, id, { at: answer.fetchedAt, of: known.tag })
       const { changes } = this.sql(
-        'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
-      ).run(answer.fetchedAt, this.now().getTime(), accountId, id)
+        'UPDATE cache_entries SET stamp = ?, used_at = ? WHERE account_id = ? AND id = ?',
+      ).run(stamp, this.now().getTime(), accountId, id)
       if (changes > 0) {
-        this.warm(accountId, request, answer, text.length)
+        this.warm(owner, request, answer, text.length)
         return true
       }
     }
-    const plain = deflateRawSync(Buffer.from(text), { level: 1 })
-    const blob = seal(key, this.aad(accountId, id), plain)
-    const cap = this.options.maxBytes()
-    if (blob.length > cap) return false
+    const blob = sealAnswer(key, accountId, id, text)
+    const tag = blobTag(blob)
+    const stamp = sealStamp(key, accountId, id, { at: answer.fetchedAt, of: tag })
+    const size = blob.length + stamp.length
+    if (size > cap) return false
     this.db.transaction(() => {
       this.sql(
-        `INSERT INTO cache_entries (account_id, id, blob, size, fetched_at, used_at)
+        `INSERT INTO cache_entries (account_id, id, blob, stamp, size, used_at)
          VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, id) DO UPDATE SET blob = excluded.blob, size = excluded.size,
-           fetched_at = excluded.fetched_at, used_at = excluded.used_at`,
-      ).run(accountId, id, blob, blob.length, answer.fetchedAt, this.now().getTime())
+         ON CONFLICT (account_id, id) DO UPDATE SET blob = excluded.blob, stamp = excluded.stamp,
+           size = excluded.size, used_at = excluded.used_at`,
+      ).run(accountId, id, blob, stamp, size, this.now().getTime())
       this.evict(accountId, cap)
     })()
-    this.remember(accountId, request, { etag, lastModified, digest, usedAt: this.now().getTime() })
-    this.warm(accountId, request, answer, text.length)
-    this.wrote(blob.length)
+    this.remember(owner, request, { etag, lastModified, digest, tag, usedAt: this.now().getTime() })
+    this.warm(owner, request, answer, text.length)
+    this.wrote(size)
     return true
   }
 
-  /** The service said the copy is current (304): it counts as fetched now. */
-  async touch(accountId: string, request: string, fetchedAt: string): Promise<void> {
+  /** The service said the copy is current (304): it counts as fetched at `fetchedAt`. */
+  async touch(owner: CacheOwner, request: string, fetchedAt: string): Promise<void> {
+    const key = await this.key(owner.accountId)
     if (this.closed) return
-    const key = await this.key(accountId)
-    if (!key) {
-      const held = this.memory.get(accountId)?.get(request)
-      if (held) held.answer = { ...held.answer, fetchedAt }
-      return
+    if (!key) return this.memory.touch(owner.accountId, nameOf(owner, request), fetchedAt)
+    const { accountId } = owner
+    const id = entryName(key, nameOf(owner, request))
+    let tag = this.recent.get(recentKey(owner, request))?.tag
+    if (!tag) {
+      const row = this.sql('SELECT stamp FROM cache_entries WHERE account_id = ? AND id = ?').get(
+        accountId,
+        id,
+      ) as { stamp: Buffer } | undefined
+      tag = row && openStamp(key, accountId, id, row.stamp)?.of
     }
-    this.sql(
-      'UPDATE cache_entries SET fetched_at = ?, used_at = ? WHERE account_id = ? AND id = ?',
-    ).run(fetchedAt, this.now().getTime(), accountId, entryName(key, request))
-    const warm = this.hot.get(recentKey(accountId, request))
-    if (warm) this.hot.set(recentKey(accountId, request), { ...warm, fetchedAt })
+    if (!tag) return
+    this.sql('UPDATE cache_entries SET stamp = ?, used_at = ? WHERE account_id = ? AND id = ?').run(
+      sealStamp(key, accountId, id, { at: fetchedAt, of: tag }),
+      this.now().getTime(),
+      accountId,
+      id,
+    )
+    const warm = this.hot.get(recentKey(owner, request))
+    if (warm) this.hot.set(recentKey(owner, request), { ...warm, fetchedAt })
   }
 
   /**
@@ -234,52 +265,25 @@ export class CacheStore {
    * there is none; read from memory when known, without opening the copy.
    */
   async validators(
-    accountId: string,
+    owner: CacheOwner,
     request: string,
   ): Promise<{ etag: string | null; lastModified: string | null } | null> {
-    const known = this.recent.get(recentKey(accountId, request))
+    const known = this.recent.get(recentKey(owner, request))
     if (known) return { etag: known.etag, lastModified: known.lastModified }
-    const copy = await this.get(accountId, request)
+    const copy = await this.get(owner, request)
     return copy ? { etag: copy.etag, lastModified: copy.lastModified } : null
   }
 
-  private remember(accountId: string, request: string, recent: Recent): void {
-    const key = recentKey(accountId, request)
+  private remember(owner: CacheOwner, request: string, recent: Recent): void {
+    const key = recentKey(owner, request)
     this.recent.delete(key)
     this.recent.set(key, recent)
     if (this.recent.size > RECENT_MAX) this.recent.delete(this.recent.keys().next().value!)
   }
 
-  private fromMemory(accountId: string, request: string): CachedAnswer | null {
-    const copy = this.memory.get(accountId)
-    const held = copy?.get(request)
-    if (!copy || !held) return null
-    copy.delete(request)
-    copy.set(request, held)
-    return held.answer
-  }
-
-  private toMemory(accountId: string, request: string, answer: CachedAnswer): boolean {
-    const size = Buffer.byteLength(JSON.stringify(answer.data))
-    const cap = this.options.maxBytes()
-    if (size > cap) return false
-    let copy = this.memory.get(accountId)
-    if (!copy) this.memory.set(accountId, (copy = new Map()))
-    copy.delete(request)
-    copy.set(request, { answer, size })
-    let total = 0
-    for (const held of copy.values()) total += held.size
-    for (const [name, held] of copy) {
-      if (total <= cap) break
-      copy.delete(name)
-      total -= held.size
-    }
-    return true
-  }
-
   /** Removes the least recently used entries until the account's copy is within 90% of `cap`. */
   private evict(accountId: string, cap: number): void {
-    let total = this.bytes(accountId)
+    let total = this.stored(accountId).bytes
     if (total <= cap) return
     const rows = this.db
       .prepare('SELECT id, size FROM cache_entries WHERE account_id = ? ORDER BY used_at, rowid')
@@ -298,62 +302,67 @@ export class CacheStore {
         if (key.startsWith(`${accountId}\n`)) this.hot.delete(key)
   }
 
-  private bytes(accountId: string): number {
-    const row = this.sql(
-      'SELECT COALESCE(SUM(size), 0) AS bytes FROM cache_entries WHERE account_id = ?',
-    ).get(accountId) as { bytes: number }
-    return row.bytes
+  /** Rows and bytes of the account's copy on disk (every identity; opened or not). */
+  stored(accountId: string): { entries: number; bytes: number } {
+    if (this.closed) return { entries: 0, bytes: 0 }
+    return this.sql(
+      'SELECT COUNT(*) AS entries, COALESCE(SUM(size), 0) AS bytes FROM cache_entries WHERE account_id = ?',
+    ).get(accountId) as { entries: number; bytes: number }
+  }
+
+  /** How many answers the account's copy holds, every identity's, on disk and in memory. */
+  entries(accountId: string): number {
+    return this.stored(accountId).entries + this.memory.summary(accountId).entries
   }
 
   /** Entries, size and ages of the account's copy, and whether it is kept on disk at all. */
   async status(accountId: string): Promise<CacheStatus> {
     const outcome = await this.options.keys.keyFor(accountId)
+    const onDisk = this.stored(accountId)
     if (!outcome.key) {
-      const held = [...(this.memory.get(accountId)?.values() ?? [])]
-      const times = held.map((h) => h.answer.fetchedAt).sort()
+      // The copy on disk stays as it is (it cannot be opened now); what this run holds is shown.
+      const held = this.memory.summary(accountId)
       return {
         accountId,
-        entries: held.length,
-        bytes: held.reduce((sum, h) => sum + h.size, 0),
-        oldest: times[0] ?? null,
-        newest: times.at(-1) ?? null,
+        ...held,
+        entries: held.entries + onDisk.entries,
+        bytes: held.bytes + onDisk.bytes,
         maxBytes: this.options.maxBytes(),
         persisted: false,
         message: outcome.reason,
       }
     }
-    const row = this.db
-      .prepare(
-        `SELECT COUNT(*) AS entries, COALESCE(SUM(size), 0) AS bytes, MIN(fetched_at) AS oldest,
-           MAX(fetched_at) AS newest FROM cache_entries WHERE account_id = ?`,
-      )
-      .get(accountId) as {
-      entries: number
-      bytes: number
-      oldest: string | null
-      newest: string | null
-    }
+    // Ages only from stamps that open: a time written in clear by anyone else is not shown.
+    const times: string[] = []
+    if (!this.closed)
+      for (const row of this.sql(
+        'SELECT id, stamp FROM cache_entries WHERE account_id = ?',
+      ).iterate(accountId) as IterableIterator<{ id: Buffer; stamp: Buffer }>) {
+        const stamp = openStamp(outcome.key, accountId, row.id, row.stamp)
+        if (stamp) times.push(stamp.at)
+      }
+    times.sort()
     const setAside = this.options.setAside
       ? `The offline copy on this computer was damaged (${this.options.setAside}) and was set aside; it fills again as you work online.`
       : null
     return {
       accountId,
-      ...row,
+      ...onDisk,
+      oldest: times[0] ?? null,
+      newest: times.at(-1) ?? null,
       maxBytes: this.options.maxBytes(),
       persisted: true,
       message: setAside,
     }
   }
 
-  /** Deletes the account's copy (on request, or with the account). */
+  /** Deletes the account's copy, every identity's (on request, at sign-out, with the account). */
   clear(accountId: string): void {
-    this.memory.delete(accountId)
+    this.memory.clear(accountId)
     for (const map of [this.recent, this.hot])
       for (const key of [...map.keys()]) if (key.startsWith(`${accountId}\n`)) map.delete(key)
     if (this.closed) return
-    const { changes } = this.db
-      .prepare('DELETE FROM cache_entries WHERE account_id = ?')
-      .run(accountId)
+    const { changes } = this.sql('DELETE FROM cache_entries WHERE account_id = ?').run(accountId)
     if (changes > 0) this.wrote(1)
   }
 
@@ -386,7 +395,7 @@ export class CacheStore {
     if (this.closed) return
     if (this.unwritten > 0) this.checkpoint()
     this.closed = true
-    this.memory.clear()
+    this.memory.clearAll()
     this.db.close()
   }
 }

@@ -8,17 +8,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findOperation } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure } from '@contract/errors'
+import { AccountKeys } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
 import { createAccountClient, type AccountClient } from '../http/client'
 import { json, startTestServer, type TestServer } from '../http/test-server'
 import type { AccountRow } from '../store/accounts-repo'
 import { openCacheDatabase } from './cache-db'
-import { CacheKeys } from './cache-keys'
-import { CacheStore, type CachedAnswer } from './cache-store'
+import { CacheStore, type CachedAnswer, type CacheOwner } from './cache-store'
 import { offlineCall, requestText, type OfflineCallDeps } from './calls'
 
 const op = findOperation('targets.list') as OperationDef
 const row = { id: 'acc-1' } as AccountRow
+const OWNER: CacheOwner = { accountId: row.id, identity: 'usr-1' }
 const REQUEST = requestText(op, {})
 const FETCHED = '2026-11-20T10:00:00.000Z'
 
@@ -48,7 +49,7 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-calls-'))
   const opened = openCacheDatabase(dir)
   cache = new CacheStore(opened.db, {
-    keys: new CacheKeys(new MemoryVault()),
+    keys: new AccountKeys(new MemoryVault()),
     maxBytes: () => 64 * 1024 ** 2,
   })
   logged = []
@@ -82,6 +83,7 @@ function call(baseUrl = 'http://127.0.0.1:9') {
     } as unknown as OfflineCallDeps['connectivity'],
     outbox: {} as OfflineCallDeps['outbox'],
     client: async () => c,
+    owner: async () => OWNER,
     log: (_level, message) => void logged.push(message),
   }
   return offlineCall(deps, row, op, {}, undefined).finally(() => c.close())
@@ -89,7 +91,7 @@ function call(baseUrl = 'http://127.0.0.1:9') {
 
 async function keep(data: unknown, etag: string | null = null): Promise<void> {
   const answer: CachedAnswer = { data, fetchedAt: FETCHED, etag, lastModified: null }
-  expect(await cache.put(row.id, REQUEST, answer)).toBe(true)
+  expect(await cache.put(OWNER, REQUEST, answer)).toBe(true)
 }
 
 async function failure(promise: Promise<unknown>): Promise<AppFailure> {
@@ -157,6 +159,6 @@ describe('a cached answer the service calls current (304)', () => {
     const out = await call(server.baseUrl)
     expect(out).toMatchObject({ data: FITS, fromCache: false })
     expect(server.seen.map((r) => r.headers['if-none-match'] ?? null)).toEqual(['"v1"', null])
-    expect(await cache.get(row.id, REQUEST)).toMatchObject({ data: FITS, etag: '"v2"' })
+    expect(await cache.get(OWNER, REQUEST)).toMatchObject({ data: FITS, etag: '"v2"' })
   })
 })

@@ -5,7 +5,7 @@ import { noCopyMessage } from '@contract/offline'
 import type { AccountClient } from '../http/client'
 import { prepareRequest, type CallInput } from '../http/request'
 import type { AccountRow } from '../store/accounts-repo'
-import type { CacheStore, CachedAnswer } from './cache-store'
+import type { CacheOwner, CacheStore, CachedAnswer } from './cache-store'
 import { checkedCopy } from './checked-copy'
 import { isUnreachable, type ConnectivityMonitor } from './connectivity'
 import type { Outbox } from './outbox'
@@ -16,6 +16,11 @@ export interface OfflineCallDeps {
   cache: CacheStore
   connectivity: ConnectivityMonitor
   outbox: Outbox
+  /**
+   * Whose offline copy the account's reads use now: the signed-in identity (an impersonated user
+   * has their own), or null when the account is signed out (no copy is read or written).
+   */
+  owner: (accountId: string) => Promise<CacheOwner | null>
   /** The account's gated client (starting the demo service first when needed). */
   client: (row: AccountRow) => Promise<AccountClient>
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
@@ -46,6 +51,7 @@ function fromCopy(copy: CachedAnswer): ApiCallOutput {
  * A cacheable read: network first (conditional when a copy is held: 304 keeps the copy as
  * current), the copy refreshed; when the service cannot be reached, or is known not to answer
  * right now, the copy is served with its age; without a copy, OFFLINE says it was never opened.
+ * The copy is the signed-in identity's: a signed-out account reads online only (and is refused).
  */
 async function read(
   deps: OfflineCallDeps,
@@ -54,10 +60,12 @@ async function read(
   input: CallInput,
   signal: AbortSignal | undefined,
 ): Promise<ApiCallOutput> {
+  const owner = await deps.owner(row.id)
+  if (!owner) return online(deps, row, op, input, signal)
   const request = requestText(op, input)
   /** The stored copy if it still fits the operation's schema (checkedCopy), else null. */
   const copyOf = async (): Promise<CachedAnswer | null> => {
-    const copy = await deps.cache.get(row.id, request)
+    const copy = await deps.cache.get(owner, request)
     if (!copy) return null
     const checked = checkedCopy(op, copy)
     if (!checked) deps.log?.('warn', `${op.id}: the offline copy does not fit its answer; not used`)
@@ -70,7 +78,7 @@ async function read(
   const blocked = deps.connectivity.blockedReason()
   if (blocked) return servedFromCopy(() => fail('OFFLINE', noCopyMessage(blocked)))
   // Validators from memory when known: an online read does not open its copy.
-  const validators = await deps.cache.validators(row.id, request)
+  const validators = await deps.cache.validators(owner, request)
   if (validators && deps.connectivity.knownUnreachable(row.id)) {
     const copy = await copyOf()
     if (copy) {
@@ -82,10 +90,13 @@ async function read(
     const client = await deps.client(row)
     let outcome = await client.read(op.id, input, validators, { signal, tolerant: true })
     const fetchedAt = new Date().toISOString()
+    // Who is signed in changed while the answer came (impersonation began or ended, signed
+    // out): the answer is shown, but kept in nobody's copy.
+    const still = sameOwner(owner, await deps.owner(row.id))
     if (outcome.notModified) {
       const copy = await copyOf()
       if (copy) {
-        await deps.cache.touch(row.id, request, fetchedAt)
+        if (still) await deps.cache.touch(owner, request, fetchedAt)
         return { ...fromCopy(copy), fetchedAt, fromCache: false }
       }
       // The copy went meanwhile (evicted, cleared) or no longer fits: ask for the answer itself.
@@ -97,25 +108,25 @@ async function read(
     if (outcome.tolerated.length)
       deps.log?.('warn', `${op.id}: answer read tolerantly at ${outcome.tolerated.join(', ')}`)
     const warnings = outcome.warnings.length ? { warnings: outcome.warnings } : {}
-    await deps.cache.put(row.id, request, {
-      data: outcome.data,
-      fetchedAt,
-      etag: outcome.etag,
-      lastModified: outcome.lastModified,
-      ...warnings,
-    })
+    if (still)
+      await deps.cache.put(owner, request, {
+        data: outcome.data,
+        fetchedAt,
+        etag: outcome.etag,
+        lastModified: outcome.lastModified,
+        ...warnings,
+      })
     return { data: outcome.data, fetchedAt, fromCache: false, ...warnings }
   } catch (err) {
-    if (isUnreachable(err))
-      return servedFromCopy(() => fail('OFFLINE', noCopyMessage(messageOf(err))))
-    // Signed out (not a session that expired: that one waits for the new sign-in): what was
-    // opened before stays readable, marked as the offline copy.
-    if (err instanceof AppFailure && err.error.code === 'NOT_SIGNED_IN')
-      return servedFromCopy(() => {
-        throw err
-      })
-    throw err
+    if (!isUnreachable(err)) throw err
+    const orElse = () => fail('OFFLINE', noCopyMessage(messageOf(err)))
+    // Not another identity's copy when who is signed in changed meanwhile.
+    return sameOwner(owner, await deps.owner(row.id)) ? servedFromCopy(orElse) : orElse()
   }
+}
+
+function sameOwner(a: CacheOwner, b: CacheOwner | null): boolean {
+  return b !== null && a.accountId === b.accountId && a.identity === b.identity
 }
 
 /**
@@ -129,11 +140,11 @@ async function queueable(
   input: CallInput,
   signal: AbortSignal | undefined,
 ): Promise<ApiCallOutput> {
-  const keep = (): ApiCallOutput => ({
+  const keep = async (): Promise<ApiCallOutput> => ({
     data: null,
     fetchedAt: new Date().toISOString(),
     fromCache: false,
-    queued: { id: deps.outbox.enqueue(row, op, input).id },
+    queued: { id: (await deps.outbox.enqueue(row, op, input)).id },
   })
   if (deps.connectivity.knownUnreachable(row.id) || deps.outbox.hasQueued(row.id)) return keep()
   try {

@@ -108,7 +108,7 @@ export class ConnectivityMonitor {
           : state === 'unreachable'
             ? t.message
             : state === 'signed-out'
-              ? 'Signed out: what was opened before is shown from this computer.'
+              ? 'Signed out: sign in to see this account’s screens again, online or from this computer.'
               : state === 'checking'
                 ? t.message
                 : null

@@ -6,6 +6,8 @@ import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure, type AppError } from '@contract/errors'
 import type { OutboxCounts } from '@contract/offline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AccountKeys } from '../accounts/account-keys'
+import { MemoryVault } from '../accounts/memory-vault'
 import { CoreEvents } from '../events'
 import type { CallInput } from '../http/request'
 import { AccountsRepo } from '../store/accounts-repo'
@@ -34,6 +36,7 @@ interface Sent {
 let dir: string
 let db: Db
 let events: CoreEvents
+let keys: AccountKeys
 let changed: OutboxCounts[]
 let sent: Sent[]
 let reports: [string, boolean, string][]
@@ -53,6 +56,7 @@ function outbox(over: Partial<OutboxDeps> = {}): Outbox {
   const o = new Outbox({
     db,
     events,
+    keys,
     send,
     blocked: () => blockedBy,
     report: (accountId, answered, message) => reports.push([accountId, answered, message]),
@@ -79,6 +83,7 @@ beforeEach(() => {
   accounts.insert(accountRow({ id: ACME.id, label: ACME.label }))
   accounts.insert(accountRow({ id: OTHER.id, label: OTHER.label }))
   events = new CoreEvents()
+  keys = new AccountKeys(new MemoryVault())
   changed = []
   events.on('outbox.changed', (c) => changed.push(c))
   sent = []
@@ -95,9 +100,9 @@ afterEach(async () => {
 })
 
 describe('enqueue', () => {
-  it('keeps a mark_read with its target, queued, and announces the counts', () => {
+  it('keeps a mark_read with its target, queued, and announces the counts', async () => {
     const o = outbox({ now: () => new Date('2025-06-01T10:00:00.000Z') })
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     expect(item).toMatchObject({
       accountId: ACME.id,
       accountLabel: 'Acme',
@@ -110,8 +115,8 @@ describe('enqueue', () => {
       createdAt: '2025-06-01T10:00:00.000Z',
       lastTriedAt: null,
     })
-    expect(o.get(item.id)).toEqual(item)
-    expect(o.list(ACME.id)).toEqual([item])
+    expect(await o.get(item.id)).toEqual(item)
+    expect(await o.list(ACME.id)).toEqual([item])
     expect(changed).toEqual([{ accountId: ACME.id, queued: 1, failed: 0 }])
     expect(o.counts(ACME.id)).toEqual({ accountId: ACME.id, queued: 1, failed: 0 })
     expect(o.hasQueued(ACME.id)).toBe(true)
@@ -119,46 +124,46 @@ describe('enqueue', () => {
     expect(sent).toEqual([])
   })
 
-  it('keeps a mark-all with no target', () => {
+  it('keeps a mark-all with no target', async () => {
     const o = outbox()
-    expect(o.enqueue(ACME, MARK_ALL_SEEN, {}).target).toBeNull()
+    expect((await o.enqueue(ACME, MARK_ALL_SEEN, {})).target).toBeNull()
   })
 
-  it('refuses an input the catalog refuses, and stores nothing', () => {
+  it('refuses an input the catalog refuses, and stores nothing', async () => {
     const o = outbox()
     for (const input of [{}, { path: {} }, { path: { id: '../admin' } }, { path: { id: '' } }]) {
       let caught: unknown
       try {
-        o.enqueue(ACME, MARK_READ, input)
+        await o.enqueue(ACME, MARK_READ, input)
       } catch (err) {
         caught = err
       }
       expect(caught).toBeInstanceOf(AppFailure)
       expect((caught as AppFailure).error.code).toBe('VALIDATION')
     }
-    expect(o.list()).toEqual([])
+    expect(await o.list()).toEqual([])
     expect(changed).toEqual([])
   })
 
-  it('refuses an operation whose offline policy is not "queue"', () => {
+  it('refuses an operation whose offline policy is not "queue"', async () => {
     const o = outbox()
     for (const id of ['notifications.delete', 'notifications.show']) {
       const def = op(id)
       expect(def.offline).not.toBe('queue')
-      expect(() => o.enqueue(ACME, def, { path: { id: 'ntf-002' } })).toThrow(
+      await expect(o.enqueue(ACME, def, { path: { id: 'ntf-002' } })).rejects.toThrow(
         expect.objectContaining({ error: expect.objectContaining({ code: 'OFFLINE' }) }),
       )
     }
-    expect(o.list()).toEqual([])
+    expect(await o.list()).toEqual([])
   })
 })
 
 describe('replay', () => {
   it('sends in the order they were made, across operations, and deletes each once sent', async () => {
     const o = outbox()
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    o.enqueue(ACME, MARK_ALL_SEEN, {})
-    o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    await o.enqueue(ACME, MARK_ALL_SEEN, {})
+    await o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
     changed = []
     await o.replay(ACME.id)
     expect(sent).toEqual([
@@ -166,7 +171,7 @@ describe('replay', () => {
       { accountId: ACME.id, op: 'notifications.mark_all_seen', input: {} },
       { accountId: ACME.id, op: 'notifications.mark_seen', input: { path: { id: 'ntf-003' } } },
     ])
-    expect(o.list()).toEqual([])
+    expect(await o.list()).toEqual([])
     expect(changed.at(-1)).toEqual({ accountId: ACME.id, queued: 0, failed: 0 })
     expect(reports).toEqual([
       [ACME.id, true, ''],
@@ -177,7 +182,7 @@ describe('replay', () => {
 
   it('deletes an item only after it was sent', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     let stateWhileSending: string | undefined
     const spy = outbox({
       send: (accountId, opId, input) => {
@@ -187,7 +192,7 @@ describe('replay', () => {
     })
     await spy.replay(ACME.id)
     expect(stateWhileSending).toBe('sending')
-    expect(o.get(item.id)).toBeNull()
+    expect(await o.get(item.id)).toBeNull()
   })
 
   it.each([
@@ -197,9 +202,9 @@ describe('replay', () => {
     'a refusal (%s) keeps the item as failed with the error and goes on',
     async (code, status) => {
       const o = outbox()
-      const first = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-      const refusedItem = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-004' } })
-      const last = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-005' } })
+      const first = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+      const refusedItem = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-004' } })
+      const last = await o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-005' } })
       const error: AppError = { code, status, message: 'The service said no.' }
       failures.set('ntf-004', appFailure(error))
       await o.replay(ACME.id)
@@ -208,9 +213,9 @@ describe('replay', () => {
         { id: 'ntf-004' },
         { id: 'ntf-005' },
       ])
-      expect(o.get(first.id)).toBeNull()
-      expect(o.get(last.id)).toBeNull()
-      expect(o.get(refusedItem.id)).toMatchObject({ state: 'failed', error, attempts: 1 })
+      expect(await o.get(first.id)).toBeNull()
+      expect(await o.get(last.id)).toBeNull()
+      expect(await o.get(refusedItem.id)).toMatchObject({ state: 'failed', error, attempts: 1 })
       expect(o.counts(ACME.id)).toEqual({ accountId: ACME.id, queued: 0, failed: 1 })
       expect(o.hasQueued(ACME.id)).toBe(false)
       expect(changed.at(-1)).toEqual({ accountId: ACME.id, queued: 0, failed: 1 })
@@ -224,10 +229,10 @@ describe('replay', () => {
 
   it('a failure that is not an AppFailure is kept as an internal error', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     failures.set('ntf-002', new Error('secret detail'))
     await o.replay(ACME.id)
-    const kept = o.get(item.id)
+    const kept = await o.get(item.id)
     expect(kept?.state).toBe('failed')
     expect(kept?.error?.code).toBe('INTERNAL')
     expect(JSON.stringify(kept)).not.toContain('secret detail')
@@ -235,15 +240,15 @@ describe('replay', () => {
 
   it('losing the service puts the item back, stops the replay and reports it', async () => {
     const o = outbox()
-    const first = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    const lost = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-004' } })
-    const later = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-005' } })
+    const first = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const lost = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-004' } })
+    const later = await o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-005' } })
     failures.set('ntf-004', appFailure({ code: 'OFFLINE', message: 'Connection refused.' }))
     await o.replay(ACME.id)
     expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }, { id: 'ntf-004' }])
-    expect(o.get(first.id)).toBeNull()
-    expect(o.get(lost.id)).toMatchObject({ state: 'queued', error: null, attempts: 1 })
-    expect(o.get(later.id)).toMatchObject({ state: 'queued', attempts: 0, lastTriedAt: null })
+    expect(await o.get(first.id)).toBeNull()
+    expect(await o.get(lost.id)).toMatchObject({ state: 'queued', error: null, attempts: 1 })
+    expect(await o.get(later.id)).toMatchObject({ state: 'queued', attempts: 0, lastTriedAt: null })
     expect(reports).toEqual([
       [ACME.id, true, ''],
       [ACME.id, false, 'Connection refused.'],
@@ -255,37 +260,37 @@ describe('replay', () => {
     sent = []
     await o.replay(ACME.id)
     expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-004' }, { id: 'ntf-005' }])
-    expect(o.list()).toEqual([])
+    expect(await o.list()).toEqual([])
   })
 
   it('a 503 counts as losing the service', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     failures.set('ntf-002', appFailure({ code: 'SERVER', status: 503, message: 'Unavailable.' }))
     await o.replay(ACME.id)
-    expect(o.get(item.id)?.state).toBe('queued')
+    expect((await o.get(item.id))?.state).toBe('queued')
     expect(reports).toEqual([[ACME.id, false, 'Unavailable.']])
   })
 
   it('no session keeps the item queued and stops, without calling the service unreachable', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    const later = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const later = await o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
     failures.set('ntf-002', appFailure({ code: 'NOT_SIGNED_IN', message: 'Sign in first.' }))
     await o.replay(ACME.id)
     expect(sent).toHaveLength(1)
-    expect(o.get(item.id)).toMatchObject({ state: 'queued', error: null })
-    expect(o.get(later.id)?.state).toBe('queued')
+    expect(await o.get(item.id)).toMatchObject({ state: 'queued', error: null })
+    expect((await o.get(later.id))?.state).toBe('queued')
     expect(reports).toEqual([])
   })
 
   it('sends nothing while requests are blocked', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     blockedBy = '“Work offline” is on.'
     await o.replay(ACME.id)
     expect(sent).toEqual([])
-    expect(o.get(item.id)).toMatchObject({ state: 'queued', attempts: 0 })
+    expect(await o.get(item.id)).toMatchObject({ state: 'queued', attempts: 0 })
   })
 
   it('stops between items once requests become blocked', async () => {
@@ -295,11 +300,11 @@ describe('replay', () => {
         return send(accountId, opId, input)
       },
     })
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    const later = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const later = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
     await o.replay(ACME.id)
     expect(sent).toHaveLength(1)
-    expect(o.get(later.id)?.state).toBe('queued')
+    expect((await o.get(later.id))?.state).toBe('queued')
   })
 
   it('two concurrent replays of one account send each item once', async () => {
@@ -310,12 +315,12 @@ describe('replay', () => {
         return new Promise<void>((resolve) => releases.push(resolve))
       },
     })
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
     const first = o.replay(ACME.id)
     const second = o.replay(ACME.id)
     expect(second).toBe(first)
-    while (o.list().length > 0) {
+    while ((await o.list()).length > 0) {
       await new Promise((r) => setImmediate(r))
       releases.shift()?.()
     }
@@ -325,38 +330,38 @@ describe('replay', () => {
 
   it("sends only the given account's items", async () => {
     const o = outbox()
-    o.enqueue(OTHER, MARK_READ, { path: { id: 'ntf-001' } })
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    o.enqueue(OTHER, MARK_ALL_SEEN, {})
+    await o.enqueue(OTHER, MARK_READ, { path: { id: 'ntf-001' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    await o.enqueue(OTHER, MARK_ALL_SEEN, {})
     await o.replay(ACME.id)
     expect(sent).toEqual([
       { accountId: ACME.id, op: 'notifications.mark_read', input: { path: { id: 'ntf-002' } } },
     ])
-    expect(o.list(OTHER.id).map((i) => [i.target, i.state])).toEqual([
+    expect((await o.list(OTHER.id)).map((i) => [i.target, i.state])).toEqual([
       ['ntf-001', 'queued'],
       [null, 'queued'],
     ])
-    expect(o.list(ACME.id)).toEqual([])
+    expect(await o.list(ACME.id)).toEqual([])
   })
 })
 
 describe('retry and discard', () => {
   it('retry puts a failed item back and sends it', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     failures.set('ntf-002', appFailure({ code: 'CONFLICT', status: 409, message: 'Changed.' }))
     await o.replay(ACME.id)
-    expect(o.get(item.id)?.state).toBe('failed')
+    expect((await o.get(item.id))?.state).toBe('failed')
     failures.clear()
     sent = []
     expect(await o.retry(item.id)).toEqual([])
     expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }])
-    expect(o.get(item.id)).toBeNull()
+    expect(await o.get(item.id)).toBeNull()
   })
 
   it('retry while blocked refuses with OFFLINE and keeps the item', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     failures.set('ntf-002', appFailure({ code: 'NOT_FOUND', status: 404, message: 'Gone.' }))
     await o.replay(ACME.id)
     sent = []
@@ -366,7 +371,7 @@ describe('retry and discard', () => {
     })
     expect(sent).toEqual([])
     // Still shown as refused: nothing changed while nothing could be sent.
-    expect(o.get(item.id)?.state).toBe('failed')
+    expect((await o.get(item.id))?.state).toBe('failed')
   })
 
   it('retry during a running replay of the account still sends the item', async () => {
@@ -378,17 +383,17 @@ describe('retry and discard', () => {
         return send(accountId, opId, input)
       },
     })
-    const refused = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
+    const refused = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-003' } })
     failures.set('ntf-002', appFailure({ code: 'CONFLICT', status: 409, message: 'Changed.' }))
     const running = o.replay(ACME.id)
     await new Promise((r) => setTimeout(r, 10))
-    expect(o.get(refused.id)?.state).toBe('failed')
+    expect((await o.get(refused.id))?.state).toBe('failed')
     failures.clear()
     const retried = o.retry(refused.id)
     release()
     await Promise.all([running, retried])
-    expect(o.get(refused.id)).toBeNull()
+    expect(await o.get(refused.id)).toBeNull()
     expect(sent.map((x) => (x.input.path as { id: string }).id)).toEqual([
       'ntf-002',
       'ntf-003',
@@ -403,53 +408,53 @@ describe('retry and discard', () => {
     })
   })
 
-  it('discard removes the item and announces it; an unknown id gives false', () => {
+  it('discard removes the item and announces it; an unknown id gives false', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    const kept = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const kept = await o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
     changed = []
     expect(o.discard(item.id)).toBe(true)
-    expect(o.get(item.id)).toBeNull()
-    expect(o.list().map((i) => i.id)).toEqual([kept.id])
+    expect(await o.get(item.id)).toBeNull()
+    expect((await o.list()).map((i) => i.id)).toEqual([kept.id])
     expect(changed).toEqual([{ accountId: ACME.id, queued: 1, failed: 0 }])
     expect(o.discard(item.id)).toBe(false)
     expect(o.discard('no-such-item')).toBe(false)
     expect(changed).toHaveLength(1)
   })
 
-  it('discard refuses an item being sent', () => {
+  it('discard refuses an item being sent', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
     db.prepare("UPDATE outbox SET state = 'sending' WHERE id = ?").run(item.id)
     expect(() => o.discard(item.id)).toThrow(
       expect.objectContaining({ error: expect.objectContaining({ code: 'CONFLICT' }) }),
     )
-    expect(o.get(item.id)).not.toBeNull()
+    expect(await o.get(item.id)).not.toBeNull()
   })
 })
 
 describe('across restarts and accounts', () => {
   it('a new outbox puts items caught mid-send back in the queue', async () => {
     const o = outbox()
-    const item = o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    const refusedItem = o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    const item = await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    const refusedItem = await o.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
     db.prepare("UPDATE outbox SET state = 'sending' WHERE id = ?").run(item.id)
     db.prepare("UPDATE outbox SET state = 'failed' WHERE id = ?").run(refusedItem.id)
     const next = outbox()
-    expect(next.get(item.id)?.state).toBe('queued')
-    expect(next.get(refusedItem.id)?.state).toBe('failed')
+    expect((await next.get(item.id))?.state).toBe('queued')
+    expect((await next.get(refusedItem.id))?.state).toBe('failed')
     await next.replay(ACME.id)
     expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }])
   })
 
-  it("removing the account removes its items, not the others'", () => {
+  it("removing the account removes its items, not the others'", async () => {
     const o = outbox()
-    o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
-    o.enqueue(ACME, MARK_ALL_SEEN, {})
-    const other = o.enqueue(OTHER, MARK_READ, { path: { id: 'ntf-009' } })
+    await o.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    await o.enqueue(ACME, MARK_ALL_SEEN, {})
+    const other = await o.enqueue(OTHER, MARK_READ, { path: { id: 'ntf-009' } })
     db.prepare('DELETE FROM accounts WHERE id = ?').run(ACME.id)
-    expect(o.list(ACME.id)).toEqual([])
-    expect(o.list().map((i) => i.id)).toEqual([other.id])
+    expect(await o.list(ACME.id)).toEqual([])
+    expect((await o.list()).map((i) => i.id)).toEqual([other.id])
     expect(o.counts(ACME.id)).toEqual({ accountId: ACME.id, queued: 0, failed: 0 })
   })
 })

@@ -3,6 +3,7 @@ import { findOperation } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { fail, type AppError } from '@contract/errors'
 import type { OutboxCounts, OutboxItem, OutboxState } from '@contract/offline'
+import { openJson, sealJson, type AccountKey, type AccountKeys } from '../accounts/account-keys'
 import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
 import { prepareRequest, type CallInput } from '../http/request'
@@ -15,19 +16,46 @@ interface Row {
   account_id: string
   account_label: string
   op: string
-  input: string
-  target: string | null
   state: OutboxState
-  error: string | null
   attempts: number
   created_at: string
   last_tried_at: string | null
+  /** The sealed Payload; null only for a row queued before the outbox was sealed. */
+  sealed: Buffer | null
+  /** The plain columns of such an older row (until its account's key is at hand). */
+  input: string | null
+  target: string | null
+  error: string | null
+}
+
+/** What is sealed of a queued write: everything the user and the service said about it. */
+export interface OutboxPayload {
+  input: CallInput
+  target: string | null
+  error: AppError | null
+}
+
+/** What a sealed item is bound to: a payload moved to another item, account or operation does not open. */
+export const outboxAad = (accountId: string, id: string, op: string) =>
+  `outbox\n${accountId}\n${id}\n${op}`
+
+/** Why the outbox cannot be opened or added to now (the account's key is in the keychain). */
+export const OUTBOX_LOCKED =
+  'The system keychain is not available, and ScanDesk seals the changes it keeps for later with a key it keeps there: the changes already waiting stay on this computer as they are and are sent once it answers again.'
+
+/** What an item that does not open under the account's key says (it can never be sent). */
+const UNREADABLE: AppError = {
+  code: 'INTEGRITY_FAILED',
+  message:
+    'This change was sealed with a key the system keychain no longer has (or was altered on disk), so it cannot be sent. Discard it and make the change again.',
 }
 
 /** What the outbox needs from the rest of the core. */
 export interface OutboxDeps {
   db: Db
   events: CoreEvents
+  /** The accounts' keys: every item is sealed with its account's key. */
+  keys: AccountKeys
   /** Sends one queued write through the account's (gated) client. */
   send: (accountId: string, op: string, input: CallInput) => Promise<unknown>
   /** Why no request may be sent now ("Work offline", no network), or null. */
@@ -64,53 +92,84 @@ export class Outbox {
     return (this.deps.now?.() ?? new Date()).toISOString()
   }
 
-  private view(row: Row): OutboxItem {
+  /** The sealed payload of a row (or the plain one of an older row); null when it does not open. */
+  private payloadOf(row: Row, key: AccountKey): OutboxPayload | null {
+    if (row.sealed === null)
+      return {
+        input: JSON.parse(row.input ?? '{}') as CallInput,
+        target: row.target,
+        error: row.error ? (JSON.parse(row.error) as AppError) : null,
+      }
+    const opened = openJson(key, outboxAad(row.account_id, row.id, row.op), row.sealed)
+    return opened && typeof opened === 'object' ? (opened as OutboxPayload) : null
+  }
+
+  /** The account's key, or KEYCHAIN_UNAVAILABLE (nothing is opened, written or deleted). */
+  private async keyOf(accountId: string): Promise<AccountKey> {
+    const { key } = await this.deps.keys.keyFor(accountId)
+    return key ?? fail('KEYCHAIN_UNAVAILABLE', OUTBOX_LOCKED)
+  }
+
+  private async view(row: Row): Promise<OutboxItem> {
+    const payload = this.payloadOf(row, await this.keyOf(row.account_id))
     return {
       id: row.id,
       accountId: row.account_id,
       accountLabel: row.account_label,
       op: row.op,
       summary: findOperation(row.op)?.summary ?? row.op,
-      target: row.target,
-      state: row.state,
-      error: row.error ? (JSON.parse(row.error) as AppError) : null,
+      target: payload?.target ?? null,
+      state: payload ? row.state : 'failed',
+      error: payload ? payload.error : UNREADABLE,
       attempts: row.attempts,
       createdAt: row.created_at,
       lastTriedAt: row.last_tried_at,
     }
   }
 
-  /** Keeps a write for later (its input checked first, so a bad one is refused now). */
-  enqueue(account: { id: string; label: string }, op: OperationDef, input: CallInput): OutboxItem {
+  /** Keeps a write for later, sealed (its input checked first, so a bad one is refused now). */
+  async enqueue(
+    account: { id: string; label: string },
+    op: OperationDef,
+    input: CallInput,
+  ): Promise<OutboxItem> {
     if (op.offline !== 'queue') fail('OFFLINE', 'This change cannot be kept for later.')
     prepareRequest(op, input)
+    const key = await this.keyOf(account.id)
     const id = randomUUID()
+    const payload: OutboxPayload = {
+      input: { path: input.path, query: input.query, body: input.body },
+      target: targetOf(input),
+      error: null,
+    }
     this.deps.db
       .prepare(
-        `INSERT INTO outbox (id, seq, account_id, account_label, op, input, target, state,
-           created_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox), ?, ?, ?, ?, ?, 'queued', ?)`,
+        `INSERT INTO outbox (id, seq, account_id, account_label, op, sealed, state, created_at)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox), ?, ?, ?, ?, 'queued', ?)`,
       )
       .run(
         id,
         account.id,
         account.label,
         op.id,
-        JSON.stringify({ path: input.path, query: input.query, body: input.body }),
-        targetOf(input),
+        sealJson(key, outboxAad(account.id, id, op.id), payload),
         this.now(),
       )
     this.changed(account.id)
-    return this.get(id)!
+    return (await this.get(id))!
   }
 
-  get(id: string): OutboxItem | null {
-    const row = this.deps.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined
+  async get(id: string): Promise<OutboxItem | null> {
+    const row = this.row(id)
     return row ? this.view(row) : null
   }
 
+  private row(id: string): Row | undefined {
+    return this.deps.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined
+  }
+
   /** Items of one account (or all), oldest first. */
-  list(accountId?: string): OutboxItem[] {
+  async list(accountId?: string): Promise<OutboxItem[]> {
     const rows = (
       accountId
         ? this.deps.db
@@ -118,7 +177,9 @@ export class Outbox {
             .all(accountId)
         : this.deps.db.prepare('SELECT * FROM outbox ORDER BY seq').all()
     ) as Row[]
-    return rows.map((r) => this.view(r))
+    const items: OutboxItem[] = []
+    for (const r of rows) items.push(await this.view(r))
+    return items
   }
 
   /** Queued and refused counts of an account. */
@@ -152,25 +213,25 @@ export class Outbox {
 
   /** Puts a refused item back in the queue and replays the account now. */
   async retry(id: string): Promise<OutboxItem[]> {
-    const item = this.get(id) ?? fail('NOT_FOUND', 'That item is no longer in the outbox.')
+    const row = this.row(id) ?? fail('NOT_FOUND', 'That item is no longer in the outbox.')
     const blocked = this.deps.blocked()
     if (blocked) fail('OFFLINE', `${blocked} The item stays in the outbox.`)
-    if (item.state === 'failed') {
+    if (row.state === 'failed') {
       this.deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE id = ?").run(id)
-      this.changed(item.accountId)
+      this.changed(row.account_id)
     }
     // A replay already running picks the item up (it always takes the oldest queued one).
-    await this.replay(item.accountId)
-    return this.list(item.accountId)
+    await this.replay(row.account_id)
+    return this.list(row.account_id)
   }
 
   /** Drops one item (the user decided not to send it); false when it was already gone. */
   discard(id: string): boolean {
-    const item = this.get(id)
-    if (!item) return false
-    if (item.state === 'sending') fail('CONFLICT', 'That item is being sent right now.')
+    const row = this.row(id)
+    if (!row) return false
+    if (row.state === 'sending') fail('CONFLICT', 'That item is being sent right now.')
     this.deps.db.prepare('DELETE FROM outbox WHERE id = ?').run(id)
-    this.changed(item.accountId)
+    this.changed(row.account_id)
     return true
   }
 
@@ -184,6 +245,15 @@ export class Outbox {
       if (this.deps.blocked()) return
       const row = next.get(accountId) as Row | undefined
       if (!row) return
+      // Without the account's key nothing is opened: the items wait, untouched.
+      const { key } = await this.deps.keys.keyFor(accountId)
+      if (!key) return
+      const payload = this.payloadOf(row, key)
+      if (!payload) {
+        this.deps.db.prepare("UPDATE outbox SET state = 'failed' WHERE id = ?").run(row.id)
+        this.changed(accountId)
+        continue
+      }
       this.deps.db
         .prepare(
           "UPDATE outbox SET state = 'sending', attempts = attempts + 1, last_tried_at = ? WHERE id = ?",
@@ -191,7 +261,7 @@ export class Outbox {
         .run(this.now(), row.id)
       this.changed(accountId)
       try {
-        await this.deps.send(accountId, row.op, JSON.parse(row.input) as CallInput)
+        await this.deps.send(accountId, row.op, payload.input)
         this.deps.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id)
         this.deps.report(accountId, true, '')
         this.changed(accountId)
@@ -205,9 +275,14 @@ export class Outbox {
           return
         }
         this.deps.log?.('warn', `outbox item ${row.id} (${row.op}) refused: ${error.code}`)
+        // The service's words are sealed with the rest (an older plain row is sealed now too).
+        const sealed = sealJson(key, outboxAad(accountId, row.id, row.op), { ...payload, error })
         this.deps.db
-          .prepare("UPDATE outbox SET state = 'failed', error = ? WHERE id = ?")
-          .run(JSON.stringify(error), row.id)
+          .prepare(
+            `UPDATE outbox SET state = 'failed', sealed = ?, input = NULL, target = NULL,
+               error = NULL WHERE id = ?`,
+          )
+          .run(sealed, row.id)
         this.changed(accountId)
       }
     }

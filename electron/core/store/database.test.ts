@@ -275,6 +275,24 @@ function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
+  if (version >= 7) {
+    rows.outbox = [
+      {
+        id: 'out-1',
+        seq: 1,
+        account_id: 'acc-1',
+        account_label: 'Acme',
+        op: 'notifications.mark_read',
+        input: JSON.stringify({ path: { id: 'ntf-1' } }),
+        target: 'ntf-1',
+        state: 'failed',
+        error: JSON.stringify({ code: 'NOT_FOUND', message: 'gone' }),
+        attempts: 1,
+        created_at: T1,
+        last_tried_at: T2,
+      },
+    ]
+  }
   if (version >= 6) {
     rows.keychain_tombstones = [
       { account_id: 'acc-1', kind: 'session_token', created_at: T1 },
@@ -308,10 +326,13 @@ function addedDefaults(table: string, version: number): Row {
     return { ca_bundle: null, remember_password: 0, impersonating: null }
   }
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
+  // Kept in their plain columns until the account's key seals them (store/sealing.ts).
+  if ((table === 'drafts' || table === 'outbox') && version < 9) return { sealed: null }
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null }
   }
-  if (table === 'file_ledger' && version < 8) return { linked_at: null }
+  // No row of any version sets when evidence was re-pointed (migration 8): it stays NULL.
+  if (table === 'file_ledger') return { linked_at: null }
   return {}
 }
 

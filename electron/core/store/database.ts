@@ -21,6 +21,9 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[] =
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
     db.pragma('synchronous = NORMAL')
+    // Deleted and replaced content is overwritten, not left in free space: once a plain draft is
+    // sealed, its text is gone from the file (after the next checkpoint, from the WAL too).
+    db.pragma('secure_delete = ON')
     migrate(db, migrations)
   } catch (err) {
     db.close()

@@ -3,6 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { draftsInputs, MAX_DRAFT_BYTES } from '@contract/drafts'
+import { AccountKeys } from '../accounts/account-keys'
+import { MemoryVault } from '../accounts/memory-vault'
 import { AccountsRepo } from './accounts-repo'
 import { openDatabase, type Db } from './database'
 import { DraftsRepo } from './drafts-repo'
@@ -13,6 +15,7 @@ let db: Db
 let drafts: DraftsRepo
 let accounts: AccountsRepo
 let clock = 0
+let vault: MemoryVault
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-drafts-'))
@@ -20,7 +23,8 @@ beforeEach(() => {
   accounts = new AccountsRepo(db)
   for (const id of ['acc-00000001', 'acc-00000002']) accounts.insert(accountRow({ id, label: id }))
   clock = Date.parse('2026-11-23T10:00:00.000Z')
-  drafts = new DraftsRepo(db, () => new Date((clock += 1000)))
+  vault = new MemoryVault()
+  drafts = new DraftsRepo(db, new AccountKeys(vault), () => new Date((clock += 1000)))
 })
 afterEach(() => {
   db.close()
@@ -28,38 +32,38 @@ afterEach(() => {
 })
 
 describe('drafts', () => {
-  it('keeps the last save per account, kind and key, and survives reopening the database', () => {
-    drafts.save('acc-00000001', 'scan-wizard', '', { step: 1 })
-    drafts.save('acc-00000001', 'scan-wizard', '', { step: 2 })
-    drafts.save('acc-00000002', 'scan-wizard', '', { step: 5 })
+  it('keeps the last save per account, kind and key, and survives reopening the database', async () => {
+    await drafts.save('acc-00000001', 'scan-wizard', '', { step: 1 })
+    await drafts.save('acc-00000001', 'scan-wizard', '', { step: 2 })
+    await drafts.save('acc-00000002', 'scan-wizard', '', { step: 5 })
     db.close()
     db = openDatabase(dir)
-    drafts = new DraftsRepo(db)
-    expect(drafts.get('acc-00000001', 'scan-wizard', '')).toMatchObject({
+    drafts = new DraftsRepo(db, new AccountKeys(vault))
+    expect(await drafts.get('acc-00000001', 'scan-wizard', '')).toMatchObject({
       data: { step: 2 },
       savedAt: '2026-11-23T10:00:02.000Z',
     })
-    expect(drafts.get('acc-00000002', 'scan-wizard', '')?.data).toEqual({ step: 5 })
-    expect(drafts.get('acc-00000001', 'saq', '')).toBeNull()
+    expect((await drafts.get('acc-00000002', 'scan-wizard', ''))?.data).toEqual({ step: 5 })
+    expect(await drafts.get('acc-00000001', 'saq', '')).toBeNull()
   })
 
-  it('lists an account’s drafts of a kind, newest first, and deletes one', () => {
-    drafts.save('acc-00000001', 'saq', 'saq-1', { a: 1 })
-    drafts.save('acc-00000001', 'saq', 'saq-2', { a: 2 })
+  it('lists an account’s drafts of a kind, newest first, and deletes one', async () => {
+    await drafts.save('acc-00000001', 'saq', 'saq-1', { a: 1 })
+    await drafts.save('acc-00000001', 'saq', 'saq-2', { a: 2 })
     expect(drafts.list('acc-00000001', 'saq').map((d) => d.key)).toEqual(['saq-2', 'saq-1'])
     expect(drafts.delete('acc-00000001', 'saq', 'saq-2')).toBe(true)
     expect(drafts.delete('acc-00000001', 'saq', 'saq-2')).toBe(false)
     expect(drafts.list('acc-00000001', 'saq').map((d) => d.key)).toEqual(['saq-1'])
   })
 
-  it('goes with its account and refuses one for an account that does not exist', () => {
-    drafts.save('acc-00000001', 'scan-wizard', '', { step: 1 })
+  it('goes with its account and refuses one for an account that does not exist', async () => {
+    await drafts.save('acc-00000001', 'scan-wizard', '', { step: 1 })
     accounts.delete('acc-00000001')
-    expect(drafts.get('acc-00000001', 'scan-wizard', '')).toBeNull()
-    expect(drafts.save('acc-00000009', 'scan-wizard', '', { step: 1 })).toBeNull()
+    expect(await drafts.get('acc-00000001', 'scan-wizard', '')).toBeNull()
+    expect(await drafts.save('acc-00000009', 'scan-wizard', '', { step: 1 })).toBeNull()
   })
 
-  it('refuses content above 2 MiB and kinds it does not know before anything is stored', () => {
+  it('refuses content above 2 MiB and kinds it does not know before anything is stored', async () => {
     const save = draftsInputs['drafts.save']
     const big = 'x'.repeat(MAX_DRAFT_BYTES)
     expect(
@@ -72,5 +76,49 @@ describe('drafts', () => {
       save.safeParse({ accountId: 'acc-00000001', kind: 'saq', key: '../x', data: {} }).success,
     ).toBe(false)
     expect(save.parse({ accountId: 'acc-00000001', kind: 'saq', data: { a: [1] } }).key).toBe('')
+  })
+})
+
+/** Every byte of the data folder (the database and its WAL). */
+const folderBytes = () =>
+  Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))))
+
+describe('drafts sealed with the account’s key', () => {
+  it('keeps no draft text on disk, and a draft moved to another key does not open (it is kept)', async () => {
+    await drafts.save('acc-00000001', 'saq', 'saq-1', { explanation: 'MARKER-cardholder-4711' })
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    expect(folderBytes().includes(Buffer.from('MARKER-cardholder-4711'))).toBe(false)
+    expect((await drafts.get('acc-00000001', 'saq', 'saq-1'))?.data).toEqual({
+      explanation: 'MARKER-cardholder-4711',
+    })
+    db.prepare("UPDATE drafts SET key = 'saq-2' WHERE key = 'saq-1'").run()
+    expect(await drafts.get('acc-00000001', 'saq', 'saq-2')).toBeNull()
+    expect(drafts.list('acc-00000001', 'saq').map((d) => d.key)).toEqual(['saq-2'])
+  })
+
+  it('opens and writes nothing while the keychain does not answer, and touches nothing stored', async () => {
+    await drafts.save('acc-00000001', 'saq', 'saq-1', { a: 1 })
+    const stored = () => db.prepare('SELECT sealed, saved_at FROM drafts').all()
+    const before = stored()
+    const locked = new DraftsRepo(
+      db,
+      new AccountKeys(new MemoryVault({ available: false, message: 'locked' })),
+    )
+    for (const attempt of [
+      locked.get('acc-00000001', 'saq', 'saq-1'),
+      locked.save('acc-00000001', 'saq', 'saq-1', { a: 2 }),
+      locked.save('acc-00000001', 'saq', 'saq-3', { a: 3 }),
+    ])
+      await expect(attempt).rejects.toMatchObject({
+        error: { code: 'KEYCHAIN_UNAVAILABLE', message: expect.stringMatching(/stay on this/) },
+      })
+    expect(stored()).toEqual(before)
+    expect(locked.list('acc-00000001', 'saq').map((d) => d.key)).toEqual(['saq-1'])
+    expect((await drafts.get('acc-00000001', 'saq', 'saq-1'))?.data).toEqual({ a: 1 })
+  })
+
+  it('makes no key for an account that does not exist', async () => {
+    expect(await drafts.save('acc-00000009', 'saq', '', { a: 1 })).toBeNull()
+    expect(await vault.get('acc-00000009', 'cache_key')).toBeNull()
   })
 })

@@ -243,4 +243,58 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(`ALTER TABLE file_ledger ADD COLUMN linked_at TEXT`)
     },
   },
+  {
+    version: 9,
+    name: 'drafts and outbox sealed',
+    up(db) {
+      // Drafts and queued writes were plain text beside an encrypted offline copy. From now on
+      // each row is sealed with its account's key (AES-256-GCM, bound to what the row is):
+      // `sealed` holds the draft's data, or the outbox item's input, target and error. Rows written
+      // before stay readable in their plain columns until their account's key is at hand; the
+      // core then seals them (store/sealing.ts) and empties the plain columns. A keychain that
+      // does not answer leaves them as they are: never deleted, never sealed under a new key.
+      // SQLite cannot relax NOT NULL, so both tables are rebuilt (rows, keys and indexes kept).
+      db.exec(`
+        CREATE TABLE drafts_v9 (
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('scan-wizard', 'saq')),
+          key TEXT NOT NULL,
+          sealed BLOB,
+          data TEXT CHECK (data IS NULL OR json_valid(data)),
+          saved_at TEXT NOT NULL,
+          PRIMARY KEY (account_id, kind, key),
+          CHECK ((sealed IS NULL) <> (data IS NULL))
+        ) STRICT;
+        INSERT INTO drafts_v9 (account_id, kind, key, data, saved_at)
+          SELECT account_id, kind, key, data, saved_at FROM drafts;
+        DROP TABLE drafts;
+        ALTER TABLE drafts_v9 RENAME TO drafts;
+
+        CREATE TABLE outbox_v9 (
+          id TEXT PRIMARY KEY,
+          seq INTEGER NOT NULL UNIQUE,
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          account_label TEXT NOT NULL,
+          op TEXT NOT NULL,
+          state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'failed')),
+          attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+          created_at TEXT NOT NULL,
+          last_tried_at TEXT,
+          sealed BLOB,
+          input TEXT CHECK (input IS NULL OR json_valid(input)),
+          target TEXT,
+          error TEXT CHECK (error IS NULL OR json_valid(error)),
+          CHECK ((sealed IS NULL) <> (input IS NULL))
+        ) STRICT;
+        INSERT INTO outbox_v9 (id, seq, account_id, account_label, op, state, attempts, created_at,
+            last_tried_at, input, target, error)
+          SELECT id, seq, account_id, account_label, op, state, attempts, created_at,
+            last_tried_at, input, target, error
+          FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_v9 RENAME TO outbox;
+        CREATE INDEX outbox_account ON outbox (account_id, seq);
+      `)
+    },
+  },
 ]

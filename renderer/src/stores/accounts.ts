@@ -140,9 +140,12 @@ export const useAccountsStore = defineStore('accounts', () => {
     return result
   }
 
-  /** Signs out of an account (its session and secrets are dropped in main). */
-  async function signOut(accountId: string): Promise<Result<AccountView>> {
-    const result = await request('accounts.signOut', { accountId })
+  /** Signs out of an account (its session is dropped in main), and removes its offline copy if asked. */
+  async function signOut(
+    accountId: string,
+    clearOfflineCopy = false,
+  ): Promise<Result<AccountView>> {
+    const result = await request('accounts.signOut', { accountId, clearOfflineCopy })
     if (result.ok) upsert(result.data)
     return result
   }

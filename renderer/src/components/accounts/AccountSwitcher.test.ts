@@ -106,10 +106,15 @@ describe('switching accounts', () => {
     expect(panel()?.style.display).not.toBe('none')
   })
 
-  it('signs out with one click in the account menu', async () => {
+  it('signs out from the account menu after asking, keeping the offline copy unless told', async () => {
     await click('account-menu-acct-bbbb')
     await click('sign-out-acct-bbbb')
-    expect(callsTo('accounts.signOut').map((c) => c.payload)).toEqual([{ accountId: 'acct-bbbb' }])
+    await vi.waitFor(() => theTestId('sign-out-submit'))
+    expect(callsTo('accounts.signOut')).toEqual([])
+    await click('sign-out-submit')
+    expect(callsTo('accounts.signOut').map((c) => c.payload)).toEqual([
+      { accountId: 'acct-bbbb', clearOfflineCopy: false },
+    ])
     expect(useAccountsStore().accounts.find((a) => a.id === 'acct-bbbb')?.signedIn).toBe(false)
   })
 

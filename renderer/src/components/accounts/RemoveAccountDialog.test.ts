@@ -20,7 +20,9 @@ const plan: RemovalPlan = {
   exportJobs: 2,
   ledgerEntries: 5,
   cachedRecords: 1,
-  drafts: 0,
+  drafts: 3,
+  draftsByKind: { saq: 2, 'scan-wizard': 1 },
+  outboxItems: 4,
   filesKept: 5,
 }
 
@@ -57,8 +59,9 @@ describe('removing an account', () => {
       accountId: 'acct-aaaa',
     })
     expect(theTestId('remove-account-plan').textContent?.trim()).toBe(
-      '3 keychain entries, 2 export jobs, 5 records of downloaded files, 1 cached answer; ' +
-        '5 downloaded files stay on disk.',
+      '3 keychain entries, 2 export jobs, 5 records of downloaded files, ' +
+        '1 answer of the offline copy, 2 SAQ drafts, 1 scan wizard draft, ' +
+        '4 changes waiting to be sent; 5 downloaded files stay on disk.',
     )
   })
 
