@@ -112,6 +112,18 @@ describe('the steps’ checks', () => {
     expect(Object.keys(messages(whenStep.safeParse(when)))).toEqual(['start_at', 'time_zone'])
     expect(whenStep.safeParse({ ...when, start: 'none' }).success).toBe(true)
   })
+
+  it('step 4 says what is missing when the first run or the time zone is empty', () => {
+    const when = { start: 'scheduled', frequency: 'weekly', start_at: ' ', time_zone: '' }
+    expect(messages(whenStep.safeParse(when))).toEqual({
+      start_at: 'Choose the date and time of the first run.',
+      time_zone: 'Choose the time zone of the schedule.',
+    })
+    // A value that is there but wrong keeps the schema's own sentence.
+    expect(messages(whenStep.safeParse({ ...when, start_at: '25.3.2030' })).start_at).toBe(
+      'must be a date and time such as 2025-03-31T09:00',
+    )
+  })
 })
 
 describe('the wizard body', () => {

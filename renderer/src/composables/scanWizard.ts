@@ -12,6 +12,7 @@ import { useSchemaForm, type SchemaForm } from '@/data/useSchemaForm'
 import { detailRoute, resourceByKey } from '@/resources'
 import { useAppStore } from '@/stores/app'
 import { useReleaseGuard } from '@/stores/scope'
+import { usePreferredTimeZone } from './timeZone'
 import { checkHostList } from './hostList'
 import {
   MAX_NEW_TARGETS,
@@ -66,14 +67,15 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   const app = useAppStore()
   const router = useRouter()
   const { run } = useOperationCall(['targets', 'schedules'])
-  const defaultZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-  const blank = blankWizard(defaultZone)
+  // A schedule starts in the user's own time zone (their profile), else this computer's.
+  const zone = usePreferredTimeZone()
+  const blank = () => blankWizard(zone.value)
 
   const noSend = async () => ({ ok: true as const, data: null })
   const makeForm = (key: StepKey, schema: z.ZodType) =>
     useSchemaForm({
       schema,
-      initial: () => ({ ...blank[key] }),
+      initial: () => ({ ...blank()[key] }),
       labels: LABELS,
       root,
       send: noSend,
@@ -95,10 +97,11 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   const draft = useDraft<WizardDraft>('scan-wizard', wizardDraftSchema)
   const restored = ref(false)
   const snapshot = (): WizardDraft => JSON.parse(JSON.stringify({ step: step.value, ...values() }))
-  const blankSnapshot = JSON.stringify({ step: 0, ...blank })
+  const blankSnapshot = () => JSON.stringify({ step: 0, ...blank() })
 
   function restore(saved: WizardDraft | null): void {
-    for (const k of STEP_KEYS) forms[k].reset(saved ? { ...blank[k], ...saved[k] } : blank[k])
+    const fresh = blank()
+    for (const k of STEP_KEYS) forms[k].reset(saved ? { ...fresh[k], ...saved[k] } : fresh[k])
     step.value = saved?.step ?? 0
     submitError.value = null
   }
@@ -119,10 +122,15 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
     () => JSON.stringify(snapshot()),
     (now) => {
       if (!restored.value || submitting.value) return
-      if (now === blankSnapshot && !draft.value.value) return
+      if (now === blankSnapshot() && !draft.value.value) return
       void draft.save(JSON.parse(now) as WizardDraft)
     },
   )
+
+  // The profile's zone arrives after the wizard opened: a zone nobody chose follows it.
+  watch(zone, (next, previous) => {
+    if (forms.when.values.time_zone === previous) forms.when.setValue('time_zone', next)
+  })
 
   /** Forgets the draft and starts again at step 1. */
   async function startOver(): Promise<void> {

@@ -121,6 +121,13 @@ export const howStep = z
       if (v[p.field]) issuesOf(ctx, p.field, shape.credential_ids, [v[p.field]])
   })
 
+/** What an empty (or unknown) field of step 4 lacks, said in the words of the step. */
+const WHEN_MISSING: Partial<Record<string, (v: Record<string, string>) => string | undefined>> = {
+  frequency: () => 'Choose how often the scan repeats.',
+  start_at: (v) => (v.start_at.trim() ? undefined : 'Choose the date and time of the first run.'),
+  time_zone: (v) => (v.time_zone.trim() ? undefined : 'Choose the time zone of the schedule.'),
+}
+
 /** Step 4: start now, on a schedule (the catalog's scheduleRule) or not at all. */
 export const whenStep = z
   .object({
@@ -142,8 +149,11 @@ export const whenStep = z
       const key = String(issue.path[0] ?? 'start_at')
       if (seen.has(key)) continue
       seen.add(key)
-      const message = key === 'frequency' ? 'Choose how often the scan repeats.' : issue.message
-      ctx.addIssue({ code: 'custom', path: [key], message })
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: WHEN_MISSING[key]?.(v) ?? issue.message,
+      })
     }
   })
 
