@@ -39,6 +39,16 @@ export const whatStep = z.strictObject({
   scan_profile: z.string().min(1, 'Choose a scan profile.').pipe(shape.scan_profile),
 })
 
+/**
+ * The field's message for refused lines: how many, not which. Each refused line is listed under
+ * the field with its reason, once.
+ */
+export function refusedLines(n: number): string {
+  return n === 1
+    ? 'One line cannot be scanned: fix or remove it (its reason is listed below).'
+    : `${n.toLocaleString('en-US')} lines cannot be scanned: fix or remove them (the reasons are listed below).`
+}
+
 /** Step 2: saved targets, or new hosts (each line a targetAddress) with exclusions; port list. */
 export const whereStep = z
   .object({
@@ -55,15 +65,15 @@ export const whereStep = z
       else issuesOf(ctx, 'target_ids', shape.target_ids, v.target_ids)
     } else {
       const checked = checkHostList(v.hosts, v.exclusions)
-      const bad = checked.lines.find((l) => l.problem)
-      const badExcl = checked.exclusions.find((l) => l.problem)
+      const bad = checked.lines.filter((l) => l.problem).length
+      const badExcl = checked.exclusions.filter((l) => l.problem).length
       if (checked.problem)
         ctx.addIssue({ code: 'custom', path: ['hosts'], message: checked.problem })
       else if (bad)
         ctx.addIssue({
           code: 'custom',
           path: ['hosts'],
-          message: `Line ${bad.line}: ${bad.problem}`,
+          message: refusedLines(bad),
         })
       else if (!checked.addresses.length)
         ctx.addIssue({
@@ -92,7 +102,7 @@ export const whereStep = z
         ctx.addIssue({
           code: 'custom',
           path: ['exclusions'],
-          message: `Line ${badExcl.line}: ${badExcl.problem}`,
+          message: refusedLines(badExcl),
         })
     }
     if (v.port_list_id) issuesOf(ctx, 'port_list_id', shape.port_list_id, v.port_list_id)

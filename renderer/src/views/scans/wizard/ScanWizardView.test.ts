@@ -42,7 +42,7 @@ describe('the scan wizard', () => {
     expect(t.fake.calls.filter((c) => c.channel === 'drafts.save')).toHaveLength(0)
   })
 
-  it('gives every refused host line its number and reason, and flags repeated lines', async () => {
+  it('gives every refused host line its number and reason once, and flags repeated lines', async () => {
     serve()
     await mountWizard()
     await fillWhat()
@@ -51,7 +51,10 @@ describe('the scan wizard', () => {
     await typeLines('wizard-hosts', '192.0.2.1\nnot a host\n\n192.0.2.1\nx;y')
     await next()
     expect(onStep('where')).toBe(true)
-    expect(await errorOfField('hosts')).toMatch(/^Line 2: /)
+    // The field says how many lines are refused; the list says which and why, each once.
+    expect(await errorOfField('hosts')).toBe(
+      '2 lines cannot be scanned: fix or remove them (the reasons are listed below).',
+    )
     const lines = [...theTestId('wizard-host-lines').querySelectorAll('li')].map((li) =>
       li.textContent?.replace(/\s+/g, ' ').trim(),
     )
@@ -59,6 +62,10 @@ describe('the scan wizard', () => {
     expect(lines[0]).toMatch(/^Line 2 \(not a host\): \S/)
     expect(lines[1]).toBe('Line 4 (192.0.2.1): repeats line 1; left out.')
     expect(lines[2]).toMatch(/^Line 5 \(x;y\): \S/)
+    const reason = lines[0]!.replace(/^Line 2 \(not a host\): /, '')
+    expect(document.body.textContent!.split(reason)).toHaveLength(2)
+    // Refused and repeated lines are not entries: one host is left to scan.
+    expect(text('wizard-host-entries')).toBe('1 entry (2 lines refused)')
     expect(document.activeElement).toBe(areaOf('wizard-hosts'))
     expect(apiCalls(t.fake).filter((c) => c.op === 'targets.calculate_hosts')).toHaveLength(0)
     expect(writes()).toEqual([])
