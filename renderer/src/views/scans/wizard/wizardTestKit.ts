@@ -69,6 +69,8 @@ export const PROFILE_ZONE = 'America/Sao_Paulo'
 
 const DEFAULTS: Record<string, Answerer> = {
   'user.show': () => me(PROFILE_ZONE),
+  'user.permissions': () =>
+    answer({ data: { role: 'analyst', permissions: ['scans.read', 'scans.write'] } }),
   'scans.scan_profiles': () =>
     list('scan_profile', [
       [
