@@ -255,6 +255,7 @@ export class SaqFiles {
           folder: sub,
           fileName: this.deps.files.saqFileName({
             saqType: saq.saqType,
+            name: saq.name,
             organization: saq.organization,
             date: now,
           }),

@@ -8,7 +8,11 @@ export interface ConfirmRequest {
   message: string
   /** What it costs or what cannot be undone. */
   detail?: string
+  /** Things the question is about, listed under the message (empty fields, names). */
+  items?: string[]
   confirmLabel: string
+  /** The label of the answer "no" (default Cancel), e.g. "Go back to fill them". */
+  cancelLabel?: string
   danger: boolean
   /** Test id of the dialog's parts: `<id>-text` and `<id>` (the confirm button). */
   testId?: string
