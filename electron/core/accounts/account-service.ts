@@ -20,8 +20,10 @@ import { SessionKeeper } from './session-keeper'
 import { checkAccessToken, signInWithPassword, type PasswordAnswer } from './sign-in'
 import type { SecretKind, Vault } from './vault'
 
-/** The parsed payload of accounts.add. */
-export type AddAccountInput = z.output<typeof addAccountInput>
+/** The parsed payload of accounts.add with its API key in hand (typed, or copied in main). */
+export type AddAccountInput = Omit<z.output<typeof addAccountInput>, 'apiKey' | 'apiKeyFrom'> & {
+  apiKey: string
+}
 
 /** Extra facts about an account that the form does not set. */
 export interface AddOptions {
