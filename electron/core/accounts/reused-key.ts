@@ -30,12 +30,7 @@ export async function withApiKey(
         baseUrl: [`must be ${source.baseUrl} to reuse the API key of ${source.label}`],
       },
     })
-  let stored: string | null = null
-  try {
-    stored = await deps.vault.get(source.id, 'api_key')
-  } catch {
-    stored = null
-  }
+  const stored = await deps.vault.get(source.id, 'api_key').catch(() => null)
   if (!stored)
     fail(
       'KEYCHAIN_UNAVAILABLE',
