@@ -126,7 +126,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     probe: async (id) => {
       try {
         let row = accounts.row(id)
-        if (row.isDemo) {
+        if (demo.needsStart(row)) {
           await demo.ensureFor(row)
           row = accounts.row(id)
         }
@@ -163,7 +163,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       monitor.report(id, answered ? { answered: true } : { answered: false, message }),
     send: async (id, op, input) => {
       let row = accounts.row(id)
-      if (row.isDemo) {
+      if (demo.needsStart(row)) {
         await demo.ensureFor(row)
         row = accounts.row(id)
       }
@@ -217,7 +217,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .map((a) => ({ id: a.id, label: a.label })),
     unseen: async (id) => {
       let row = accounts.row(id)
-      if (row.isDemo) {
+      if (demo.needsStart(row)) {
         await demo.ensureFor(row)
         row = accounts.row(id)
       }

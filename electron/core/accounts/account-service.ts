@@ -288,6 +288,16 @@ export class AccountService {
     return this.view(updated)
   }
 
+  /** Points every account at one address to its new one (the demo's users follow its port). */
+  async moveService(from: string, to: string): Promise<void> {
+    const moving = this.deps.accounts.list().filter((r) => r.baseUrl === from)
+    for (const r of moving) {
+      this.deps.accounts.update(r.id, { baseUrl: to }, this.now())
+      this.deps.clients.forget(r.id)
+    }
+    if (moving.length) await this.publish()
+  }
+
   /**
    * Ends the session (stopping an impersonation first); the API key stays. The session always ends
    * here; KEYCHAIN_UNAVAILABLE afterwards when the keychain still holds it (deleted at next start).
