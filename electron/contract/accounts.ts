@@ -70,12 +70,16 @@ export const authMethod = z.enum(['password', 'access_token'])
 /**
  * Fields of the add-account form (also the payload of accounts.add). With a password the user
  * name is required; with an access token it may be left empty (main fills it from the service).
+ * The API key is typed (`apiKey`), or reused from a stored account of the same service
+ * (`apiKeyFrom`: main copies it from that account's keychain entry, with that account's CA bundle
+ * and plain-http choice; the key never reaches the renderer).
  */
 export const addAccountInput = z
   .strictObject({
     label: z.string().trim().min(1, 'is required').max(80, 'is too long (80 characters at most)'),
     baseUrl: z.string().trim().min(1, 'is required').max(2048, 'is too long'),
-    apiKey: secret,
+    apiKey: secret.optional(),
+    apiKeyFrom: accountId.optional(),
     authMethod: authMethod.default('password'),
     username: z.string().trim().max(254, 'is too long').default(''),
     password: secret.optional(),
@@ -89,8 +93,24 @@ export const addAccountInput = z
     trustConfirmation: trustConfirmation.optional(),
   })
   .superRefine((v, ctx) => {
-    const problem = baseUrlProblem(v.baseUrl, v.allowInsecureHttp === true)
+    // With a reused key the address must be that account's own (main checks), whose plain-http
+    // choice was made when it was added.
+    const reusing = v.apiKeyFrom !== undefined
+    const problem = baseUrlProblem(v.baseUrl, v.allowInsecureHttp === true || reusing)
     if (problem) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: problem })
+    if (!reusing) {
+      if (v.apiKey === undefined)
+        ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'is required' })
+    } else {
+      const own = { apiKey: v.apiKey, caBundle: v.caBundle, allowInsecureHttp: v.allowInsecureHttp }
+      for (const [field, value] of Object.entries(own))
+        if (value !== undefined && value !== false)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: 'comes from the account whose API key is reused',
+          })
+    }
     if (v.authMethod === 'password') {
       if (!v.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'is required' })
       if (!v.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'is required' })

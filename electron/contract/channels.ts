@@ -58,6 +58,8 @@ export interface AppInfo {
 export interface KeychainStatus {
   available: boolean
   message: string | null
+  /** When unavailable: what the user can do (which keychain to install, start or unlock). */
+  advice?: string
 }
 
 /** Settings the renderer may read and change. */

@@ -5,6 +5,7 @@ import {
   canApprove,
   complianceOf,
   describeBlockers,
+  emptySummaryFields,
   offeredResponses,
   progressOf,
   saqAnswer,
@@ -203,5 +204,30 @@ describe('answers kept whole in drafts', () => {
     expect(problems).toEqual([
       { field: 'explanation', message: 'The explanation must be at most 4,000 characters' },
     ])
+  })
+})
+
+describe('an executive summary’s empty parts', () => {
+  it('names each part the PDF would print as not stated or none listed', () => {
+    expect(emptySummaryFields({})).toEqual(['payment_channels', 'environment', 'service_providers'])
+    expect(emptySummaryFields(null)).toEqual([
+      'payment_channels',
+      'environment',
+      'service_providers',
+    ])
+    expect(
+      emptySummaryFields({
+        payment_channels: ['moto'],
+        environment: '  \n ',
+        service_providers: [{ name: '  ' }],
+      }),
+    ).toEqual(['environment', 'service_providers'])
+    expect(
+      emptySummaryFields({
+        payment_channels: ['ecommerce'],
+        environment: 'Hosted payment page only.',
+        service_providers: [{ name: 'PayCo' }],
+      }),
+    ).toEqual([])
   })
 })

@@ -372,6 +372,32 @@ export function canApprove(b: ApprovalBlockers): boolean {
   return !b.unanswered.length && !b.incomplete.length && !b.attestation.length
 }
 
+/** The parts of the executive summary, as the filler and the PDF name them. */
+export const SAQ_SUMMARY_FIELDS = {
+  payment_channels: 'Payment channels in scope',
+  environment: 'Cardholder data environment',
+  service_providers: 'Third-party service providers',
+} as const
+
+/**
+ * The parts of an executive summary left empty (the PDF prints "Not stated" or "None listed" for
+ * them), in the filler's order; [] when every part says something.
+ */
+export function emptySummaryFields(
+  summary: Partial<Record<keyof SaqExecutiveSummary, unknown>> | null | undefined,
+): (keyof typeof SAQ_SUMMARY_FIELDS)[] {
+  const s = summary ?? {}
+  const channels = Array.isArray(s.payment_channels) ? s.payment_channels : []
+  const environment = typeof s.environment === 'string' ? s.environment.trim() : ''
+  const named = (p: unknown) => String((p as { name?: unknown } | null)?.name ?? '').trim() !== ''
+  const providers = (Array.isArray(s.service_providers) ? s.service_providers : []).filter(named)
+  const empty: (keyof typeof SAQ_SUMMARY_FIELDS)[] = []
+  if (!channels.length) empty.push('payment_channels')
+  if (!environment) empty.push('environment')
+  if (!providers.length) empty.push('service_providers')
+  return empty
+}
+
 /** One sentence saying what is missing ("12 unanswered, 2 need an explanation, signer's title"). */
 export function describeBlockers(b: ApprovalBlockers): string {
   const parts: string[] = []

@@ -127,7 +127,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     probe: async (id) => {
       try {
         let row = accounts.row(id)
-        if (row.isDemo) {
+        if (demo.needsStart(row)) {
           await demo.ensureFor(row)
           row = accounts.row(id)
         }
@@ -177,7 +177,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       monitor.report(id, answered ? { answered: true } : { answered: false, message }),
     send: async (id, op, input) => {
       let row = accounts.row(id)
-      if (row.isDemo) {
+      if (demo.needsStart(row)) {
         await demo.ensureFor(row)
         row = accounts.row(id)
       }
@@ -231,7 +231,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .map((a) => ({ id: a.id, label: a.label })),
     unseen: async (id) => {
       let row = accounts.row(id)
-      if (row.isDemo) {
+      if (demo.needsStart(row)) {
         await demo.ensureFor(row)
         row = accounts.row(id)
       }

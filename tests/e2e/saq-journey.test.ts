@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { field, watchPage } from './harness'
+import { field, waitForFocus, watchPage } from './harness'
 import { addRelayedAccount, useRelayedJourney } from './relayed'
 
 const WAIT = { timeout: 30_000 }
@@ -101,10 +101,29 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     await expect
       .poll(() => text(page.getByTestId('saq-approve-reason')), WAIT)
       .toBe('Ready to approve.')
+    // The executive summary was never filled: the approval names its empty parts first.
     await page.getByTestId('saq-approve').click()
     await expect
       .poll(() => text(page.getByTestId('confirm-where')), WAIT)
       .toContain('Acme compliance')
+    const emptyParts = () =>
+      page.locator('[data-testid="saq-approve-confirm-items"] li').allInnerTexts()
+    await expect
+      .poll(emptyParts, WAIT)
+      .toEqual([
+        'Payment channels in scope',
+        'Cardholder data environment',
+        'Third-party service providers',
+      ])
+    // Go back to fill them: the summary tab, the caret in the first empty part.
+    await page.getByTestId('saq-approve-confirm-cancel').click()
+    await waitForFocus(page.locator('[data-testid="saq-channels"] input').first())
+    await page.locator('[data-testid="saq-channels"] label', { hasText: 'E-commerce' }).click()
+    await page.locator('#saq-environment').fill('A hosted payment page; no card data on our side.')
+    await page.locator('#tab-approve').click()
+    await page.getByTestId('saq-approve').click()
+    await expect.poll(emptyParts, WAIT).toEqual(['Third-party service providers'])
+    expect(await text(page.getByTestId('saq-approve-confirm'))).toBe('Approve anyway')
     await page.getByTestId('saq-approve-confirm').click()
     await expect.poll(() => text(page.getByTestId('saq-state')), WAIT).toBe('Approved')
 
@@ -116,7 +135,9 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     const saqFolder = join(downloads, 'SAQ')
     await expect
       .poll(() => (existsSync(saqFolder) ? readdirSync(saqFolder) : []), WAIT)
-      .toEqual([expect.stringMatching(/^SAQ A - .+ - \d{4}-\d{2}-\d{2}\.pdf$/)])
+      .toEqual([
+        expect.stringMatching(/^SAQ A - Web shop SAQ A 2030( - .+)? - \d{4}-\d{2}-\d{2}\.pdf$/),
+      ])
     const pdf = join(saqFolder, readdirSync(saqFolder)[0])
     expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-')
 

@@ -26,10 +26,10 @@ async function scansTotal(page: Page): Promise<number> {
   return Number(/(\d[\d,]*)/.exec((await total.textContent()) ?? '')![1].replace(/,/g, ''))
 }
 
-/** Opens the wizard from the scans list's "New scan…" action, on a blank first step. */
+/** Opens the wizard from the scans list's one New button ("New scan…"), on a blank first step. */
 async function openWizard(page: Page): Promise<void> {
   await goToScreen(page, '#/scans')
-  await page.getByTestId('toolbar-scans.create_from_wizard').click()
+  await (await waitForList(page, 'scans')).getByTestId('resource-create').click()
   await page.locator('.scan-wizard__body').waitFor(WAIT)
   if ((await page.locator('.scan-wizard__body').getAttribute('data-step')) !== '0')
     await page.getByTestId('scan-wizard-start-over').click()

@@ -4,20 +4,22 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import type { AccountList } from '@contract/channels'
+import type { SignInOutcome } from '@contract/sessions'
 import { MemoryVault } from '../../electron/core/accounts/memory-vault'
 import type { DemoService } from '../../electron/core/index'
 import { startDemoService } from '../../electron/main/demo'
-import { startTestCore, type TestCore } from './core-helpers'
+import { signedIn, startTestCore, whoAmI, type TestCore } from './core-helpers'
 
 const open: TestCore[] = []
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()))
 })
 
-function demoStarter() {
+/** Starts demo services as the app does; with `dataFile`, each keeps its state there (sessions too). */
+function demoStarter(dataFile?: string) {
   const started: DemoService[] = []
   const start = async () => {
-    const s = await startDemoService({ log: () => undefined })
+    const s = await startDemoService({ log: () => undefined, ...(dataFile ? { dataFile } : {}) })
     started.push(s)
     return s
   }
@@ -71,6 +73,40 @@ describe('trying the demo service', () => {
     expect(list.accounts).toHaveLength(1)
     expect(list.accounts[0]).toMatchObject({ id: view.id, baseUrl: second.started[0].baseUrl })
     expect(list.accounts[0].baseUrl).not.toBe(first.started[0].baseUrl)
+  })
+
+  it('takes another user of the demo service, with its key, to the new port in the next run', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-demo-'))
+    const vault = new MemoryVault()
+    const state = path.join(dir, 'demo-sandbox.json')
+    const first = demoStarter(state)
+    const run1 = await core(dir, vault, first.start)
+    const demoView = await run1.ok<AccountView>('demo.start')
+    const manager = signedIn(
+      await run1.ok<SignInOutcome>('accounts.add', {
+        label: 'Demo manager',
+        baseUrl: demoView.baseUrl,
+        apiKeyFrom: demoView.id,
+        username: 'manager@sandbox.test',
+        password: 'sandbox-password',
+        release: 'latest',
+        color: '#3366ff',
+      }),
+    )
+    expect(await whoAmI(run1, manager.id)).toBe('manager@sandbox.test')
+    await run1.close()
+    open.splice(open.indexOf(run1), 1)
+
+    // The manager is used first in the next run: the demo starts, and both accounts move to it.
+    const second = demoStarter(state)
+    const run2 = await core(dir, vault, second.start)
+    expect(await whoAmI(run2, manager.id)).toBe('manager@sandbox.test')
+    expect(second.started).toHaveLength(1)
+    const list = await run2.ok<AccountList>('accounts.list')
+    expect(list.accounts.map((a) => [a.id, a.baseUrl])).toEqual([
+      [demoView.id, second.started[0].baseUrl],
+      [manager.id, second.started[0].baseUrl],
+    ])
   })
 
   it('says plainly when this build has no demo service', async () => {

@@ -69,7 +69,7 @@ describe('an SAQ’s PDF through the export jobs', () => {
     const today = new Date().toISOString().slice(0, 10)
     const org = saq.attributes.organization_name
     expect(path.basename(done.path!)).toBe(
-      `SAQ ${String(saq.attributes.saq_type)}${org ? ` - ${String(org)}` : ''} - ${today}.pdf`,
+      `SAQ ${String(saq.attributes.saq_type)} - ${String(saq.attributes.name)}${org ? ` - ${String(org)}` : ''} - ${today}.pdf`,
     )
     expect(fs.readFileSync(done.path!).subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(sha256(done.path!)).toBe(done.sha256)

@@ -17,6 +17,7 @@ export function registryOperations(r: ResourceDef): string[] {
     ...Object.values(r.ops),
     ...(r.rowActions ?? []).map((a) => a.op),
     ...(r.toolbar ?? []).map((a) => a.op),
+    r.createVia?.op,
     r.exportCsv,
     ...(r.panels ?? []).map((p) => p.op),
     ...(r.views ?? []).map((v) => v.op),

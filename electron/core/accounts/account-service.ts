@@ -20,8 +20,10 @@ import { SessionKeeper } from './session-keeper'
 import { checkAccessToken, signInWithPassword, type PasswordAnswer } from './sign-in'
 import type { SecretKind, Vault } from './vault'
 
-/** The parsed payload of accounts.add. */
-export type AddAccountInput = z.output<typeof addAccountInput>
+/** The parsed payload of accounts.add with its API key in hand (typed, or copied in main). */
+export type AddAccountInput = Omit<z.output<typeof addAccountInput>, 'apiKey' | 'apiKeyFrom'> & {
+  apiKey: string
+}
 
 /** Extra facts about an account that the form does not set. */
 export interface AddOptions {
@@ -284,6 +286,16 @@ export class AccountService {
     await this.sessions.storeSession(updated, answer.token)
     await this.publish()
     return this.view(updated)
+  }
+
+  /** Points every account at one address to its new one (the demo's users follow its port). */
+  async moveService(from: string, to: string): Promise<void> {
+    const moving = this.deps.accounts.list().filter((r) => r.baseUrl === from)
+    for (const r of moving) {
+      this.deps.accounts.update(r.id, { baseUrl: to }, this.now())
+      this.deps.clients.forget(r.id)
+    }
+    if (moving.length) await this.publish()
   }
 
   /**

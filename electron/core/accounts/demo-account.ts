@@ -38,9 +38,20 @@ export class DemoAccounts {
     return this.connecting
   }
 
-  /** Before a call to the demo account: makes sure the service runs this run. */
+  /**
+   * True when a call for this account needs the demo service started first (this run has not yet):
+   * the demo account, or another user of its service (an account at the demo's address).
+   */
+  needsStart(row: AccountRow): boolean {
+    if (this.connected) return false
+    if (row.isDemo) return true
+    const demo = this.accounts.findDemo()
+    return demo !== undefined && demo.baseUrl === row.baseUrl
+  }
+
+  /** Before a call to an account of the demo service: makes sure the service runs this run. */
   async ensureFor(row: AccountRow): Promise<void> {
-    if (row.isDemo && !this.connected) await this.start()
+    if (this.needsStart(row)) await this.start()
   }
 
   /** Stops the demo service if it was started. */
@@ -68,6 +79,9 @@ export class DemoAccounts {
     const view = existing
       ? await this.accounts.reconnect(existing.id, service)
       : await this.added(service)
+    // The service's other users (added from the demo account's menu) follow its new port.
+    if (existing && existing.baseUrl !== view.baseUrl)
+      await this.accounts.moveService(existing.baseUrl, view.baseUrl)
     this.connected = true
     await this.accounts.setActive(view.id)
     return view

@@ -1,5 +1,6 @@
 import type { KeychainStatus } from '@contract/channels'
 import { AppFailure } from '@contract/errors'
+import { keychainAdvice } from './keychain-advice'
 import { KeychainError, refuseUnstorableSecret } from './keychain-vault'
 import { MemoryVault } from './memory-vault'
 import { SECRET_KINDS, unavailableMessage, type SecretKind, type Vault } from './vault'
@@ -45,6 +46,8 @@ export interface ResilientVaultOptions {
   /** While the keychain fails, reads and writes try it again only after this long (default 30 s). */
   recheckMs?: number
   now?: () => number
+  /** The system whose keychain the advice names (default: this one). */
+  platform?: NodeJS.Platform
 }
 
 function reasonOf(err: unknown): string {
@@ -289,7 +292,17 @@ export class ResilientVault implements Vault {
   }
 
   private setStatus(message: string | null): void {
-    const next: KeychainStatus = { available: message === null, message }
+    const next: KeychainStatus =
+      message === null
+        ? { available: true, message }
+        : {
+            available: false,
+            message,
+            advice: keychainAdvice(
+              this.options.platform ?? process.platform,
+              this.keychain ? 'loaded' : 'missing',
+            ),
+          }
     if (next.available === this.current.available && next.message === this.current.message) return
     this.current = next
     this.options.onStatus?.(next)

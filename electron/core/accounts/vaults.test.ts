@@ -70,6 +70,7 @@ describe('the resilient vault', () => {
     const v = new ResilientVault({
       keychain: async () => ({ reason: 'keytar is missing' }),
       onStatus,
+      platform: 'linux',
     })
     await v.set('a', 'api_key', 'secret-1')
     expect(await v.get('a', 'api_key')).toBe('secret-1')
@@ -77,6 +78,8 @@ describe('the resilient vault', () => {
       available: false,
       message:
         'The system keychain is not available (keytar is missing); secrets are kept in memory until ScanDesk quits.',
+      // No keychain module: no keychain helps until libsecret (and ScanDesk) are installed.
+      advice: expect.stringMatching(/^ScanDesk’s keychain module did not load: install libsecret/),
     })
     expect(onStatus).toHaveBeenCalledTimes(1)
   })
@@ -97,11 +100,13 @@ describe('the resilient vault', () => {
       deleteAll: (a) => keychain.deleteAll(a),
     }
     const onStatus = vi.fn()
-    const v = new ResilientVault({ keychain: async () => broken, onStatus })
+    const v = new ResilientVault({ keychain: async () => broken, onStatus, platform: 'linux' })
     await v.set('a', 'session_token', 'tok')
     expect(await v.get('a', 'session_token')).toBe('tok')
     expect(keychain.size).toBe(0)
     expect((await v.status()).message).toContain('the keychain is locked')
+    // The module loaded: the advice is about the keychain itself, and says it is tried again.
+    expect((await v.status()).advice).toMatch(/gnome-keyring.*unlock.*again every 30 seconds/)
     expect(onStatus).toHaveBeenCalledWith(expect.objectContaining({ available: false }))
     await v.deleteAll('a')
     expect(await v.get('a', 'session_token')).toBeNull()

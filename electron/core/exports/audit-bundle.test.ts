@@ -47,7 +47,7 @@ describe('audit bundles', () => {
     ])
     expect(bundle.files).toEqual([
       {
-        path: 'saq-1 - SAQ saq-1/SAQ A - Acme Retail - 2025-03-04.pdf',
+        path: 'saq-1 - SAQ saq-1/SAQ A - SAQ saq-1 - Acme Retail - 2025-03-04.pdf',
         size: 14,
         sha256: digest('%PDF-1.7 saq-1'),
         saqId: 'saq-1',
@@ -65,7 +65,7 @@ describe('audit bundles', () => {
         afterApproval: false,
       },
       {
-        path: 'saq-2 - SAQ saq-2/SAQ A - Acme Retail - 2025-03-04.pdf',
+        path: 'saq-2 - SAQ saq-2/SAQ A - SAQ saq-2 - Acme Retail - 2025-03-04.pdf',
         size: 14,
         sha256: digest('%PDF-1.7 saq-2'),
         saqId: 'saq-2',

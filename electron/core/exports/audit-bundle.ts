@@ -163,6 +163,7 @@ export async function buildAuditBundle(
         folder: sub,
         fileName: deps.files.saqFileName({
           saqType: saq.saqType,
+          name: saq.name,
           organization: saq.organization,
           date: now,
         }),

@@ -20,8 +20,8 @@ export interface FileOps {
   }): Promise<{ path: string; size: number; sha256: string }>
   /** Our file name for a document (sanitized for every OS). */
   documentFileName(d: { name: string; id: string; format: DocumentFormat; date: Date }): string
-  /** Our file name for an SAQ's PDF: `SAQ <type> - <organization> - <YYYY-MM-DD>.pdf`. */
-  saqFileName(d: { saqType: string; organization: string; date: Date }): string
+  /** Our file name for an SAQ's PDF: `SAQ <type> - <name> - <organization> - <YYYY-MM-DD>.pdf`. */
+  saqFileName(d: { saqType: string; name: string; organization: string; date: Date }): string
   /** SHA-256 and size of a file on disk. */
   hashFile(path: string): Promise<{ sha256: string; size: number }>
   /** Moves a file into <folder>/Quarantine/; returns its new path. */

@@ -72,7 +72,7 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
   const now = () => new Date()
   const clientFor = async (accountId: string): Promise<AccountClient> => {
     let row = deps.accounts.row(accountId)
-    if (row.isDemo) {
+    if (deps.demo.needsStart(row)) {
       await deps.demo.ensureFor(row)
       row = deps.accounts.row(accountId)
     }

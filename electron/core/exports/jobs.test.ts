@@ -80,7 +80,7 @@ const files: FileOps = {
     return downloadAnswer()
   },
   documentFileName: (d) => `${d.name} - ${d.id}.${d.format}`,
-  saqFileName: (d) => `SAQ ${d.saqType} - ${d.organization}.pdf`,
+  saqFileName: (d) => `SAQ ${d.saqType} - ${d.name} - ${d.organization}.pdf`,
   hashFile: async () => ({ sha256: GOOD, size: 13 }),
   quarantineFile: async (file, into) => {
     const target = path.join(into, 'Quarantine', path.basename(file))
@@ -375,7 +375,7 @@ describe('an SAQ’s PDF', () => {
   it('downloads through saq.show (format=pdf) into <folder>/SAQ and records the hash without a service check', async () => {
     const job = await saqJob()
     downloadAnswer = async () => {
-      const file = path.join(folder, 'SAQ', 'SAQ A - Acme Retail.pdf')
+      const file = path.join(folder, 'SAQ', 'SAQ A - Web shop SAQ - Acme Retail.pdf')
       fs.writeFileSync(file, '%PDF-1.4 saq')
       return { path: file, size: 12, sha256: GOOD }
     }
@@ -385,7 +385,8 @@ describe('an SAQ’s PDF', () => {
       opId: 'saq.show',
       input: { path: { id: 'saq-001' }, query: { format: 'pdf' } },
       folder: path.join(folder, 'SAQ'),
-      fileName: 'SAQ A - Acme Retail.pdf',
+      // Named with the questionnaire's own name (from saq.show), not only its type.
+      fileName: 'SAQ A - Web shop SAQ - Acme Retail.pdf',
       format: 'pdf',
     })
     expect(fs.lstatSync(path.join(folder, 'SAQ')).isDirectory()).toBe(true)

@@ -39,6 +39,7 @@ function fileNameOf(deps: TargetDeps, job: ExportJobRow): string {
   if (job.kind === 'saq')
     return deps.files.saqFileName({
       saqType: job.saq?.saqType ?? '',
+      name: job.resourceName,
       organization: job.saq?.organization ?? '',
       date: deps.now(),
     })

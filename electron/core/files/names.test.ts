@@ -190,24 +190,32 @@ describe('fuzzing names (seeded)', () => {
 })
 
 describe('SAQ names', () => {
-  it('names an SAQ PDF by type, organization and the UTC date of the download', () => {
-    expect(saqFileName({ saqType: 'A-EP', organization: 'Acme Retail', date: DATE })).toBe(
-      'SAQ A-EP - Acme Retail - 2024-05-01.pdf',
-    )
-    expect(saqFileName({ saqType: 'D-Service Provider', organization: '', date: DATE })).toBe(
-      'SAQ D-Service Provider - 2024-05-01.pdf',
-    )
+  it('names an SAQ PDF by type, its own name, organization and the UTC date of the download', () => {
+    expect(
+      saqFileName({
+        saqType: 'A-EP',
+        name: 'Web shop 2024',
+        organization: 'Acme Retail',
+        date: DATE,
+      }),
+    ).toBe('SAQ A-EP - Web shop 2024 - Acme Retail - 2024-05-01.pdf')
+    expect(
+      saqFileName({ saqType: 'D-Service Provider', name: '', organization: '', date: DATE }),
+    ).toBe('SAQ D-Service Provider - 2024-05-01.pdf')
   })
 
-  it('makes the organization safe and keeps the date when it is cut', () => {
+  it('makes the name and organization safe and keeps the date when they are cut', () => {
     const name = saqFileName({
       saqType: 'B/IP',
+      name: `Q1: "Stores" <${'n'.repeat(300)}>`,
       organization: `../../etc/${'x'.repeat(400)}\u202e:`,
       date: DATE,
     })
-    expect(name).toMatch(/^SAQ B_IP - _\.\._etc_x+ - 2024-05-01\.pdf$/)
+    expect(name).toMatch(/^SAQ B_IP - Q1_ _Stores_ _n+ - _\.\._etc_x+ - 2024-05-01\.pdf$/)
     expect(name).not.toContain('/')
     expect(Buffer.byteLength(name.slice(0, -4))).toBeLessThanOrEqual(MAX_STEM_BYTES)
+    // The name is cut to leave the organization room.
+    expect(/ - _\.\._etc_(x+) - /.exec(name)![1].length).toBeGreaterThanOrEqual(30)
   })
 
   it('names evidence folders and audit bundles safely', () => {

@@ -135,23 +135,30 @@ export const SAQ_FOLDER = 'SAQ'
 /** The folder, inside the SAQ folder, that holds copies of evidence files. */
 export const EVIDENCE_FOLDER = 'Evidence'
 
+/** The most of an SAQ's own name its PDF's file name keeps (UTF-8 bytes; the organization follows). */
+const SAQ_NAME_BYTES = 100
+
 /**
- * The name an SAQ's PDF is saved under: `SAQ <type> - <organization> - <YYYY-MM-DD>.pdf` (date of
- * the download, UTC), built from our own data and made safe for every OS; a missing organization
- * is left out.
+ * The name an SAQ's PDF is saved under: `SAQ <type> - <name> - <organization> - <YYYY-MM-DD>.pdf`
+ * (the questionnaire's own name; date of the download, UTC), built from our own data and made safe
+ * for every OS; a missing name or organization is left out, a long one is cut (the date stays).
  */
-export function saqFileName(d: { saqType: string; organization: string; date: Date }): string {
+export function saqFileName(d: {
+  saqType: string
+  name: string
+  organization: string
+  date: Date
+}): string {
   const type = truncateUtf8(trimEnds(cleanPart(d.saqType)), 40)
   const date = isoDate(d.date)
   const suffix = date ? ` - ${date}` : ''
   const head = `SAQ ${type}`.trim()
-  const org = trimEnds(
-    truncateUtf8(
-      trimEnds(cleanPart(d.organization)),
-      MAX_STEM_BYTES - utf8Length(`${head} - ${suffix}`),
-    ),
-  )
-  return `${safeStem([head, org].filter(Boolean).join(' - ') + suffix)}.pdf`
+  const part = (raw: string, maxBytes: number) =>
+    trimEnds(truncateUtf8(trimEnds(cleanPart(raw)), Math.max(0, maxBytes)))
+  const room = MAX_STEM_BYTES - utf8Length(`${head}${suffix}`)
+  const name = part(d.name, Math.min(SAQ_NAME_BYTES, room - 3))
+  const org = part(d.organization, room - (name ? utf8Length(` - ${name}`) : 0) - 3)
+  return `${safeStem([head, name, org].filter(Boolean).join(' - ') + suffix)}.pdf`
 }
 
 /** The name of a folder of evidence (an SAQ key, a requirement number): a safe stem. */

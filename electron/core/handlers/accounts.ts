@@ -1,3 +1,4 @@
+import { withApiKey } from '../accounts/reused-key'
 import { hostConfirm, requireTrust } from '../accounts/trust'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
@@ -22,6 +23,7 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
   return {
     'accounts.list': () => a.list(),
     'accounts.add': async (input) => {
+      // What the user asked to trust anew; a reused key brings its account's trust, given before.
       await requireTrust(
         {
           baseUrl: input.baseUrl,
@@ -31,7 +33,7 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
         hostConfirm(ctx.mode, ctx.host),
         input.trustConfirmation,
       )
-      return a.add(input)
+      return a.add(await withApiKey(input, { source: (id) => a.row(id), vault: ctx.vault }))
     },
     'accounts.signIn': (input) => a.signIn(input.accountId, input.password, input.remember),
     'accounts.signOut': async (input) => {

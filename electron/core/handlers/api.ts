@@ -19,7 +19,7 @@ export const MAIN_ONLY_MESSAGE = 'This operation runs only through ScanDesk’s 
 export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' | 'api.cancel'> {
   const client = async (row: AccountRow) => {
     let current = row
-    if (current.isDemo) {
+    if (ctx.demo.needsStart(current)) {
       await ctx.demo.ensureFor(current)
       current = ctx.accounts.row(current.id)
     }

@@ -13,7 +13,7 @@ export function csvHandlers(ctx: HandlerContext): Pick<HandlerTable, 'csv.export
     folders: ctx.exports.folders,
     async clientFor(accountId) {
       let row = ctx.accounts.row(accountId)
-      if (row.isDemo) {
+      if (ctx.demo.needsStart(row)) {
         await ctx.demo.ensureFor(row)
         row = ctx.accounts.row(accountId)
       }

@@ -96,9 +96,12 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     // A write to targets (this very quick scan) must not count again.
     { enabled: () => !busy.value, staleTime: 5 * 60_000 },
   )
-  // The service's own reason an address cannot be counted goes under the field.
-  watch(count.error, (error) => {
-    const reason = error?.code === 'VALIDATION' ? error.fieldErrors?.address?.[0] : undefined
+  // The service's own reason an address cannot be counted goes under the field (only there).
+  const refusal = computed(() => {
+    const error = count.error.value
+    return error?.code === 'VALIDATION' ? (error.fieldErrors?.address?.[0] ?? null) : null
+  })
+  watch(refusal, (reason) => {
     if (reason && settled.value === address.value) form.setError('address', reason)
   })
 
@@ -154,6 +157,8 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     if (!count.available.value) return 'Host count not available on this release.'
     if (!valid.value) return null
     if (settled.value !== address.value || count.loading.value) return 'Counting hosts…'
+    // A refused address is said once, under the field.
+    if (refusal.value) return null
     if (count.error.value) return `Hosts could not be counted: ${count.error.value.message}`
     const n = count.data.value?.data.hosts_count
     if (n === undefined) return null

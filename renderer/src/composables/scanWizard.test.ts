@@ -88,9 +88,17 @@ describe('the steps’ checks', () => {
     })
   })
 
-  it('step 2 names the first refused line, and more than 100 new targets', () => {
-    expect(messages(whereStep.safeParse(where({ hosts: '192.0.2.1\nx y' })))).toMatchObject({
-      hosts: expect.stringMatching(/^Line 2: /),
+  it('step 2 counts the refused lines (listed each with its reason), and more than 100 new targets', () => {
+    expect(messages(whereStep.safeParse(where({ hosts: '192.0.2.1\nx y' })))).toEqual({
+      hosts: 'One line cannot be scanned: fix or remove it (its reason is listed below).',
+    })
+    expect(
+      messages(
+        whereStep.safeParse(where({ hosts: 'x y\n192.0.2.1\n999.1.1.1', exclusions: 'a b' })),
+      ),
+    ).toEqual({
+      hosts: '2 lines cannot be scanned: fix or remove them (the reasons are listed below).',
+      exclusions: 'One line cannot be scanned: fix or remove it (its reason is listed below).',
     })
     const many = Array.from({ length: 101 }, (_, i) => `h${i}.example`).join('\n')
     expect(messages(whereStep.safeParse(where({ hosts: many }))).hosts).toBe(
@@ -111,6 +119,18 @@ describe('the steps’ checks', () => {
     }
     expect(Object.keys(messages(whenStep.safeParse(when)))).toEqual(['start_at', 'time_zone'])
     expect(whenStep.safeParse({ ...when, start: 'none' }).success).toBe(true)
+  })
+
+  it('step 4 says what is missing when the first run or the time zone is empty', () => {
+    const when = { start: 'scheduled', frequency: 'weekly', start_at: ' ', time_zone: '' }
+    expect(messages(whenStep.safeParse(when))).toEqual({
+      start_at: 'Choose the date and time of the first run.',
+      time_zone: 'Choose the time zone of the schedule.',
+    })
+    // A value that is there but wrong keeps the schema's own sentence.
+    expect(messages(whenStep.safeParse({ ...when, start_at: '25.3.2030' })).start_at).toBe(
+      'must be a date and time such as 2025-03-31T09:00',
+    )
   })
 })
 

@@ -1,11 +1,9 @@
 import { ElMessage } from 'element-plus'
 import { computed, onScopeDispose, ref, watch, type Ref } from 'vue'
 import { useRouter } from 'vue-router'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { scanWizardBody } from '@contract/catalog/scans'
-import { scheduleRule } from '@contract/catalog/schedules'
-import { targetAddress } from '@contract/catalog/targets'
-import { MAX_HOST_LINES, ipv4Text, parseHostEntry, parseHostList } from '@contract/hosts'
+import { parseHostList } from '@contract/hosts'
 import type { AppError } from '@contract/errors'
 import { useDraft } from '@/data/useDraft'
 import { useOperation } from '@/data/useOperation'
@@ -14,372 +12,33 @@ import { useSchemaForm, type SchemaForm } from '@/data/useSchemaForm'
 import { detailRoute, resourceByKey } from '@/resources'
 import { useAppStore } from '@/stores/app'
 import { useReleaseGuard } from '@/stores/scope'
+import { usePreferredTimeZone } from './timeZone'
+import { checkHostList } from './hostList'
+import {
+  MAX_NEW_TARGETS,
+  STEP_KEYS,
+  WIZARD_STEPS,
+  blankWizard,
+  howStep,
+  str,
+  whatStep,
+  whenStep,
+  whereStep,
+  wizardBody,
+  wizardDraftSchema,
+  type StepKey,
+  type Values,
+  type WizardDraft,
+} from './scanWizardSteps'
 
-const shape = scanWizardBody.shape
-
-/** The wizard's steps, in order. */
-export const WIZARD_STEPS = ['What', 'Where', 'How', 'When', 'Review'] as const
+export * from './hostList'
+export * from './scanWizardSteps'
 
 /** How long typing must pause before the hosts are counted. */
 export const HOSTS_DEBOUNCE_MS = 400
 
-/** Most lines a pasted or imported host list may have before it is checked line by line. */
-export const MAX_HOST_LIST_LINES = MAX_HOST_LINES
-
 /** Largest host file imported (1 MiB). */
 export const MAX_HOST_FILE_BYTES = 1024 * 1024
-
-/** Most new targets one wizard creates (the catalog's new_targets limit). */
-export const MAX_NEW_TARGETS = 100
-
-/** Credential pickers of the How step: one per protocol, with the credential kinds it takes. */
-export const CREDENTIAL_PROTOCOLS = [
-  { field: 'cred_ssh', label: 'SSH', kinds: ['ssh_password', 'ssh_key'] },
-  { field: 'cred_smb', label: 'Windows (SMB)', kinds: ['windows_smb'] },
-  { field: 'cred_snmp', label: 'SNMP', kinds: ['snmp_community'] },
-] as const
-
-// ---- host lists ------------------------------------------------------------------------------
-
-/** One non-blank line of a host list: refused with a reason, a duplicate, or accepted. */
-export interface HostLineCheck {
-  /** 1-based line number in the text. */
-  line: number
-  text: string
-  /** Why the catalog's targetAddress schema refuses the line. */
-  problem?: string
-  /** The earlier line with the same entry (this one is left out). */
-  duplicateOf?: number
-  /** What the exclusions did to the line: removed it or left parts of it. */
-  note?: string
-  /** The entry's canonical text (host syntax), for an accepted line. */
-  normalized?: string
-}
-
-/** A host list checked line by line, with the exclusions applied. */
-export interface HostListCheck {
-  /** A problem of the whole list (too many lines); then no line was checked. */
-  problem?: string
-  exclusionsProblem?: string
-  lines: HostLineCheck[]
-  exclusions: HostLineCheck[]
-  /** The addresses the new targets get (duplicates left out, exclusions applied). */
-  addresses: string[]
-}
-
-/** An IPv4 address as an unsigned integer, or null. */
-function ipv4(text: string): number | null {
-  const parts = text.split('.')
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null
-  return parts.reduce((n, p) => n * 256 + Number(p), 0)
-}
-
-/**
- * The IPv4 addresses an accepted entry covers, as one interval (null: a host name or IPv6). A
- * scanned block leaves out its network and broadcast addresses; an excluded one (`whole`) does not.
- */
-function ipv4Interval(entry: string, whole = false): [number, number] | null {
-  const single = ipv4(entry)
-  if (single !== null) return [single, single]
-  const cidr = /^([\d.]+)\/(\d{1,2})$/.exec(entry)
-  if (cidr) {
-    const base = ipv4(cidr[1])
-    const prefix = Number(cidr[2])
-    if (base === null || prefix > 32) return null
-    const size = 2 ** (32 - prefix)
-    const network = base - (base % size)
-    // Below /31 the network and broadcast addresses are not scanned.
-    return prefix >= 31 || whole ? [network, network + size - 1] : [network + 1, network + size - 2]
-  }
-  const range = /^([\d.]+)-([\d.]+)$/.exec(entry)
-  if (range) {
-    const start = ipv4(range[1])
-    if (start === null) return null
-    const end = range[2].includes('.') ? ipv4(range[2]) : start - (start % 256) + Number(range[2])
-    return end === null || end < start ? null : [start, end]
-  }
-  return null
-}
-
-const intervalText = ([s, e]: [number, number]) =>
-  s === e ? ipv4Text(s) : `${ipv4Text(s)}-${ipv4Text(e)}`
-
-function checkLines(text: string): { lines: HostLineCheck[]; problem?: string } {
-  const raw = text.split(/\r\n|\r|\n/)
-  const count = raw.filter((l) => l.trim() !== '').length
-  if (count > MAX_HOST_LIST_LINES) {
-    return {
-      lines: [],
-      problem: `The list has ${count.toLocaleString('en-US')} lines; at most ${MAX_HOST_LIST_LINES.toLocaleString('en-US')} are checked. Use CIDR blocks or ranges, or split it into several scans.`,
-    }
-  }
-  const seen = new Map<string, number>()
-  const lines: HostLineCheck[] = []
-  raw.forEach((l, i) => {
-    const text = l.trim()
-    if (text === '') return
-    const line: HostLineCheck = { line: i + 1, text }
-    // The catalog's schema first (what the service's contract takes), then the host syntax's
-    // own sentence (CIDR sizes, octets, ranges the schema's characters cannot tell).
-    const checked = targetAddress.safeParse(text)
-    const entry = parseHostEntry(text)
-    if (!checked.success) line.problem = checked.error.issues[0]?.message ?? 'is not an address'
-    else if (!entry.ok) line.problem = entry.problem
-    else {
-      line.normalized = entry.normalized
-      const earlier = seen.get(entry.normalized)
-      if (earlier !== undefined) line.duplicateOf = earlier
-      else seen.set(entry.normalized, i + 1)
-    }
-    lines.push(line)
-  })
-  return { lines }
-}
-
-/**
- * Checks a host list and its exclusions line by line with the catalog's targetAddress schema,
- * flags repeated lines, and applies the exclusions: an excluded host name or IPv6 entry removes
- * the same line, excluded IPv4 addresses are cut out of addresses, blocks and ranges (what is
- * left is sent as ranges).
- */
-export function checkHostList(hosts: string, exclusions = ''): HostListCheck {
-  const list = checkLines(hosts)
-  const excl = checkLines(exclusions)
-  const out: HostListCheck = { lines: list.lines, exclusions: excl.lines, addresses: [] }
-  if (list.problem) out.problem = list.problem
-  if (excl.problem) out.exclusionsProblem = excl.problem
-  const cuts = excl.lines.filter((l) => !l.problem)
-  const keyOf = (l: HostLineCheck) => l.normalized ?? l.text.toLowerCase()
-  const cutIntervals = cuts.flatMap((c) => {
-    const iv = ipv4Interval(keyOf(c), true)
-    return iv ? [{ line: c, iv }] : []
-  })
-  const cutNames = new Map(cuts.filter((c) => !ipv4Interval(keyOf(c))).map((c) => [keyOf(c), c]))
-  const used = new Set<HostLineCheck>()
-  for (const line of list.lines) {
-    if (line.problem || line.duplicateOf !== undefined) continue
-    const iv = ipv4Interval(keyOf(line))
-    if (!iv) {
-      const cut = cutNames.get(keyOf(line))
-      if (cut) {
-        used.add(cut)
-        line.note = `left out: excluded by line ${cut.line} of the exclusions`
-      } else out.addresses.push(line.text)
-      continue
-    }
-    let pieces: [number, number][] = [iv]
-    for (const {
-      line: cut,
-      iv: [cs, ce],
-    } of cutIntervals) {
-      const next: [number, number][] = []
-      for (const [s, e] of pieces) {
-        if (ce < s || cs > e) {
-          next.push([s, e])
-          continue
-        }
-        used.add(cut)
-        if (s < cs) next.push([s, cs - 1])
-        if (e > ce) next.push([ce + 1, e])
-      }
-      pieces = next
-    }
-    if (pieces.length === 1 && pieces[0][0] === iv[0] && pieces[0][1] === iv[1]) {
-      out.addresses.push(line.text)
-    } else if (!pieces.length) {
-      line.note = 'left out: every address is excluded'
-    } else {
-      const texts = pieces.map(intervalText)
-      line.note = `exclusions applied: scans ${texts.join(', ')}`
-      out.addresses.push(...texts)
-    }
-  }
-  for (const cut of cuts) if (!used.has(cut)) cut.note = 'excludes none of the hosts listed'
-  return out
-}
-
-// ---- steps -----------------------------------------------------------------------------------
-
-type Values = Record<string, unknown>
-const str = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v))
-const strs = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
-
-function issuesOf(ctx: z.RefinementCtx, path: string, schema: z.ZodType, value: unknown): boolean {
-  const checked = schema.safeParse(value)
-  if (checked.success) return true
-  ctx.addIssue({ code: 'custom', path: [path], message: checked.error.issues[0]?.message ?? '' })
-  return false
-}
-
-/** Step 1: name and scan profile, by the wizard body's own fields. */
-export const whatStep = z.strictObject({
-  name: shape.name,
-  description: shape.description,
-  scan_profile: z.string().min(1, 'Choose a scan profile.').pipe(shape.scan_profile),
-})
-
-/** Step 2: saved targets, or new hosts (each line a targetAddress) with exclusions; port list. */
-export const whereStep = z
-  .object({
-    target_mode: z.enum(['saved', 'new']),
-    target_ids: z.array(z.string()),
-    hosts: z.string(),
-    exclusions: z.string(),
-    port_list_id: z.string(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.target_mode === 'saved') {
-      if (!v.target_ids.length)
-        ctx.addIssue({ code: 'custom', path: ['target_ids'], message: 'Choose a saved target.' })
-      else issuesOf(ctx, 'target_ids', shape.target_ids, v.target_ids)
-    } else {
-      const checked = checkHostList(v.hosts, v.exclusions)
-      const bad = checked.lines.find((l) => l.problem)
-      const badExcl = checked.exclusions.find((l) => l.problem)
-      if (checked.problem)
-        ctx.addIssue({ code: 'custom', path: ['hosts'], message: checked.problem })
-      else if (bad)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['hosts'],
-          message: `Line ${bad.line}: ${bad.problem}`,
-        })
-      else if (!checked.addresses.length)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['hosts'],
-          message: checked.lines.length
-            ? 'The exclusions leave no host to scan.'
-            : 'Enter at least one host, one per line.',
-        })
-      else if (checked.addresses.length > MAX_NEW_TARGETS)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['hosts'],
-          message: `These hosts make ${checked.addresses.length.toLocaleString('en-US')} targets; one scan takes at most ${MAX_NEW_TARGETS}. Use CIDR blocks or ranges, or a saved target.`,
-        })
-      else
-        issuesOf(
-          ctx,
-          'hosts',
-          shape.new_targets,
-          checked.addresses.map((address) => ({ address })),
-        )
-      if (checked.exclusionsProblem)
-        ctx.addIssue({ code: 'custom', path: ['exclusions'], message: checked.exclusionsProblem })
-      else if (badExcl)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['exclusions'],
-          message: `Line ${badExcl.line}: ${badExcl.problem}`,
-        })
-    }
-    if (v.port_list_id) issuesOf(ctx, 'port_list_id', shape.port_list_id, v.port_list_id)
-  })
-
-/** Step 3: the scanner (automatic or a chosen one) and a credential per protocol. */
-export const howStep = z
-  .object({
-    scanner_mode: z.enum(['auto', 'chosen']),
-    scanner_id: z.string(),
-    cred_ssh: z.string(),
-    cred_smb: z.string(),
-    cred_snmp: z.string(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.scanner_mode === 'chosen') {
-      if (!v.scanner_id)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['scanner_id'],
-          message: 'Choose a scanner, or let the service choose one.',
-        })
-      else issuesOf(ctx, 'scanner_id', shape.scanner_id, v.scanner_id)
-    }
-    for (const p of CREDENTIAL_PROTOCOLS)
-      if (v[p.field]) issuesOf(ctx, p.field, shape.credential_ids, [v[p.field]])
-  })
-
-/** Step 4: start now, on a schedule (the catalog's scheduleRule) or not at all. */
-export const whenStep = z
-  .object({
-    start: z.enum(['now', 'scheduled', 'none']),
-    frequency: z.string(),
-    start_at: z.string(),
-    time_zone: z.string(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.start !== 'scheduled') return
-    const checked = scheduleRule.safeParse({
-      frequency: v.frequency,
-      start_at: v.start_at,
-      time_zone: v.time_zone,
-    })
-    if (checked.success) return
-    const seen = new Set<string>()
-    for (const issue of checked.error.issues) {
-      const key = String(issue.path[0] ?? 'start_at')
-      if (seen.has(key)) continue
-      seen.add(key)
-      const message = key === 'frequency' ? 'Choose how often the scan repeats.' : issue.message
-      ctx.addIssue({ code: 'custom', path: [key], message })
-    }
-  })
-
-/** The values a fresh wizard starts from. */
-export function blankWizard(timeZone: string) {
-  return {
-    what: { name: '', description: '', scan_profile: '' },
-    where: { target_mode: 'new', target_ids: [], hosts: '', exclusions: '', port_list_id: '' },
-    how: { scanner_mode: 'auto', scanner_id: '', cred_ssh: '', cred_smb: '', cred_snmp: '' },
-    when: { start: 'now', frequency: 'weekly', start_at: '', time_zone: timeZone },
-  } as Record<StepKey, Values>
-}
-
-type StepKey = 'what' | 'where' | 'how' | 'when'
-const STEP_KEYS: readonly StepKey[] = ['what', 'where', 'how', 'when']
-
-/** What the draft keeps: every step's values and the step on screen. */
-export const wizardDraftSchema = z.object({
-  step: z
-    .number()
-    .int()
-    .min(0)
-    .max(WIZARD_STEPS.length - 1),
-  what: z.record(z.string(), z.unknown()),
-  where: z.record(z.string(), z.unknown()),
-  how: z.record(z.string(), z.unknown()),
-  when: z.record(z.string(), z.unknown()),
-})
-export type WizardDraft = z.infer<typeof wizardDraftSchema>
-
-/** The wizard body from the steps' values (not yet checked). */
-export function wizardBody(values: Record<StepKey, Values>): z.input<typeof scanWizardBody> {
-  const { what, where, how, when } = values
-  const body: z.input<typeof scanWizardBody> = {
-    name: str(what.name).trim(),
-    scan_profile: str(what.scan_profile),
-  }
-  if (str(what.description).trim()) body.description = str(what.description).trim()
-  if (where.target_mode === 'saved') body.target_ids = strs(where.target_ids)
-  else
-    body.new_targets = checkHostList(str(where.hosts), str(where.exclusions)).addresses.map(
-      (address) => ({ address }),
-    )
-  if (str(where.port_list_id)) body.port_list_id = str(where.port_list_id)
-  if (how.scanner_mode === 'chosen' && str(how.scanner_id)) body.scanner_id = str(how.scanner_id)
-  const creds = [...new Set(CREDENTIAL_PROTOCOLS.map((p) => str(how[p.field])).filter((id) => id))]
-  if (creds.length) body.credential_ids = creds
-  if (when.start === 'scheduled')
-    body.schedule = {
-      frequency: str(when.frequency) as z.infer<typeof scheduleRule>['frequency'],
-      start_at: str(when.start_at),
-      time_zone: str(when.time_zone),
-    }
-  return body
-}
-
-// ---- the wizard ------------------------------------------------------------------------------
 
 const LABELS: Record<string, string> = {
   name: 'Name',
@@ -408,14 +67,15 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   const app = useAppStore()
   const router = useRouter()
   const { run } = useOperationCall(['targets', 'schedules'])
-  const defaultZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-  const blank = blankWizard(defaultZone)
+  // A schedule starts in the user's own time zone (their profile), else this computer's.
+  const zone = usePreferredTimeZone()
+  const blank = () => blankWizard(zone.value)
 
   const noSend = async () => ({ ok: true as const, data: null })
   const makeForm = (key: StepKey, schema: z.ZodType) =>
     useSchemaForm({
       schema,
-      initial: () => ({ ...blank[key] }),
+      initial: () => ({ ...blank()[key] }),
       labels: LABELS,
       root,
       send: noSend,
@@ -437,10 +97,11 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   const draft = useDraft<WizardDraft>('scan-wizard', wizardDraftSchema)
   const restored = ref(false)
   const snapshot = (): WizardDraft => JSON.parse(JSON.stringify({ step: step.value, ...values() }))
-  const blankSnapshot = JSON.stringify({ step: 0, ...blank })
+  const blankSnapshot = () => JSON.stringify({ step: 0, ...blank() })
 
   function restore(saved: WizardDraft | null): void {
-    for (const k of STEP_KEYS) forms[k].reset(saved ? { ...blank[k], ...saved[k] } : blank[k])
+    const fresh = blank()
+    for (const k of STEP_KEYS) forms[k].reset(saved ? { ...fresh[k], ...saved[k] } : fresh[k])
     step.value = saved?.step ?? 0
     submitError.value = null
   }
@@ -461,10 +122,15 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
     () => JSON.stringify(snapshot()),
     (now) => {
       if (!restored.value || submitting.value) return
-      if (now === blankSnapshot && !draft.value.value) return
+      if (now === blankSnapshot() && !draft.value.value) return
       void draft.save(JSON.parse(now) as WizardDraft)
     },
   )
+
+  // The profile's zone arrives after the wizard opened: a zone nobody chose follows it.
+  watch(zone, (next, previous) => {
+    if (forms.when.values.time_zone === previous) forms.when.setValue('time_zone', next)
+  })
 
   /** Forgets the draft and starts again at step 1. */
   async function startOver(): Promise<void> {

@@ -48,6 +48,10 @@ export function useSchemaForm<Out>(options: SchemaFormOptions<Out>) {
       : undefined,
     initialValues: options.initial(),
   })
+  // vee-validate files a schema's error under the longest field it knows whose name the error's
+  // name starts with ('start_at' under a known 'start'), and it knows a field once it was set.
+  // Every field is known from the start, so each error lands on its own field.
+  for (const [name, value] of Object.entries(form.values)) form.setFieldValue(name, value, false)
   const alert = ref<string | null>(null)
   // The last refusal was the connection's (offline, timed out): the alert offers to send again.
   const retryable = ref(false)

@@ -51,6 +51,11 @@ describe.each(RESOURCES.map((r) => [r.key, r] as const))('registry entry %s', (_
     }
     for (const t of r.toolbar ?? []) expect(pathParams(t.op), t.op).toEqual([])
     if (r.ops.create) expect(op(r.ops.create).method).toBe('POST')
+    // A guided way to create stands in front of the generic form, never instead of it.
+    if (r.createVia) {
+      expect(op(r.createVia.op).method).toBe('POST')
+      expect(r.ops.create, 'the generic form the guided way offers').toBeDefined()
+    }
     if (r.ops.bulkDelete)
       expect(describeBody(op(r.ops.bulkDelete).body).map((f) => f.name)).toEqual(['ids'])
   })

@@ -101,8 +101,14 @@ export interface RelatedDef {
 export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   key: string
   group: GroupId
-  /** Label of the create button where the entry has another way to create (default `New <noun>`). */
+  /** Label of the create button (default `New <noun>`). */
   createLabel?: string
+  /**
+   * A guided way to create that the create button opens (a route) where the release and the
+   * user's permissions allow `op`; the generic form of `ops.create` is then offered from inside
+   * it, so each list has one primary New button.
+   */
+  createVia?: { op: OperationId; to: string }
   noun: string
   plural: string
   /** The attribute that names a row (links, pickers, confirmations). */

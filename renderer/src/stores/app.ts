@@ -44,6 +44,14 @@ export const useAppStore = defineStore('app', () => {
   /** Electron or browser mode (known from the bridge before app.info answers). */
   const mode = computed(() => info.value?.mode ?? bridgeKind())
   const keychainUnavailable = computed(() => keychain.value?.available === false)
+  // The warning dismissed for this session: it comes back only if the keychain recovers and fails
+  // again.
+  const keychainDismissed = ref(false)
+  const keychainWarning = computed(() => keychainUnavailable.value && !keychainDismissed.value)
+  /** Hides the keychain warning until ScanDesk quits (or the keychain fails anew). */
+  function dismissKeychainWarning(): void {
+    keychainDismissed.value = true
+  }
 
   const pinValid = computed(
     () => pinnedId.value !== null && accounts.accounts.some((a) => a.id === pinnedId.value),
@@ -207,6 +215,7 @@ export const useAppStore = defineStore('app', () => {
     network.value = mode.network
   })
   on('keychain.status', (status) => {
+    if (status.available) keychainDismissed.value = false
     keychain.value = status
   })
 
@@ -215,6 +224,8 @@ export const useAppStore = defineStore('app', () => {
     mode,
     keychain,
     keychainUnavailable,
+    keychainWarning,
+    dismissKeychainWarning,
     connectivity,
     workOffline,
     network,

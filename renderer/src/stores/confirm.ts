@@ -8,7 +8,11 @@ export interface ConfirmRequest {
   message: string
   /** What it costs or what cannot be undone. */
   detail?: string
+  /** Things the question is about, listed under the message (empty fields, names). */
+  items?: string[]
   confirmLabel: string
+  /** The label of the answer "no" (default Cancel), e.g. "Go back to fill them". */
+  cancelLabel?: string
   danger: boolean
   /** Test id of the dialog's parts: `<id>-text` and `<id>` (the confirm button). */
   testId?: string
@@ -26,14 +30,36 @@ export const useConfirmStore = defineStore('confirm', () => {
     })
   }
 
+  // Callers waiting for the dialog to finish closing (it hands the focus back as it goes).
+  let closing = false
+  let waiting: (() => void)[] = []
+
   /** Answers the open question. */
   function answer(ok: boolean): void {
     const current = pending.value
     pending.value = null
+    if (current) closing = true
     current?.resolve(ok)
   }
 
-  return { pending, ask, answer }
+  /** The host says the dialog has finished closing. */
+  function closed(): void {
+    closing = false
+    const done = waiting
+    waiting = []
+    for (const resolve of done) resolve()
+  }
+
+  /**
+   * Resolves once the dialog has finished closing, so the caret can be moved after an answer (the
+   * dialog gives the focus back to where it was as it closes).
+   */
+  function whenClosed(): Promise<void> {
+    if (!closing && !pending.value) return Promise.resolve()
+    return new Promise((resolve) => waiting.push(resolve))
+  }
+
+  return { pending, ask, answer, closed, whenClosed }
 })
 
 /** "3 targets" / "1 target". */

@@ -93,6 +93,11 @@ export function installFakeScandesk(): FakeScandesk {
   }
 }
 
+/** Removes the fake installed as window.scandesk (after a test). */
+export function uninstallFakeScandesk(): void {
+  delete window.scandesk
+}
+
 /** A deferred promise, to hold an answer back until the test releases it. */
 export function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
   let resolve!: (v: T) => void

@@ -62,6 +62,14 @@ describe('account settings', () => {
     expect(useAccountsStore().accounts[0].label).toBe('Production EU')
   })
 
+  it('shows the service’s base URL and the user, and says the key is never shown', async () => {
+    await start({ baseUrl: 'http://127.0.0.1:4010', username: 'demo@sandbox.test' })
+    expect(theTestId('settings-base-url').textContent?.trim()).toBe('http://127.0.0.1:4010')
+    expect(theTestId('settings-user').textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Signed in as demo@sandbox.test. The API key stays in the keychain and is never shown.',
+    )
+  })
+
   it('removes a CA bundle that is set', async () => {
     await start({ hasCaBundle: true })
     fake.handle('accounts.update', () => ({ ...current, hasCaBundle: false }))

@@ -138,6 +138,31 @@ describe('a resource table', () => {
     expect(apiCalls(fake).filter((c) => c.op === 'targets.list')).toHaveLength(2)
   })
 
+  it('has one New button for scans: the wizard, which offers the single form itself', async () => {
+    permissions = ['scans.read', 'scans.write']
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/', component: { render: () => null } },
+        { path: '/scans/new', component: { render: () => null } },
+      ],
+    })
+    await router.push('/')
+    mountWithApp(ResourceTable, {
+      props: { resource: resourceByKey('scans')! },
+      global: { plugins: [router] },
+    })
+    await flushPromises()
+    const buttons = [...document.querySelectorAll('.resource-table__toolbar button')]
+    expect(buttons.filter((b) => /New scan/.test(b.textContent ?? ''))).toHaveLength(1)
+    byTestId('resource-create')[0].click()
+    await flushPromises()
+    expect(router.currentRoute.value.fullPath).toBe('/scans/new')
+    expect(document.querySelector('.el-overlay')?.getAttribute('style') ?? 'display: none').toMatch(
+      /display: none/,
+    )
+  })
+
   it('offers no writes in an area the user may only read', async () => {
     mountTable('scanners')
     await flushPromises()

@@ -70,9 +70,10 @@ export const scanningResources = [
         when: (a) => a.status === 'running' || a.status === 'queued',
       },
     ],
-    // The guided wizard is the main way; the single form stays for those who know every field.
-    createLabel: 'New scan (single form)',
-    toolbar: [{ op: 'scans.create_from_wizard', label: 'New scan…', to: '/scans/new' }],
+    // The guided wizard is the one New button; it offers the single form for those who know
+    // every field.
+    createLabel: 'New scan…',
+    createVia: { op: 'scans.create_from_wizard', to: '/scans/new' },
     panels: [{ label: 'Statistics', op: 'scans.statistics' }],
     related: [
       { label: 'Hosts', resource: 'hosts', op: 'scans.hosts' },

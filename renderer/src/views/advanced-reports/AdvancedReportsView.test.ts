@@ -104,4 +104,31 @@ describe('creating an advanced report', () => {
     expect(ops().filter((o) => o === 'advanced_reports.list')).toHaveLength(2)
     wrapper.unmount()
   })
+
+  it('has one New button, whose form leads to the plain form of the catalog’s fields', async () => {
+    activate('latest')
+    const wrapper = mountScreen(AdvancedReportsView)
+    await flushPromises()
+    const news = [...document.querySelectorAll('button')].filter((b) =>
+      /New advanced report/.test(b.textContent ?? ''),
+    )
+    expect(news).toHaveLength(1)
+    expect(byTestId('resource-create')).toHaveLength(0)
+    byTestId('adr-create')[0].click()
+    await flushPromises()
+    expect(byTestId('advanced-report-form')).toHaveLength(1)
+    byTestId('adr-plain-form')[0].click()
+    await flushPromises()
+    // The plain form is the generic one of advanced_reports.create; this page's form is closed.
+    const plain = byTestId('operation-form').find((f) => f.closest('.el-dialog'))
+    expect(plain?.querySelector('[data-field="name"]')).not.toBeNull()
+    expect(plain?.querySelector('[data-field="filters"]')).toBeNull()
+    const shownDialogs = [...document.querySelectorAll<HTMLElement>('.el-overlay')].filter(
+      (o) => o.style.display !== 'none',
+    )
+    expect(shownDialogs.map((o) => o.querySelector('.el-dialog__title')?.textContent)).toEqual([
+      'New advanced report (plain form)',
+    ])
+    wrapper.unmount()
+  })
 })

@@ -6,7 +6,7 @@ import { QUICK_SCAN_DEBOUNCE_MS } from '@/composables/quickScan'
 import { detailName, resourceByKey } from '@/resources'
 import { useConfirmStore } from '@/stores/confirm'
 import { apiCalls, withTwoAccounts } from '@/test/composables'
-import { byTestId, click, errorUnder, inputOf, theTestId, typeInto } from '@/test/dom'
+import { byTestId, click, errorUnder, inputOf, shown, theTestId, typeInto } from '@/test/dom'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
@@ -178,7 +178,7 @@ describe('the quick scan field', () => {
     expect(text('quick-scan-count')).toBe('This covers 256 hosts.')
   })
 
-  it('puts the service’s reason a count is refused under the field, and sends no write', async () => {
+  it('puts the service’s reason a count is refused under the field only, and sends no write', async () => {
     serve({
       'targets.calculate_hosts': () =>
         new Fail({
@@ -193,15 +193,29 @@ describe('the quick scan field', () => {
     await typeSlowly(['10.9.8.7'])
     await countSettled()
     expect(await errorUnder('quick-scan-hosts')).toBe('Hosts is not a valid IPv4 address')
-    expect(text('quick-scan-count')).toBe(
-      'Hosts could not be counted: The address could not be counted.',
-    )
+    // Said once: the count line does not repeat the refusal.
+    expect(shown('quick-scan-count')).toBe(false)
     await click('quick-scan-submit')
     await flushPromises()
     expect(useConfirmStore().pending).toBeNull()
     expect(writes()).toHaveLength(0)
     await typeSlowly(['192.0.2.1'])
     expect(await errorUnder('quick-scan-hosts')).toBe('')
+  })
+
+  it('says in the count line why a count failed when the address was not refused', async () => {
+    serve({
+      'targets.calculate_hosts': () =>
+        new Fail({ code: 'TIMEOUT', message: 'The service did not answer in time.' }),
+    })
+    mountQuickScan()
+    await flushPromises()
+    await typeSlowly(['10.9.8.7'])
+    await countSettled()
+    expect(await errorUnder('quick-scan-hosts')).toBe('')
+    expect(text('quick-scan-count')).toBe(
+      'Hosts could not be counted: The service did not answer in time.',
+    )
   })
 
   it('asks for no count on a release without calculate hosts, and says so', async () => {

@@ -33,4 +33,6 @@ export interface DocumentScreen {
   noun: string
   /** data-testid of each row's document actions (with the row's id as data-report-id). */
   rowTestId: string
+  /** The page has its own New button (its form leads to the generic one): the table shows none. */
+  ownCreate?: boolean
 }

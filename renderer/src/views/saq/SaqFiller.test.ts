@@ -1,122 +1,23 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Router } from 'vue-router'
-import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { describe, expect, it } from 'vitest'
+import { apiCalls } from '@/test/composables'
 import { byTestId, theTestId } from '@/test/dom'
-import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
-import { mountRouted } from '@/test/routed'
-import type { SaqDraft } from './draft'
-import SaqFillView from './SaqFillView.vue'
+import { Fail } from '@/test/fakeScandesk'
+import {
+  answer,
+  choose,
+  draft,
+  fallback,
+  mountDraft,
+  row,
+  s,
+  savedDraft,
+  text,
+  typeIn,
+  useSaqFillerTests,
+} from './saqFillerTestKit'
 
-let fake: FakeScandesk
-let stored: StoredDrafts
-let router: Router
-let mounted: { unmount: () => void }[] = []
-
-const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
-/** What the screens around the filler read (the user's permissions, the organization). */
-const fallback = (op: string) =>
-  op === 'user.permissions'
-    ? answer({ data: { permissions: [] } })
-    : answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } })
-
-function draft(extra: Partial<SaqDraft> = {}): SaqDraft {
-  return {
-    version: 1,
-    saqId: null,
-    name: 'Web shop SAQ A 2030',
-    templateId: null,
-    template: {
-      typeId: 'sqt-001',
-      code: 'A',
-      name: 'SAQ A',
-      template_version: '4.0.1',
-      responses: [
-        'in_place',
-        'in_place_ccw',
-        'in_place_remediation',
-        'not_applicable',
-        'not_in_place',
-      ],
-      sections: [
-        {
-          number: '2',
-          title: 'Secure configuration',
-          requirements: [
-            {
-              number: '2.2.1',
-              title: 'Hardening standards',
-              required: true,
-              testing_methods: ['examine'],
-            },
-            { number: '2.2.2', title: 'Vendor defaults changed', required: true },
-          ],
-        },
-        {
-          number: '8',
-          title: 'Authentication',
-          requirements: [{ number: '8.3.1', title: 'Strong authentication', required: true }],
-        },
-      ],
-    },
-    answers: {},
-    summary: {},
-    attestation: {},
-    current: null,
-    ...extra,
-  }
-}
-
-beforeEach(() => {
-  fake = withTwoAccounts()
-  stored = serveDrafts(fake, {
-    savedAt: (n) => `2030-01-01T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
-  })
-  fake.handle('drafts.delete', () => ({ deleted: true }))
-  fake.handle('saq.evidence.list', () => [])
-  fake.handle('saq.evidence.link', () => ({ linked: 0 }))
-  fake.handle('api.call', (p: { op: string }) => fallback(p.op))
-})
-afterEach(() => {
-  for (const m of mounted) m.unmount()
-  mounted = []
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
-
-async function mountDraft(value: SaqDraft, path = '/saq/draft/local-abc') {
-  stored['acct-aaaa'] = { data: value, savedAt: '2030-01-01T09:00:00.000Z' }
-  const routed = await mountRouted(SaqFillView, {
-    path,
-    props: { draftKey: path.split('/').pop()! },
-    routes: [
-      {
-        path: '/saq/draft/:key',
-        component: SaqFillView,
-        props: (r) => ({ draftKey: String(r.params.key) }),
-      },
-      { path: '/saq/:id', component: SaqFillView, props: (r) => ({ id: String(r.params.id) }) },
-    ],
-  })
-  router = routed.router
-  mounted.push(routed)
-  return routed.wrapper
-}
-
-const savedDraft = () => stored['acct-aaaa']?.data as SaqDraft
-const row = (n: string) =>
-  document.querySelector<HTMLElement>(`[data-testid="saq-requirement"][data-number="${n}"]`)!
-async function choose(n: string, response: string): Promise<void> {
-  row(n).querySelector<HTMLInputElement>(`[data-testid="saq-answer-${response}"]`)!.click()
-  await flushPromises()
-}
-async function typeIn(el: HTMLTextAreaElement | HTMLInputElement, value: string): Promise<void> {
-  el.value = value
-  el.dispatchEvent(new Event('input'))
-  await flushPromises()
-}
-const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? ''
+useSaqFillerTests()
 
 describe('filling an SAQ on this computer', () => {
   it('saves every answer at once and asks an explanation of Not Applicable', async () => {
@@ -180,13 +81,13 @@ describe('filling an SAQ on this computer', () => {
     )
     theTestId('saq-submit').click()
     await flushPromises()
-    expect(apiCalls(fake).some((c) => c.op === 'saq.create')).toBe(false)
+    expect(apiCalls(s.fake).some((c) => c.op === 'saq.create')).toBe(false)
     expect(text(theTestId('saq-error'))).toContain('not acceptable yet')
     expect(savedDraft().answers['2.2.1']?.explanation).toBe(long)
   })
 
   it('points the service refusal at the requirements and keeps the draft', async () => {
-    fake.handle('api.call', (p: { op: string }) =>
+    s.fake.handle('api.call', (p: { op: string }) =>
       p.op === 'saq.create'
         ? new Fail({
             code: 'VALIDATION',
@@ -207,7 +108,7 @@ describe('filling an SAQ on this computer', () => {
   })
 
   it('maps a refusal by position in the sent list back to the requirement', async () => {
-    fake.handle('api.call', (p: { op: string }) =>
+    s.fake.handle('api.call', (p: { op: string }) =>
       p.op === 'saq.create'
         ? new Fail({
             code: 'VALIDATION',
@@ -232,7 +133,7 @@ describe('filling an SAQ on this computer', () => {
   })
 
   it('submits: the draft moves to the new id and its evidence follows', async () => {
-    fake.handle('api.call', (p: { op: string }) =>
+    s.fake.handle('api.call', (p: { op: string }) =>
       p.op === 'saq.create'
         ? answer({
             data: { id: 'saq-900', type: 'saq', attributes: { name: 'x', status: 'draft' } },
@@ -247,7 +148,7 @@ describe('filling an SAQ on this computer', () => {
     )
     theTestId('saq-submit').click()
     await flushPromises()
-    const create = apiCalls(fake).find((c) => c.op === 'saq.create')!
+    const create = apiCalls(s.fake).find((c) => c.op === 'saq.create')!
     expect(create.input).toEqual({
       body: {
         saq_type: 'A',
@@ -257,22 +158,22 @@ describe('filling an SAQ on this computer', () => {
         executive_summary: { payment_channels: ['ecommerce'], environment: 'Hosted shop' },
       },
     })
-    const saves = fake.calls.filter((c) => c.channel === 'drafts.save')
+    const saves = s.fake.calls.filter((c) => c.channel === 'drafts.save')
     expect(saves.at(-1)?.payload).toMatchObject({ key: 'saq-900', data: { saqId: 'saq-900' } })
-    expect(fake.calls.find((c) => c.channel === 'drafts.delete')?.payload).toMatchObject({
+    expect(s.fake.calls.find((c) => c.channel === 'drafts.delete')?.payload).toMatchObject({
       key: 'local-abc',
     })
-    expect(fake.calls.find((c) => c.channel === 'saq.evidence.link')?.payload).toMatchObject({
+    expect(s.fake.calls.find((c) => c.channel === 'saq.evidence.link')?.payload).toMatchObject({
       draftKey: 'local-abc',
       saqId: 'saq-900',
     })
-    expect(router.currentRoute.value.fullPath).toBe('/saq/saq-900')
+    expect(s.router.currentRoute.value.fullPath).toBe('/saq/saq-900')
   })
 })
 
 describe('templates and evidence', () => {
   it('answered against an older template: the answers move to the current one, losses named', async () => {
-    fake.handle('api.call', (p: { op: string }) => {
+    s.fake.handle('api.call', (p: { op: string }) => {
       if (p.op === 'saq.create')
         return new Fail({
           code: 'VALIDATION',
@@ -340,8 +241,8 @@ describe('templates and evidence', () => {
       saq: { saqType: 'A', status: 'draft', requirement: '2.2.1' },
     }
     const attached: unknown[] = []
-    fake.handle('saq.evidence.list', () => (attached.length ? [entry] : []))
-    fake.handle('saq.evidence.attach', (p: unknown) => {
+    s.fake.handle('saq.evidence.list', () => (attached.length ? [entry] : []))
+    s.fake.handle('saq.evidence.attach', (p: unknown) => {
       attached.push(p)
       return entry
     })
@@ -361,81 +262,5 @@ describe('templates and evidence', () => {
     expect(text(row('2.2.1').querySelector('[data-testid="saq-evidence-item"]'))).toContain(
       'hardening.png',
     )
-  })
-})
-
-describe('approving', () => {
-  const complete = {
-    '2.2.1': { requirement: '2.2.1', response: 'in_place' as const },
-    '2.2.2': { requirement: '2.2.2', response: 'in_place' as const },
-    '8.3.1': { requirement: '8.3.1', response: 'not_in_place' as const },
-  }
-
-  it('the button says what is missing until answers and attestation are complete', async () => {
-    await mountDraft(
-      draft({ saqId: 'saq-5', answers: { '2.2.1': complete['2.2.1'] } }),
-      '/saq/draft/saq-5',
-    )
-    expect(text(theTestId('saq-approve-reason'))).toBe(
-      "Cannot approve yet: 2 requirements unanswered; the attestation lacks the signer's name, signer's title, date. Go to 2.2.2",
-    )
-    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
-  })
-
-  it('a role without saq.approve is told so and cannot approve', async () => {
-    fake.handle('api.call', (p: { op: string }) =>
-      p.op === 'user.permissions'
-        ? answer({ data: { permissions: ['saq.read', 'saq.write', 'targets.read'] } })
-        : fallback(p.op),
-    )
-    await mountDraft(
-      draft({
-        saqId: 'saq-5',
-        answers: complete,
-        attestation: { signer_name: 'Ana Lyst', signer_title: 'Analyst', date: '2030-01-02' },
-      }),
-      '/saq/draft/saq-5',
-    )
-    expect(text(theTestId('saq-approve-reason'))).toContain(
-      'Your role may not approve questionnaires (permission saq.approve)',
-    )
-    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
-  })
-
-  it('asks for confirmation and sends the final answers with the attestation', async () => {
-    fake.handle('api.call', (p: { op: string }) =>
-      p.op === 'saq.approve'
-        ? answer({ data: { id: 'saq-5', type: 'saq', attributes: { status: 'approved' } } })
-        : fallback(p.op),
-    )
-    await mountDraft(
-      draft({
-        saqId: 'saq-5',
-        answers: complete,
-        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2030-01-02' },
-      }),
-      '/saq/draft/saq-5',
-    )
-    expect(text(theTestId('saq-approve-reason'))).toBe('Ready to approve.')
-    expect(text(theTestId('saq-compliance'))).toBe('Non-Compliant')
-    theTestId('saq-approve').click()
-    await flushPromises()
-    expect(text(theTestId('saq-approve-confirm-text'))).toContain('Approve “Web shop SAQ A 2030”')
-    expect(text(theTestId('confirm-where'))).toBe('Account: Account acct-aaaa · Organization: Acme')
-    theTestId('saq-approve-confirm').click()
-    await flushPromises()
-    const call = apiCalls(fake).find((c) => c.op === 'saq.approve')!
-    expect(call.input).toMatchObject({
-      path: { id: 'saq-5' },
-      body: {
-        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2030-01-02' },
-        answers: [
-          { requirement: '2.2.1', response: 'in_place' },
-          { requirement: '2.2.2', response: 'in_place' },
-          { requirement: '8.3.1', response: 'not_in_place' },
-        ],
-      },
-    })
-    expect(fake.calls.some((c) => c.channel === 'drafts.delete')).toBe(true)
   })
 })

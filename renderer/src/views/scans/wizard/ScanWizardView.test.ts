@@ -1,175 +1,29 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter, type Router } from 'vue-router'
-import { parseHostList } from '@contract/hosts'
+import { describe, expect, it, vi } from 'vitest'
 import { SCHEDULE_DEBOUNCE_MS } from '@/components/scans/ScheduleEditor.vue'
-import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { HOSTS_DEBOUNCE_MS, MAX_HOST_FILE_BYTES } from '@/composables/scanWizard'
-import { detailName, resourceByKey } from '@/resources'
-import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { apiCalls } from '@/test/composables'
 import { byTestId, click, errorOfField, inputOf, shown, theTestId, typeInto } from '@/test/dom'
-import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
-import { mountWithApp } from '@/test/mountApp'
-import ScanWizardView from './ScanWizardView.vue'
+import {
+  PROFILE_ZONE,
+  areaOf,
+  choose,
+  fillWhat,
+  mountWizard,
+  next,
+  onStep,
+  serve,
+  sleep,
+  t,
+  text,
+  typeLines,
+  useWizardTests,
+  writes,
+} from './wizardTestKit'
 
-let fake: FakeScandesk
-let stored: StoredDrafts
-let mounted: { unmount: () => void }[] = []
-beforeEach(() => {
-  fake = withTwoAccounts()
-  stored = serveDrafts(fake, {
-    savedAt: (n) => `2030-01-01T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
-  })
-})
-afterEach(() => {
-  for (const m of mounted) m.unmount()
-  mounted = []
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
-
-type Call = { op: string; input: { body?: Record<string, unknown>; path?: { id: string } } }
-type Answerer = (p: Call) => unknown
-const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
-const list = (type: string, rows: [string, Record<string, unknown>][]) =>
-  answer({
-    data: rows.map(([id, attributes]) => ({ id, type, attributes })),
-    meta: { pagination: { total_count: rows.length } },
-  })
-const scan = (status: string) => ({
-  data: {
-    id: 'scn-77',
-    type: 'scan',
-    attributes: { name: 'Weekly perimeter', status, progress: 0, target_ids: ['tgt-1'] },
-  },
-})
-
-const DEFAULTS: Record<string, Answerer> = {
-  'scans.scan_profiles': () =>
-    list('scan_profile', [
-      [
-        'spr-1',
-        {
-          name: 'Full and fast',
-          code: 'full_and_fast',
-          description: 'Every check, safe checks only',
-          activated: true,
-          checks_count: 84210,
-        },
-      ],
-      ['spr-2', { name: 'Host discovery', code: 'discovery', activated: true }],
-      ['spr-3', { name: 'Full and very deep', code: 'full_deep', activated: false }],
-    ]),
-  'port_lists.activated': () =>
-    list('port_list', [['pl-1', { name: 'All TCP', port_count: 65535, activated: true }]]),
-  'scanners.activated': () =>
-    list('scanner', [['scr-1', { name: 'Cloud EU', host: 'eu.example', activated: true }]]),
-  'credentials.list': () =>
-    list('credential', [
-      ['crd-1', { name: 'Linux fleet', kind: 'ssh_password', username: 'scanner' }],
-    ]),
-  'targets.list': () => list('target', [['tgt-1', { name: 'DMZ', address: '192.0.2.0/24' }]]),
-  // Counts as the service does (the shared host syntax).
-  'targets.calculate_hosts': (p) =>
-    answer({
-      data: {
-        address: p.input.body?.address,
-        hosts_count: parseHostList([String(p.input.body?.address)]).count,
-      },
-    }),
-  'user.organization': () =>
-    answer({ data: { id: 'org-1', type: 'organization', attributes: { name: 'Acme' } } }),
-  'schedules.first_schedule_date': () =>
-    answer({
-      data: {
-        time_zone: 'Europe/Berlin',
-        first: { at: '2030-03-25T08:00:00Z', local: '2030-03-25T09:00:00+01:00' },
-      },
-    }),
-  'schedules.next_schedule_dates': () =>
-    answer({
-      data: {
-        time_zone: 'Europe/Berlin',
-        dates: [
-          { at: '2030-03-25T08:00:00Z', local: '2030-03-25T09:00:00+01:00' },
-          { at: '2030-04-01T07:00:00Z', local: '2030-04-01T09:00:00+02:00' },
-        ],
-      },
-    }),
-  'scans.create_from_wizard': () => answer(scan('scheduled')),
-  'scans.start': () => answer(scan('running')),
-}
-
-function serve(over: Record<string, Answerer> = {}): void {
-  fake.handle('api.call', (p: Call) => {
-    const handler = over[p.op] ?? DEFAULTS[p.op]
-    return handler ? handler(p) : new Fail({ code: 'INTERNAL', message: `no answer for ${p.op}` })
-  })
-}
-
-const READS = new Set(Object.keys(DEFAULTS).filter((op) => !/create|start/.test(op)))
-/** Calls other than reads and calculations: the writes. */
-const writes = () => apiCalls(fake).filter((c) => !READS.has(c.op))
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').trim() ?? ''
-
-let router: Router
-async function mountWizard() {
-  router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/scans/new', name: 'scan-wizard', component: ScanWizardView },
-      {
-        path: '/scans/:id',
-        name: detailName(resourceByKey('scans')!),
-        component: { render: () => null },
-      },
-      { path: '/:rest(.*)*', name: 'any', component: { render: () => null } },
-    ],
-  })
-  await router.push('/scans/new')
-  mounted.push(mountWithApp(ConfirmHost, { global: { plugins: [router] } }))
-  const wrapper = mountWithApp(ScanWizardView, { global: { plugins: [router] } })
-  mounted.push(wrapper)
-  await flushPromises()
-  return wrapper
-}
-
-/** Clicks Next and waits for the step's check. */
-async function next(): Promise<void> {
-  await click('scan-wizard-next')
-  await sleep(20)
-  await flushPromises()
-}
-
-/** Chooses an Element Plus radio by its test id. */
-async function choose(id: string): Promise<void> {
-  theTestId(id).querySelector('input')!.click()
-  await flushPromises()
-}
-
-const onStep = (name: string) => shown(`wizard-${name}`)
-
-/** The textarea of an Element Plus input of type textarea. */
-const areaOf = (id: string) =>
-  document.querySelector<HTMLTextAreaElement>(`textarea[data-testid="${id}"]`)!
-
-/** Types into a textarea and leaves it. */
-async function typeLines(id: string, value: string): Promise<void> {
-  const el = areaOf(id)
-  el.value = value
-  el.dispatchEvent(new Event('input'))
-  el.dispatchEvent(new FocusEvent('blur'))
-  await flushPromises()
-}
-
-/** Fills step 1 with a name and the Full and fast profile. */
-async function fillWhat(): Promise<void> {
-  await typeInto('wizard-name', 'Weekly perimeter')
-  await choose('wizard-profile-full_and_fast')
-}
+useWizardTests()
 
 describe('the scan wizard', () => {
   it('refuses an empty step with the caret on the first error, and sends nothing', async () => {
@@ -185,10 +39,10 @@ describe('the scan wizard', () => {
     expect(byTestId('wizard-profiles')[0].querySelectorAll('.el-radio')).toHaveLength(2)
     expect(text('wizard-profile-full_and_fast')).toContain('Every check, safe checks only')
     expect(writes()).toEqual([])
-    expect(fake.calls.filter((c) => c.channel === 'drafts.save')).toHaveLength(0)
+    expect(t.fake.calls.filter((c) => c.channel === 'drafts.save')).toHaveLength(0)
   })
 
-  it('gives every refused host line its number and reason, and flags repeated lines', async () => {
+  it('gives every refused host line its number and reason once, and flags repeated lines', async () => {
     serve()
     await mountWizard()
     await fillWhat()
@@ -197,7 +51,10 @@ describe('the scan wizard', () => {
     await typeLines('wizard-hosts', '192.0.2.1\nnot a host\n\n192.0.2.1\nx;y')
     await next()
     expect(onStep('where')).toBe(true)
-    expect(await errorOfField('hosts')).toMatch(/^Line 2: /)
+    // The field says how many lines are refused; the list says which and why, each once.
+    expect(await errorOfField('hosts')).toBe(
+      '2 lines cannot be scanned: fix or remove them (the reasons are listed below).',
+    )
     const lines = [...theTestId('wizard-host-lines').querySelectorAll('li')].map((li) =>
       li.textContent?.replace(/\s+/g, ' ').trim(),
     )
@@ -205,8 +62,12 @@ describe('the scan wizard', () => {
     expect(lines[0]).toMatch(/^Line 2 \(not a host\): \S/)
     expect(lines[1]).toBe('Line 4 (192.0.2.1): repeats line 1; left out.')
     expect(lines[2]).toMatch(/^Line 5 \(x;y\): \S/)
+    const reason = lines[0]!.replace(/^Line 2 \(not a host\): /, '')
+    expect(document.body.textContent!.split(reason)).toHaveLength(2)
+    // Refused and repeated lines are not entries: one host is left to scan.
+    expect(text('wizard-host-entries')).toBe('1 entry (2 lines refused)')
     expect(document.activeElement).toBe(areaOf('wizard-hosts'))
-    expect(apiCalls(fake).filter((c) => c.op === 'targets.calculate_hosts')).toHaveLength(0)
+    expect(apiCalls(t.fake).filter((c) => c.op === 'targets.calculate_hosts')).toHaveLength(0)
     expect(writes()).toEqual([])
   })
 
@@ -220,7 +81,7 @@ describe('the scan wizard', () => {
     await sleep(HOSTS_DEBOUNCE_MS + 50)
     await flushPromises()
     expect(
-      apiCalls(fake)
+      apiCalls(t.fake)
         .filter((c) => c.op === 'targets.calculate_hosts')
         .map((c) => c.input),
     ).toEqual([
@@ -241,7 +102,7 @@ describe('the scan wizard', () => {
     await flushPromises()
     await sleep(SCHEDULE_DEBOUNCE_MS + 50)
     await flushPromises()
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone
+    const zone = PROFILE_ZONE
     expect(text('schedule-summary')).toBe(`Every Monday at 09:00 ${zone}, from 25 March 2030`)
     expect(text('schedule-next')).toContain('Mon 1 Apr 2030, 09:00 (UTC+02:00)')
     expect(writes()).toEqual([])
@@ -255,10 +116,10 @@ describe('the scan wizard', () => {
       '3 new targets, covering 14 hosts: 192.0.2.1-192.0.2.4, 192.0.2.6-192.0.2.14, scan.example.com',
     )
     expect(writes()).toEqual([])
-    expect(stored['acct-aaaa']).toBeDefined()
+    expect(t.stored['acct-aaaa']).toBeDefined()
 
     await click('wizard-save-start')
-    await vi.waitFor(() => expect(router.currentRoute.value.fullPath).toBe('/scans/scn-77'))
+    await vi.waitFor(() => expect(t.router.currentRoute.value.fullPath).toBe('/scans/scn-77'))
     expect(writes().map((c) => c.op)).toEqual(['scans.create_from_wizard', 'scans.start'])
     expect(writes()[0].input).toEqual({
       body: {
@@ -273,14 +134,14 @@ describe('the scan wizard', () => {
       },
     })
     expect(writes()[1].input).toEqual({ path: { id: 'scn-77' } })
-    expect(router.currentRoute.value.fullPath).toBe('/scans/scn-77')
-    expect(stored['acct-aaaa']).toBeUndefined()
-    expect(fake.calls.filter((c) => c.channel === 'drafts.delete')).toHaveLength(1)
+    expect(t.router.currentRoute.value.fullPath).toBe('/scans/scn-77')
+    expect(t.stored['acct-aaaa']).toBeUndefined()
+    expect(t.fake.calls.filter((c) => c.channel === 'drafts.delete')).toHaveLength(1)
   })
 
   it('restores the draft when opened again, and Start over forgets it', async () => {
     serve()
-    stored['acct-aaaa'] = {
+    t.stored['acct-aaaa'] = {
       savedAt: '2030-01-01T09:00:00.000Z',
       data: {
         step: 2,
@@ -304,14 +165,14 @@ describe('the scan wizard', () => {
     await choose('wizard-profile-full_and_fast')
     await sleep(20)
     await flushPromises()
-    expect(stored['acct-aaaa'].data).toMatchObject({
+    expect(t.stored['acct-aaaa'].data).toMatchObject({
       step: 0,
       what: { name: 'Restored scan', scan_profile: 'full_and_fast' },
       where: { target_ids: ['tgt-1'] },
     })
     await click('scan-wizard-start-over')
     await flushPromises()
-    expect(stored['acct-aaaa']).toBeUndefined()
+    expect(t.stored['acct-aaaa']).toBeUndefined()
     expect(inputOf('wizard-name').value).toBe('')
     expect(onStep('what')).toBe(true)
     expect(writes()).toEqual([])
@@ -322,7 +183,7 @@ describe('the scan wizard', () => {
       'scans.create_from_wizard': () =>
         new Fail({ code: 'OFFLINE', message: 'The service cannot be reached.' }),
     })
-    stored['acct-aaaa'] = {
+    t.stored['acct-aaaa'] = {
       savedAt: '2030-01-01T09:00:00.000Z',
       data: {
         step: 4,
@@ -358,13 +219,13 @@ describe('the scan wizard', () => {
       },
     })
     expect(text('wizard-submit-error')).toBe('The service cannot be reached.')
-    expect(stored['acct-aaaa']).toBeDefined()
-    expect(router.currentRoute.value.fullPath).toBe('/scans/new')
+    expect(t.stored['acct-aaaa']).toBeDefined()
+    expect(t.router.currentRoute.value.fullPath).toBe('/scans/new')
   })
 
   it('on release 5.3.0 offers a profile code and counts hosts on this computer, asking nothing', async () => {
     serve()
-    fake.emit('accounts.changed', {
+    t.fake.emit('accounts.changed', {
       accounts: [account('acct-aaaa', { release: '5.3.0' })],
       activeId: 'acct-aaaa',
     })
@@ -381,7 +242,7 @@ describe('the scan wizard', () => {
     expect(text('wizard-host-count')).toBe(
       'These entries cover 20 hosts (counted on this computer: this release cannot count hosts).',
     )
-    const ops = apiCalls(fake).map((c) => c.op)
+    const ops = apiCalls(t.fake).map((c) => c.op)
     expect(ops).not.toContain('scans.scan_profiles')
     expect(ops).not.toContain('targets.calculate_hosts')
     expect(writes()).toEqual([])

@@ -1,0 +1,111 @@
+import { flushPromises } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import type { AccountView } from '@contract/accounts'
+import { useAccountsStore } from '@/stores/accounts'
+import { useAppStore } from '@/stores/app'
+import { click, formSettled, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { useFakeBridge } from '@/test/fakeApp'
+import { account } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
+import AccountSwitcher from './AccountSwitcher.vue'
+import AddAccountDialog from './AddAccountDialog.vue'
+
+// The demo service's account: its base URL and release are what the new user's form starts from.
+const DEMO = account('acct-demo0001', {
+  label: 'Demo service',
+  baseUrl: 'http://127.0.0.1:4010',
+  release: '5.5.x',
+  username: 'demo@sandbox.test',
+  isDemo: true,
+})
+const MANAGER: AccountView = {
+  ...account('acct-mngr0001'),
+  label: 'Demo manager',
+  baseUrl: DEMO.baseUrl,
+  username: 'manager@sandbox.test',
+}
+
+const fake = useFakeBridge((fake) => {
+  fake.handle('accounts.add', () => ({ status: 'signedIn', account: MANAGER }))
+  fake.handle('accounts.setActive', (p: { accountId: string }) => ({
+    accounts: [DEMO, MANAGER],
+    activeId: p.accountId,
+  }))
+  useAccountsStore()
+  useAppStore()
+  fake.emit('accounts.changed', { accounts: [DEMO], activeId: DEMO.id })
+})
+
+const adds = () => fake.calls.filter((c) => c.channel === 'accounts.add').map((c) => c.payload)
+const title = () =>
+  document.querySelector('[data-testid="add-account-dialog"] .el-dialog__title')?.textContent
+
+async function openFor(from: string) {
+  const wrapper = mountWithApp(AddAccountDialog, { props: { modelValue: true, from } })
+  await flushPromises()
+  return wrapper
+}
+
+async function fillUser(): Promise<void> {
+  await typeInto('field-label', 'Demo manager')
+  await typeInto('field-username', 'manager@sandbox.test')
+  await typeInto('field-password', 'sandbox-password')
+}
+
+async function submit(): Promise<void> {
+  theTestId('add-account-submit').click()
+  await formSettled()
+}
+
+describe('adding another user of a service', () => {
+  it('starts from its URL and release and reuses its key by naming the account only', async () => {
+    await openFor(DEMO.id)
+    expect(title()).toBe('Add another user of Demo service')
+    expect(theTestId('add-account-base-url-fixed').textContent?.trim()).toBe(DEMO.baseUrl)
+    expect(inputOf('field-reuse-key').checked).toBe(true)
+    // The key is never shown, nor asked for; the connection settings are the account's.
+    expect(shown('field-api-key')).toBe(false)
+    expect(shown('field-allow-insecure-http')).toBe(false)
+    await fillUser()
+    await submit()
+    expect(adds()).toEqual([
+      {
+        label: 'Demo manager',
+        baseUrl: DEMO.baseUrl,
+        apiKeyFrom: DEMO.id,
+        authMethod: 'password',
+        username: 'manager@sandbox.test',
+        password: 'sandbox-password',
+        rememberPassword: false,
+        release: '5.5.x',
+        color: expect.stringMatching(/^#/),
+      },
+    ])
+    expect(useAccountsStore().activeId).toBe(MANAGER.id)
+  })
+
+  it('takes a typed key instead when the stored one is not to be reused', async () => {
+    await openFor(DEMO.id)
+    inputOf('field-reuse-key').click()
+    await flushPromises()
+    expect(inputOf('field-base-url').value).toBe(DEMO.baseUrl)
+    await fillUser()
+    await typeInto('field-api-key', 'another-key')
+    await submit()
+    expect(adds()).toHaveLength(1)
+    expect(adds()[0]).toMatchObject({ baseUrl: DEMO.baseUrl, apiKey: 'another-key' })
+    expect(adds()[0]).not.toHaveProperty('apiKeyFrom')
+  })
+
+  it('is offered in the account menu of the switcher', async () => {
+    const wrapper = mountWithApp(AccountSwitcher)
+    await flushPromises()
+    await click('account-switcher')
+    await click(`account-menu-${DEMO.id}`)
+    await click('account-add-user')
+    await flushPromises()
+    await flushPromises()
+    expect(title()).toBe('Add another user of Demo service')
+    wrapper.unmount()
+  })
+})
