@@ -1,3 +1,4 @@
+import { BRIDGE_KEY_STORAGE } from '@contract/browser-bridge'
 import { createPinia, defineStore, setActivePinia } from 'pinia'
 import { watch } from 'vue'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -128,10 +129,13 @@ describe('connectivity', () => {
 describe('in a browser', () => {
   afterEach(() => {
     vi.unstubAllGlobals()
+    sessionStorage.clear()
   })
 
   it('reports the page’s network state at start and on every change', async () => {
     delete window.scandesk
+    // the page key the launch exchange leaves in the tab (browser mode sends nothing without it)
+    sessionStorage.setItem(BRIDGE_KEY_STORAGE, 'k'.repeat(43))
     const sent: unknown[] = []
     vi.stubGlobal(
       'fetch',

@@ -50,7 +50,9 @@ describe('the keychain warning', () => {
       message: 'The system keychain did not answer within 5 s.',
     })
     await flushPromises()
-    expect(text('keychain-banner-reason')).toBe('Why: The system keychain did not answer within 5 s..')
+    expect(text('keychain-banner-reason')).toBe(
+      'Why: The system keychain did not answer within 5 s..',
+    )
     expect(text('keychain-banner-sealed')).toContain(
       'offline copies, drafts, changes waiting to be sent) stays as it is, and nothing new is added to it',
     )
