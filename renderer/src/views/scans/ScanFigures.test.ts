@@ -1,5 +1,8 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import AttributeList from '@/components/kit/AttributeList.vue'
+import { detailName, RESOURCES, resourceByKey } from '@/resources'
 import { catchAllRouter } from '@/test/composables'
 import { byTestId, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
@@ -164,5 +167,33 @@ describe('the status card of a scan', () => {
     expect(text('scan-live-note')).toBe(
       'This is the offline copy of 2 hours ago: the scan may have finished since.',
     )
+  })
+})
+
+describe('all attributes of a scan', () => {
+  it('say its counts by severity are not known while it runs, and give them once it completed', async () => {
+    const page = { render: () => null }
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: RESOURCES.map((r) => ({
+        path: `/${r.key}/:id`,
+        name: detailName(r),
+        component: page,
+      })),
+    })
+    const attrs = (status: string) =>
+      mountWithApp(AttributeList, {
+        props: { attributes: scan(status).attributes, resource: resourceByKey('scans')! },
+        global: { plugins: [router] },
+      })
+    const running = attrs('running')
+    await flushPromises()
+    const cell = () => document.querySelector<HTMLElement>('[data-attr="severity_counts"]')!
+    expect(cell().textContent?.trim()).toBe('Not known yet')
+    running.unmount()
+    const done = attrs('completed')
+    await flushPromises()
+    expect(cell().textContent?.trim()).not.toContain('Not known')
+    done.unmount()
   })
 })
