@@ -231,6 +231,18 @@ describe('filling an SAQ on this computer', () => {
     expect(text(row('8.3.1'))).toContain('explanation: is not acceptable here')
   })
 
+  it('does not offer to submit while “Work offline” is on', async () => {
+    await mountDraft(draft())
+    expect(theTestId<HTMLButtonElement>('saq-submit').disabled).toBe(false)
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    const submit = theTestId<HTMLButtonElement>('saq-submit')
+    expect(submit.disabled).toBe(true)
+    expect(submit.closest('[data-reason]')?.getAttribute('data-reason')).toContain(
+      '“Work offline” is on',
+    )
+  })
+
   it('submits: the draft moves to the new id and its evidence follows', async () => {
     fake.handle('api.call', (p: { op: string }) =>
       p.op === 'saq.create'
@@ -400,6 +412,26 @@ describe('approving', () => {
       'Your role may not approve questionnaires (permission saq.approve)',
     )
     expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
+  })
+
+  it('waits for the service while “Work offline” is on, saying so, and the draft still saves', async () => {
+    await mountDraft(
+      draft({
+        saqId: 'saq-5',
+        answers: complete,
+        attestation: { signer_name: 'Ana Lyst', signer_title: 'Analyst', date: '2030-01-02' },
+      }),
+      '/saq/draft/saq-5',
+    )
+    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(false)
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    expect(text(theTestId('saq-approve-reason'))).toBe(
+      'This needs the service, and “Work offline” is on (top bar).',
+    )
+    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
+    await choose('2.2.1', 'not_applicable')
+    expect(savedDraft().answers['2.2.1']).toMatchObject({ response: 'not_applicable' })
   })
 
   it('asks for confirmation and sends the final answers with the attestation', async () => {
