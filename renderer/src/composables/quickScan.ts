@@ -8,6 +8,7 @@ import { useOperationCall } from '@/data/useOperationCall'
 import { useSchemaForm } from '@/data/useSchemaForm'
 import { useAppStore } from '@/stores/app'
 import { useConfirmStore } from '@/stores/confirm'
+import { useOfflineGate } from './offlineGate'
 
 /** How long typing must pause before the hosts are counted. */
 export const QUICK_SCAN_DEBOUNCE_MS = 400
@@ -48,11 +49,13 @@ interface Progress {
  * The dashboard's quick scan: one hosts field checked by the catalog's target address schema, a
  * live host count (targets.calculate_hosts, where the release has it) asked once typing pauses,
  * the default profile (scans.scan_profiles, where the release has it) and, after one
- * confirmation, targets.create → scans.create → scans.start through the data layer.
+ * confirmation, targets.create → scans.create → scans.start through the data layer. While the
+ * service is out of reach "Scan now" is disabled with the reason, before any confirmation.
  */
 export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
   const app = useAppStore()
   const confirm = useConfirmStore()
+  const gate = useOfflineGate()
   const { run } = useOperationCall()
   const outcome = ref<QuickScanOutcome | null>(null)
   const busy = ref(false)
@@ -171,7 +174,9 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
       : null,
   )
 
-  const canSubmit = computed(() => !busy.value && profile.value !== null)
+  /** Why "Scan now" must wait for the service (its three writes are online-only), else null. */
+  const offline = computed(() => gate.blockedAny(['targets.create', 'scans.create', 'scans.start']))
+  const canSubmit = computed(() => !busy.value && profile.value !== null && !offline.value)
 
   // Another account: nothing of this one's work stays on screen.
   watch(
@@ -273,6 +278,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     countText,
     countAvailable: count.available,
     profileNote,
+    offline,
     canSubmit,
     busy,
     outcome,

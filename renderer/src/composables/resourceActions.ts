@@ -7,6 +7,8 @@ import { isQueued, useOperationCall } from '@/data/useOperationCall'
 import type { ResourceDef, RowActionDef, ToolbarActionDef } from '@/resources'
 import { countOf, useConfirmStore } from '@/stores/confirm'
 import { useReleaseGuard } from '@/stores/scope'
+import { useOfflineGate } from './offlineGate'
+import { usePendingWrites } from './pendingWrites'
 import { usePermissions } from './permissions'
 
 /** A row as lists and details hand it around. */
@@ -27,12 +29,15 @@ export interface OpenForm {
 
 /**
  * The writes one resource offers, shared by its table and its detail page: what the release and
- * the user's permissions allow, confirmations naming what is touched, and the form dialog of
- * actions that need input.
+ * the user's permissions allow, which of them must wait for the service (offline: shown disabled
+ * with the reason, never asked first and then refused), confirmations naming what is touched, and
+ * the form dialog of actions that need input.
  */
 export function useResourceActions(resource: ResourceDef) {
   const guard = useReleaseGuard()
   const permissions = usePermissions()
+  const gate = useOfflineGate()
+  const writes = usePendingWrites()
   const confirm = useConfirmStore()
   const { runDynamic: run, running } = useOperationCall(resource.alsoChanges)
   const form = shallowRef<OpenForm | null>(null)
@@ -47,10 +52,26 @@ export function useResourceActions(resource: ResourceDef) {
     return findOperation(op)?.method === 'GET' || area === null || permissions.canWrite(area)
   }
 
-  /** The row actions offered for a row with these attributes (release, permission, row state). */
-  function rowActionsFor(attributes: Record<string, unknown> | null): RowActionDef[] {
+  /** Why `op` cannot be sent now (online-only while the service is out of reach), else null. */
+  const blocked = (op: OperationId | undefined): string | null => gate.blocked(op)
+
+  /** Says why an action cannot run now; true when it was held back. */
+  function heldBack(op: OperationId | undefined): boolean {
+    const reason = blocked(op)
+    if (reason) ElMessage.warning(reason)
+    return reason !== null
+  }
+
+  /**
+   * The row actions offered for a row with these attributes (release, permission, row state); an
+   * action already waiting in the outbox for row `id` is not offered twice.
+   */
+  function rowActionsFor(attributes: Record<string, unknown> | null, id?: string): RowActionDef[] {
     return (resource.rowActions ?? []).filter(
-      (a) => allowed(a.op) && (!a.when || !attributes || a.when(attributes)),
+      (a) =>
+        allowed(a.op) &&
+        (!a.when || !attributes || a.when(attributes)) &&
+        !(id !== undefined && writes.pending([a.op], id)),
     )
   }
 
@@ -88,6 +109,7 @@ export function useResourceActions(resource: ResourceDef) {
    */
   async function rowAction(action: RowActionDef, row: ResourceRow): Promise<void> {
     const label = action.label.replace(/…$/, '')
+    if (heldBack(action.op)) return
     if (action.dialog) {
       if (action.confirm && !(await ask(action.confirm, label, `“${titleOf(row)}”`))) return
       dialog.value = { action, row }
@@ -107,6 +129,7 @@ export function useResourceActions(resource: ResourceDef) {
   /** Runs an action on the whole list (a form when it takes a body). */
   async function toolbarAction(action: ToolbarActionDef): Promise<void> {
     const label = action.label.replace(/…$/, '')
+    if (heldBack(action.op)) return
     if (findOperation(action.op)?.body) {
       openForm({ op: action.op, title: label })
       return
@@ -120,6 +143,8 @@ export function useResourceActions(resource: ResourceDef) {
   /** Deletes rows after asking (one by name, several by count); resolves true when deleted. */
   async function remove(rows: ResourceRow[]): Promise<boolean> {
     if (!rows.length) return false
+    const { delete: one, bulkDelete: many } = resource.ops
+    if (heldBack(rows.length > 1 && many && allowed(many) ? many : one)) return false
     const what =
       rows.length === 1
         ? `“${titleOf(rows[0])}”`
@@ -133,7 +158,6 @@ export function useResourceActions(resource: ResourceDef) {
       testId: 'delete-confirm',
     })
     if (!ok) return false
-    const { delete: one, bulkDelete: many } = resource.ops
     const result =
       rows.length > 1 && many && allowed(many)
         ? await run(many, { body: { ids: rows.map((r) => r.id) } })
@@ -157,6 +181,7 @@ export function useResourceActions(resource: ResourceDef) {
 
   return {
     allowed,
+    blocked,
     /** The user's permissions are known (or could not be read): the offered writes are final. */
     permissionsSettled: permissions.settled,
     running,

@@ -2,7 +2,7 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Connectivity, ConnectivityState } from '@contract/offline'
 import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import type { FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, type FakeScandesk } from '@/test/fakeScandesk'
 import { useOperation } from './useOperation'
 
 let fake: FakeScandesk
@@ -46,6 +46,29 @@ describe('catching up when the service is back', () => {
     expect(callsFor('scans.list')).toHaveLength(1)
     expect(copy.result.fromCache.value).toBe(false)
     expect(fresh.result.fromCache.value).toBe(false)
+  })
+
+  it('asks for statuses first and the rest once they are in (no copy says a scan still runs)', async () => {
+    let back = false
+    const running = deferred<unknown>()
+    fake.handle('api.call', (p: { op: string }) => {
+      if (back && p.op === 'scans.running') return running.promise
+      return listAnswer(p.op, 1, 1, !back)
+    })
+    report('acct-aaaa', 'unreachable')
+    const list = mountComposable(() => useOperation('targets.list', {}))
+    mountComposable(() => useOperation('scans.running', {}))
+    await flushPromises()
+    expect(list.result.fromCache.value).toBe(true)
+    back = true
+    report('acct-aaaa', 'online')
+    await flushPromises()
+    expect(callsFor('scans.running')).toHaveLength(2)
+    expect(callsFor('targets.list')).toHaveLength(1)
+    running.resolve(listAnswer('scans.running', 1))
+    await flushPromises()
+    expect(callsFor('targets.list')).toHaveLength(2)
+    expect(list.result.fromCache.value).toBe(false)
   })
 
   it('leaves the reads alone when another account comes back, or nothing changed', async () => {

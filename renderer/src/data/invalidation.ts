@@ -1,4 +1,4 @@
-import { useQueryCache, type QueryCache } from '@pinia/colada'
+import { useQueryCache, type EntryKey, type QueryCache } from '@pinia/colada'
 import { findOperation, type GroupId } from '@contract/catalog'
 import type { Answer } from './fetchOperation'
 import { parseKey } from './keys'
@@ -24,15 +24,35 @@ export function useInvalidation() {
 }
 
 /**
- * Marks stale every read of `accountId` whose last answer was the offline copy (active ones are
- * asked again at once, the others when next shown): the catch-up once the service is back.
+ * Groups whose reads carry live statuses (a scan's state and progress): a copy of them contradicts
+ * what fresher screens say (a finished scan still "running 3%"), so they are caught up first.
  */
-export function invalidateOfflineCopies(cache: QueryCache, accountId: string): Promise<unknown> {
+export const STATUS_GROUPS: readonly GroupId[] = ['scans']
+
+/**
+ * Marks stale every read of `accountId` whose last answer was the offline copy (active ones are
+ * asked again at once, the others when next shown): the catch-up once the service is back. The
+ * reads of statuses go first and are answered before the rest are asked.
+ */
+export async function invalidateOfflineCopies(
+  cache: QueryCache,
+  accountId: string,
+): Promise<unknown> {
+  const copyOf = (entry: { key: EntryKey; state: { value: { data?: unknown } } }) => {
+    const answer = entry.state.value.data as Partial<Answer<unknown>> | undefined
+    const key = parseKey(entry.key)
+    if (key?.accountId !== accountId || answer?.fromCache !== true) return null
+    return findOperation(key.op)?.group ?? ''
+  }
+  const isStatus = (group: GroupId | '' | null) => !!group && STATUS_GROUPS.includes(group)
+  await cache
+    .invalidateQueries({ predicate: (entry) => isStatus(copyOf(entry)) })
+    .catch(() => undefined)
   return cache
     .invalidateQueries({
       predicate: (entry) => {
-        const answer = entry.state.value.data as Partial<Answer<unknown>> | undefined
-        return parseKey(entry.key)?.accountId === accountId && answer?.fromCache === true
+        const group = copyOf(entry)
+        return group !== null && !isStatus(group)
       },
     })
     .catch(() => undefined)

@@ -1,6 +1,7 @@
-import type { Ref } from 'vue'
+import { computed, type Ref } from 'vue'
 import { findOperation, type GroupId, type OperationId } from '@contract/catalog'
 import type { DynamicInput } from '@/bridge/bridge'
+import { useOfflineGate } from '@/composables/offlineGate'
 import { describeBody, type FieldSpec } from './schemaFields'
 import { toBody } from './typedSchema'
 import { isQueued, useOperationCall } from './useOperationCall'
@@ -29,13 +30,17 @@ export interface OperationFormOptions {
  * A form for one catalog write (useSchemaForm over the operation's body schema): its fields come
  * from that schema, values are checked by it before anything is sent, the service's 422 field
  * errors land under their fields (the rest in one alert), `saving` tracks the call, the caret goes
- * back after a refused submit, and the reads the write changes are refreshed.
+ * back after a refused submit, and the reads the write changes are refreshed. While the write must
+ * wait for the service (online-only, service out of reach) `offline` says why, and a submit is
+ * refused with that reason before anything is sent; what was typed stays.
  */
 export function useOperationForm(op: OperationId, options: OperationFormOptions = {}) {
   const def = findOperation(op)
   if (!def) throw new Error(`unknown operation ${op}`)
   const fields: FieldSpec[] = describeBody(def.body)
   const { runDynamic } = useOperationCall(options.alsoChanges)
+  const gate = useOfflineGate()
+  const offline = computed(() => gate.blocked(op))
   const form = useSchemaForm<unknown>({
     schema: def.body ?? undefined,
     initial: () => ({ ...blank(fields), ...(options.initial?.() ?? {}) }),
@@ -45,6 +50,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
     labels: options.labels,
     check: options.check,
     async send(body) {
+      if (offline.value) return { ok: false, error: { code: 'OFFLINE', message: offline.value } }
       const path = options.path?.()
       const result = await runDynamic(op, {
         ...(path ? { path } : {}),
@@ -58,7 +64,7 @@ export function useOperationForm(op: OperationId, options: OperationFormOptions 
       }
     },
   })
-  return { fields, ...form }
+  return { fields, offline, ...form }
 }
 
 /** Empty starting values: '' for text, false for required booleans, [] for lists. */

@@ -69,6 +69,14 @@ describe.each(RESOURCES.map((r) => [r.key, r] as const))('registry entry %s', (_
       expect(attributeNames(v.op)).toEqual(expect.arrayContaining(r.columns.map((c) => c.key)))
   })
 
+  it('shows as pending only writes the outbox keeps, of its own group', () => {
+    for (const c of r.columns)
+      for (const id of c.pending?.ops ?? []) {
+        expect(op(id).offline, `${c.key}: ${id}`).toBe('queue')
+        expect(op(id).group, `${c.key}: ${id}`).toBe(r.group)
+      }
+  })
+
   it('relates only to resources that exist, through lists that take its id', () => {
     for (const rel of r.related ?? []) {
       const target = resourceByKey(rel.resource)

@@ -40,6 +40,16 @@ export interface ColumnDef<K extends string = string> {
   labels?: Readonly<Record<string, string>>
   /** Status words shown as a warning (amber) or a danger (red) tag; the rest neutral. */
   tones?: Readonly<Record<string, 'warning' | 'danger' | 'success'>>
+  /**
+   * Why a row's value is not known yet (a scan's findings while its run has not completed): the
+   * short words are shown instead of the value, the sentence on hover. Null: the value stands.
+   */
+  notKnown?: (attributes: Record<string, unknown>) => { short: string; long: string } | null
+  /**
+   * Queued writes that set this column to `value`: while one waits in the outbox for the row (or
+   * for every row) and the row's value is not that yet, the cell says `text` ("Read (pending)").
+   */
+  pending?: { ops: readonly OperationId[]; value: unknown; text: string }
 }
 
 /** A write on one row (path `{id}`): a call, or a form when the operation has a body. */

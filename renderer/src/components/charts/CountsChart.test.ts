@@ -108,3 +108,29 @@ describe('a chart of counts', () => {
     wrapper.unmount()
   })
 })
+
+describe('the whole name of a bar', () => {
+  type Tooltip = {
+    tooltip: { formatter: (p: unknown) => string }
+    yAxis: { tooltip: { show: boolean } }
+  }
+
+  it('shows on hover, as text even when the service sent markup', async () => {
+    const hostile: ChartRow = {
+      key: 'x',
+      label: 'Cut name',
+      title: 'A long title <img src=x onerror=alert(1)> & more',
+      value: 7,
+      color: '#b91c1c',
+    }
+    const { wrapper } = await mountChart([hostile, rows[1]])
+    const option = wrapper.findComponent({ name: 'Echarts' }).props('option') as Tooltip
+    // the first row is drawn last (on top)
+    expect(option.tooltip.formatter({ dataIndex: 1 })).toBe(
+      'A long title &#60;img src=x onerror=alert(1)&#62; &#38; more<br>Findings: 7',
+    )
+    expect(option.tooltip.formatter({ dataIndex: 0 })).toBe('Pass<br>Findings: 5')
+    // a name cut beside the axis shows whole on hover (ECharts encodes it)
+    expect(option.yAxis.tooltip.show).toBe(true)
+  })
+})

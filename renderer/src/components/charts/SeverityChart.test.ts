@@ -2,7 +2,7 @@ import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import { catchAllRouter } from '@/test/composables'
 import SeverityChart from './SeverityChart.vue'
-import { SEVERITY_COLORS } from './severity'
+import { SEVERITY_PALETTE } from './severity'
 
 function mountChart(counts: Record<string, unknown> | null) {
   return mount(SeverityChart, {
@@ -20,7 +20,9 @@ describe('the severity chart', () => {
     }
     expect(option.yAxis.data).toEqual(['Info', 'Low', 'Medium', 'High', 'Critical'])
     expect(option.series[0].data.map((d) => d.value)).toEqual([9, 1, 5, 0, 2])
-    expect(option.series[0].data.at(-1)?.itemStyle.color).toBe(SEVERITY_COLORS.critical)
+    // the theme's colour, resolved (the page sets none here: the light one)
+    expect(option.series[0].data.at(-1)?.itemStyle.color).toBe(SEVERITY_PALETTE.light.critical)
+    expect(option.series[0].data.at(-2)?.itemStyle.color).toBe(SEVERITY_PALETTE.light.high)
   })
 
   it('gives the same numbers as a table for screen readers and hides the drawing from them', () => {

@@ -16,13 +16,49 @@ export const SEVERITY_LABELS: Record<Severity, string> = {
   info: 'Info',
 }
 
-/** Bar colours (distinct in lightness as well as hue, readable on light and dark backgrounds). */
-export const SEVERITY_COLORS: Record<Severity, string> = {
-  critical: '#9f1239',
-  high: '#e11d48',
-  medium: '#f59e0b',
-  low: '#3b82f6',
-  info: '#94a3b8',
+/**
+ * The severities' colours per theme: critical purple and high red (distinct in hue, not only in
+ * lightness), each at least 4.5:1 (WCAG AA for text) against the theme's backgrounds and against
+ * the text of a tag filled with it (SEVERITY_TEXT), so bars and tags read in both themes.
+ * `styles/app.css` sets them as the `--sd-severity-*` variables (a test keeps the two equal).
+ */
+export const SEVERITY_PALETTE: Record<'light' | 'dark', Record<Severity, string>> = {
+  light: {
+    critical: '#6b21a8',
+    high: '#b91c1c',
+    medium: '#b45309',
+    low: '#1d4ed8',
+    info: '#475569',
+  },
+  dark: {
+    critical: '#c084fc',
+    high: '#f87171',
+    medium: '#fbbf24',
+    low: '#60a5fa',
+    info: '#94a3b8',
+  },
+}
+
+/** Text on a tag filled with a severity's colour, per theme (`--sd-severity-text`). */
+export const SEVERITY_TEXT = { light: '#ffffff', dark: '#0a0a0a' } as const
+
+/**
+ * A severity's colour in the current theme, as a CSS variable (with the light one as fallback):
+ * tags use it as is, charts resolve it when they draw (components/charts/theme.ts `paint`).
+ */
+export const SEVERITY_COLORS: Record<Severity, string> = Object.fromEntries(
+  SEVERITIES.map((s) => [s, `var(--sd-severity-${s}, ${SEVERITY_PALETTE.light[s]})`]),
+) as Record<Severity, string>
+
+/** The style of a tag filled with a severity's colour (Element Plus' tag variables). */
+export function severityTagStyle(severity: string): Record<string, string> | undefined {
+  const s = SEVERITIES.find((x) => x === severity)
+  if (!s) return undefined
+  return {
+    '--el-tag-bg-color': SEVERITY_COLORS[s],
+    '--el-tag-border-color': SEVERITY_COLORS[s],
+    '--el-tag-text-color': `var(--sd-severity-text, ${SEVERITY_TEXT.light})`,
+  }
 }
 
 /** The counts in severity order, missing or odd values read as 0. */

@@ -7,6 +7,17 @@ export function cssVar(name: string, fallback: string): string {
   return value || fallback
 }
 
+const CSS_VAR = /^var\((--[\w-]+)(?:,\s*([^)]+))?\)$/
+
+/**
+ * A colour a chart can draw with: `var(--name, fallback)` resolved against the page's theme now
+ * (SVG attributes take no CSS variables), anything else as it is.
+ */
+export function paint(color: string): string {
+  const m = CSS_VAR.exec(color.trim())
+  return m ? cssVar(m[1], m[2]?.trim() ?? color) : color
+}
+
 /**
  * The colours a chart draws its text and grid lines in, from the theme's CSS variables; worked
  * out again when <html>'s class changes (the theme toggle sets `dark` there).

@@ -154,4 +154,20 @@ describe('the port range editor', () => {
     expect(byTestId('range-delete')).toHaveLength(0)
     expect(byTestId('range-text')).toHaveLength(0)
   })
+
+  it('waits for the service to add or delete while “Work offline” is on, keeping the text', async () => {
+    await mountEditor()
+    await typeRanges('T:8080')
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    expect(theTestId('range-offline').textContent).toContain('“Work offline” is on')
+    expect(theTestId<HTMLButtonElement>('range-add').disabled).toBe(true)
+    expect(byTestId<HTMLButtonElement>('range-delete').every((b) => b.disabled)).toBe(true)
+    theTestId('range-add').closest('form')!.requestSubmit()
+    await flushPromises()
+    expect(sent('port_lists.add_range')).toHaveLength(0)
+    expect(
+      document.querySelector<HTMLTextAreaElement>('textarea[data-testid="range-text"]')!.value,
+    ).toBe('T:8080')
+  })
 })

@@ -45,3 +45,30 @@ describe('a status cell', () => {
     expect(hostile.textContent?.trim()).toBe('<b>x</b>')
   })
 })
+
+describe('a severity cell', () => {
+  const fill = (el: HTMLElement) => el.style.getPropertyValue('--el-tag-bg-color')
+
+  it('fills critical and high with their own colours, in the theme’s variables', () => {
+    const critical = tagOf({ value: 'critical', kind: 'severity' })
+    const high = tagOf({ value: 'high', kind: 'severity' })
+    expect(critical.textContent?.trim()).toBe('critical')
+    expect(fill(critical)).toBe('var(--sd-severity-critical, #6b21a8)')
+    expect(fill(high)).toBe('var(--sd-severity-high, #b91c1c)')
+    expect(high.style.getPropertyValue('--el-tag-text-color')).toBe(
+      'var(--sd-severity-text, #ffffff)',
+    )
+  })
+
+  it('colours each count of a severity-counts cell the same way', () => {
+    const cell = tagOf({
+      value: { critical: 1, high: 2, medium: 0, low: 0, info: 0 },
+      kind: 'severity-counts',
+    })
+    const tags = [...cell.querySelectorAll<HTMLElement>('[data-severity]')]
+    expect(tags.map((t) => [t.dataset.severity, t.textContent?.trim(), fill(t)])).toEqual([
+      ['critical', '1 C', 'var(--sd-severity-critical, #6b21a8)'],
+      ['high', '2 H', 'var(--sd-severity-high, #b91c1c)'],
+    ])
+  })
+})

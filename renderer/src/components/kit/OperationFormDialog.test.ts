@@ -2,7 +2,7 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
-import { click, formSettled, submitWith, theTestId } from '@/test/dom'
+import { byTestId, click, formSettled, submitWith, theTestId } from '@/test/dom'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import OperationFormDialog from './OperationFormDialog.vue'
 
@@ -89,5 +89,35 @@ describe('a form dialog whose write was queued', () => {
     expect(document.body.textContent).toContain(
       'Queued — it will be sent when the service is back (see Outbox).',
     )
+  })
+})
+
+describe('a form dialog while the service is out of reach', () => {
+  it('disables its action with the reason, keeps what was typed, and sends once it is back', async () => {
+    fake.handle('api.call', () => ({
+      data: { data: { id: 't-1' } },
+      fetchedAt: '',
+      fromCache: false,
+    }))
+    const wrapper = await openCreateTarget()
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    const save = theTestId<HTMLButtonElement>('operation-form-submit')
+    expect(save.disabled).toBe(true)
+    expect(theTestId('action-blocked').textContent?.trim()).toBe(
+      'This needs the service, and “Work offline” is on (top bar).',
+    )
+    // Enter in a field submits the form: refused before anything is sent
+    field('name').form?.requestSubmit()
+    await formSettled()
+    expect(creates()).toHaveLength(0)
+    expect(field('name').value).toBe('Gateway')
+
+    fake.emit('connectivity.mode', { workOffline: false, network: true })
+    await flushPromises()
+    expect(byTestId('action-blocked')).toHaveLength(0)
+    await submitWith('operation-form-submit')
+    expect(creates()).toHaveLength(1)
+    expect(wrapper.emitted('saved')).toHaveLength(1)
   })
 })

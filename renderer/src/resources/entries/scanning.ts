@@ -1,3 +1,4 @@
+import { runFindingsUnknown, scanFindingsUnknown } from '@/utils/scanFindings'
 import { defineResource } from '../types'
 
 const activeOnly = (a: Record<string, unknown>) => a.activated === false
@@ -51,7 +52,13 @@ export const scanningResources = [
       { key: 'name', sortable: true },
       { key: 'status', kind: 'status', sortable: true, width: 110 },
       { key: 'progress', kind: 'progress', width: 130 },
-      { key: 'severity_counts', label: 'Findings', kind: 'severity-counts', width: 190 },
+      {
+        key: 'severity_counts',
+        label: 'Findings',
+        kind: 'severity-counts',
+        width: 190,
+        notKnown: (a) => scanFindingsUnknown(a.status),
+      },
       { key: 'started_at', label: 'Started', kind: 'datetime', sortable: true },
       { key: 'finished_at', label: 'Finished', kind: 'datetime', sortable: true },
     ],
@@ -123,7 +130,12 @@ export const scanningResources = [
       { key: 'status', kind: 'status' },
       { key: 'duration_seconds', label: 'Seconds', kind: 'number' },
       { key: 'hosts_count', label: 'Hosts', kind: 'number' },
-      { key: 'severity_counts', label: 'Findings', kind: 'severity-counts' },
+      {
+        key: 'severity_counts',
+        label: 'Findings',
+        kind: 'severity-counts',
+        notKnown: (a) => runFindingsUnknown(a.status),
+      },
     ],
     defaultSort: '-started_at',
   }),

@@ -91,8 +91,26 @@ export const serviceResources = [
       { key: 'title' },
       { key: 'level', kind: 'status', width: 100 },
       { key: 'kind', kind: 'status' },
-      { key: 'read', kind: 'boolean', width: 80 },
-      { key: 'seen', kind: 'boolean', width: 80 },
+      {
+        key: 'read',
+        kind: 'boolean',
+        width: 130,
+        pending: {
+          ops: ['notifications.mark_read', 'notifications.mark_all_read'],
+          value: true,
+          text: 'Read (pending)',
+        },
+      },
+      {
+        key: 'seen',
+        kind: 'boolean',
+        width: 130,
+        pending: {
+          ops: ['notifications.mark_seen', 'notifications.mark_all_seen'],
+          value: true,
+          text: 'Seen (pending)',
+        },
+      },
       { key: 'created_at', label: 'Received', kind: 'datetime', sortable: true },
     ],
     filters: ['read', 'seen', 'kind'],

@@ -83,10 +83,29 @@ describe('the vulnerabilities chart of the dashboard', () => {
 })
 
 describe('the PCI chart of the dashboard', () => {
-  it('says the verdict in words and leads to failing and passing findings', async () => {
-    fake.handle('api.call', () =>
-      answer({ data: { pass: 4, fail: 2, total: 6, compliant: false } }),
+  const scans = (n: number) =>
+    answer({
+      data: Array.from({ length: n }, (_, i) => ({
+        id: `scn-${i}`,
+        type: 'scan',
+        attributes: { name: `Scan ${i}`, status: 'completed', progress: 100 },
+      })),
+      meta: {},
+    })
+  /** The widget's answer, and how many scans completed lately and run now. */
+  const serve = (widget: unknown, completed: number, running: number) =>
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'scans.recently_completed'
+        ? scans(completed)
+        : p.op === 'scans.running'
+          ? scans(running)
+          : answer(widget),
     )
+  const caption = () =>
+    theTestId('pci-compliance-panel-chart').querySelector('figcaption')?.textContent
+
+  it('says the verdict in words and leads to failing and passing findings', async () => {
+    serve({ data: { pass: 4, fail: 2, total: 6, compliant: false } }, 2, 0)
     await mount(PciCompliancePanel)
     expect(
       theTestId('pci-compliance-panel-chart').querySelector('figcaption')?.textContent,
@@ -95,6 +114,20 @@ describe('the PCI chart of the dashboard', () => {
       ['Fail PCI DSS', '2', '/vulnerabilities?pci_compliant=false'],
       ['Pass PCI DSS', '4', '/vulnerabilities?pci_compliant=true'],
     ])
+  })
+
+  it('does not call the account compliant before any scan has completed', async () => {
+    serve({ data: { pass: 0, fail: 0, total: 0, compliant: true } }, 0, 1)
+    await mount(PciCompliancePanel)
+    await ready('pci-compliance-panel-chart')
+    expect(caption()).toContain('PCI compliance not known yet: no scan has completed.')
+    expect(ops()).toEqual(
+      expect.arrayContaining([
+        'vulnerabilities.pci_compliant_widget',
+        'scans.recently_completed',
+        'scans.running',
+      ]),
+    )
   })
 })
 
@@ -123,9 +156,9 @@ describe('the top vulnerabilities chart of the dashboard', () => {
       input: unknown
     }
     expect(call.op).toBe('vulnerabilities.top_widget')
-    expect(call.input).toEqual({ query: { limit: 8 } })
+    expect(call.input).toEqual({ query: { limit: 100 } })
     expect(await cells('top-vulnerabilities-panel-chart-table')).toEqual([
-      ['Log4Shell (10.0.0.9)', '10', '/vulnerabilities/vul-7'],
+      ['Log4Shell', '10', '/vulnerabilities/vul-7'],
     ])
   })
 

@@ -109,6 +109,24 @@ describe('the running scans panel', () => {
     expect(apiCalls()[0].op).toBe('scans.running')
   })
 
+  it('gives every status from the offline copy the copy’s age', async () => {
+    vi.useFakeTimers({ now: Date.parse('2030-01-01T02:00:00Z') })
+    fake.handle('api.call', () => ({
+      ...answer([scan('scn-1', { progress: 3 })]),
+      fetchedAt: '2030-01-01T00:00:00Z',
+      fromCache: true,
+    }))
+    mount(RunningScansPanel)
+    await vi.advanceTimersByTimeAsync(0)
+    const row = byTestId('running-scan-row')[0]
+    expect(row.textContent?.replace(/\s+/g, ' ')).toContain(
+      'running as of 2 hours ago (offline copy)',
+    )
+    expect(row.querySelector('[aria-label]')?.getAttribute('aria-label')).toBe(
+      'Scan scn-1: 3% done as of 2 hours ago',
+    )
+  })
+
   it('asks again with backoff while a scan runs, and stops once none runs', async () => {
     vi.useFakeTimers()
     let n = 0

@@ -275,6 +275,36 @@ describe('Scan now', () => {
     expect(inputOf('quick-scan-hosts').value).toBe('')
   })
 
+  it('waits for the service while “Work offline” is on: disabled with the reason, nothing asked', async () => {
+    serve()
+    mountQuickScan()
+    await flushPromises()
+    await typeSlowly(['192.0.2.0/28'])
+    await countSettled()
+    expect(theTestId<HTMLButtonElement>('quick-scan-submit').disabled).toBe(false)
+    expect(byTestId('quick-scan-offline')).toHaveLength(0)
+
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    const button = theTestId<HTMLButtonElement>('quick-scan-submit')
+    expect(button.disabled).toBe(true)
+    expect(text('quick-scan-offline')).toBe(
+      'This needs the service, and “Work offline” is on (top bar).',
+    )
+    button.click()
+    inputOf('quick-scan-hosts').form?.requestSubmit()
+    await sleep(20)
+    await flushPromises()
+    expect(useConfirmStore().pending).toBeNull()
+    expect(writes()).toHaveLength(0)
+
+    fake.emit('connectivity.mode', { workOffline: false, network: true })
+    await flushPromises()
+    expect(byTestId('quick-scan-offline')).toHaveLength(0)
+    await scanNowConfirmed()
+    expect(writes().map((c) => c.op)).toEqual(['targets.create', 'scans.create', 'scans.start'])
+  })
+
   it('sends nothing when the confirmation is cancelled', async () => {
     serve()
     mountQuickScan()

@@ -1,5 +1,6 @@
-import { computed, onBeforeUnmount, ref } from 'vue'
+import { computed } from 'vue'
 import { detailRoute, resourceByKey } from '@/resources'
+import { useClock } from '@/composables/clock'
 import type { OperationState } from '@/data/useOperation'
 import { useAppStore } from '@/stores/app'
 
@@ -8,6 +9,9 @@ export function detailOf(resourceKey: 'scans' | 'hosts', id: string) {
   const resource = resourceByKey(resourceKey)
   return resource ? detailRoute(resource, id) : { name: 'dashboard' }
 }
+
+/** How many completed scans the dashboard asks for (one read, shared by the panels using it). */
+export const RECENT_LIMIT = 5
 
 /** The list page of a group (the registry's list routes are named after the group). */
 export const listOf = (group: 'scans' | 'hosts') => ({ name: group })
@@ -20,10 +24,7 @@ export function useRelease() {
 
 /** Now, ticking once a minute (relative times re-render). */
 export function useMinuteClock() {
-  const now = ref(Date.now())
-  const tick = setInterval(() => (now.value = Date.now()), 60_000)
-  onBeforeUnmount(() => clearInterval(tick))
-  return now
+  return useClock(60_000)
 }
 
 /** A read's state as DashboardPanel's props (`v-bind`): available, loading, error, freshness. */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { SEVERITY_COLORS } from '@/components/charts/severity'
 import { kindRows, stateRows } from '@/views/exceptions/statistics'
-import { PCI_COLORS, pciRows, topRows, totalRows, vulnerabilitiesWhere } from './widgets'
+import {
+  findingKey,
+  PCI_COLORS,
+  pciRows,
+  topRows,
+  totalRows,
+  vulnerabilitiesWhere,
+} from './widgets'
 
 describe('drilling down to the vulnerabilities list', () => {
   it('puts the filter in the address and leaves out what is not set', () => {
@@ -48,27 +55,77 @@ describe('the PCI widget as bars', () => {
 })
 
 describe('the top widget as bars', () => {
-  it('names each finding with its host, scores it, colours it by severity and links its page', () => {
+  const row = (id: string, a: Record<string, unknown>) => ({ id, attributes: a })
+  const log4shell = (id: string, host: string, score = 10) =>
+    row(id, {
+      title: 'Apache Log4j remote code execution (Log4Shell)',
+      severity: 'critical',
+      cvss_score: score,
+      cve_ids: ['CVE-2021-44228'],
+      host_id: host,
+      host_ip: `10.0.0.${host.slice(-1)}`,
+    })
+
+  it('gives one bar per finding, not one per host, with the hosts counted', () => {
     const rows = topRows([
-      {
-        id: 'vul-9',
-        attributes: {
-          title: 'Log4Shell',
-          severity: 'critical',
-          cvss_score: 10,
-          host_ip: '10.0.0.1',
-        },
-      },
-      { id: 'vul-8', attributes: { title: '', severity: 'weird', cvss_score: 'x' } },
-      { id: 'vul-7', attributes: { title: 'Odd', severity: 'low', cvss_score: 42 } },
+      log4shell('vul-1', 'hst-1'),
+      log4shell('vul-2', 'hst-2'),
+      row('vul-3', {
+        title: 'Unsupported PHP version',
+        severity: 'high',
+        cvss_score: 9.8,
+        host_id: 'hst-1',
+      }),
+      log4shell('vul-4', 'hst-3', 9.9),
+      // the same finding seen twice on one host (two scans) is one host
+      row('vul-5', {
+        title: ' unsupported  PHP version',
+        severity: 'high',
+        cvss_score: 9.8,
+        host_id: 'hst-1',
+      }),
     ])
+    expect(rows.map((r) => [r.label, r.value, r.color])).toEqual([
+      ['Apache Log4j remote code execution (Log4Shell) — 3 hosts', 10, SEVERITY_COLORS.critical],
+      ['Unsupported PHP version', 9.8, SEVERITY_COLORS.high],
+    ])
+    expect(rows[0].title).toBe(
+      'Apache Log4j remote code execution (Log4Shell) (CVE-2021-44228), on 3 hosts',
+    )
+    // on several hosts: every host's finding by its CVE; on one host: that finding's page
+    expect(rows[0].to).toEqual({ name: 'vulnerabilities', query: { cve_id: 'CVE-2021-44228' } })
+    expect(rows[1].to).toEqual({ name: 'vulnerabilities-detail', params: { id: 'vul-3' } })
+  })
+
+  it('keeps the highest scores first, at most the limit, and reads odd rows as far as it can', () => {
+    const rows = topRows(
+      [
+        row('vul-8', { title: '', severity: 'weird', cvss_score: 'x' }),
+        row('vul-7', { title: 'Odd', severity: 'low', cvss_score: 42 }),
+        row('vul-6', { title: 'Weak TLS', severity: 'medium', cvss_score: 5.3, host_id: 'h' }),
+      ],
+      2,
+    )
     expect(rows.map((r) => [r.key, r.label, r.value, r.color])).toEqual([
-      ['vul-9', 'Log4Shell (10.0.0.1)', 10, SEVERITY_COLORS.critical],
-      ['vul-8', 'vul-8', 0, SEVERITY_COLORS.info],
-      ['vul-7', 'Odd', 10, SEVERITY_COLORS.low],
+      ['odd|', 'Odd', 10, SEVERITY_COLORS.low],
+      ['weak tls|', 'Weak TLS', 5.3, SEVERITY_COLORS.medium],
     ])
-    expect(rows[0].to).toEqual({ name: 'vulnerabilities-detail', params: { id: 'vul-9' } })
+    expect(topRows([row('vul-8', { title: '', severity: 'weird', cvss_score: 'x' })])).toEqual([
+      expect.objectContaining({
+        key: 'id:vul-8',
+        label: 'vul-8',
+        value: 0,
+        color: SEVERITY_COLORS.info,
+      }),
+    ])
     expect(topRows(undefined)).toEqual([])
+  })
+
+  it('tells findings apart by their CVEs even under one title', () => {
+    const a = row('vul-1', { title: 'OpenSSH flaw', cvss_score: 7, cve_ids: ['CVE-2023-48795'] })
+    const b = row('vul-2', { title: 'OpenSSH flaw', cvss_score: 7, cve_ids: ['CVE-2024-6387'] })
+    expect(findingKey(a)).not.toBe(findingKey(b))
+    expect(topRows([a, b])).toHaveLength(2)
   })
 })
 

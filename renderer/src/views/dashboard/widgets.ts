@@ -9,6 +9,7 @@ export interface VulnerabilityFilter {
   pci_compliant?: 'true' | 'false'
   scan_id?: string
   host_id?: string
+  cve_id?: string
 }
 
 /** The vulnerabilities list with `filter` pre-set (the list reads it from the address). */
@@ -51,28 +52,76 @@ export function pciRows(answer: { pass?: unknown; fail?: unknown } | null | unde
   ]
 }
 
-/** A row of the top widget's answer, as far as the chart needs it. */
+/** A row of the top widget's answer (one finding on one host), as far as the chart needs it. */
 interface TopRow {
   id: string
-  attributes: { title?: unknown; severity?: unknown; cvss_score?: unknown; host_ip?: unknown }
+  attributes: {
+    title?: unknown
+    severity?: unknown
+    cvss_score?: unknown
+    cve_ids?: unknown
+    host_id?: unknown
+    host_ip?: unknown
+  }
+}
+
+const textOf = (v: unknown) => (typeof v === 'string' ? v.trim() : '')
+const cvesOf = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? [...new Set(v.filter((c): c is string => typeof c === 'string').map((c) => c.toUpperCase()))]
+    : []
+
+/**
+ * What makes two rows the same finding (docs/decisions.md, "The same finding"): its title (case
+ * and spacing aside) and its CVE identifiers; the host, port and scan it was seen on are not part
+ * of it. A row with neither is only itself.
+ */
+export function findingKey(row: TopRow): string {
+  const title = textOf(row.attributes.title).toLowerCase().replace(/\s+/g, ' ')
+  const cves = cvesOf(row.attributes.cve_ids).sort()
+  return title || cves.length ? `${title}|${cves.join(',')}` : `id:${row.id}`
 }
 
 /**
- * The top widget's findings as bars of their CVSS score, highest first: named by title and host
- * (the same finding on two hosts is two rows), coloured by severity, each leading to its page.
+ * The top widget's rows as bars, one per finding (not one per host): highest CVSS score first, at
+ * most `limit`, named by title with the number of hosts it was seen on, the full name and CVEs on
+ * hover, coloured by its worst severity. A bar leads to the finding's page when it was seen on one
+ * host, else to the findings with its CVE (every host), else to its highest-scored row.
  */
-export function topRows(rows: readonly TopRow[] | null | undefined): ChartRow[] {
+export function topRows(rows: readonly TopRow[] | null | undefined, limit = 8): ChartRow[] {
   const vulnerabilities = resourceByKey('vulnerabilities')
-  return (rows ?? []).map(({ id, attributes: a }) => {
-    const severity = SEVERITIES.find((s) => s === a.severity) ?? 'info'
-    const score = Number(a.cvss_score)
-    const host = typeof a.host_ip === 'string' && a.host_ip ? ` (${a.host_ip})` : ''
-    return {
-      key: id,
-      label: `${typeof a.title === 'string' && a.title ? a.title : id}${host}`,
-      value: Number.isFinite(score) ? Math.min(10, Math.max(0, score)) : 0,
-      color: SEVERITY_COLORS[severity],
-      ...(vulnerabilities ? { to: detailRoute(vulnerabilities, id) } : {}),
-    }
-  })
+  const groups = new Map<string, TopRow[]>()
+  for (const row of rows ?? []) {
+    const key = findingKey(row)
+    groups.set(key, [...(groups.get(key) ?? []), row])
+  }
+  const scoreOf = (r: TopRow) => {
+    const n = Number(r.attributes.cvss_score)
+    return Number.isFinite(n) ? Math.min(10, Math.max(0, n)) : 0
+  }
+  const severityOf = (r: TopRow) =>
+    SEVERITIES.findIndex((s) => s === r.attributes.severity) + 1 || SEVERITIES.length
+  return [...groups.entries()]
+    .map(([key, found]) => {
+      const best = [...found].sort((a, b) => scoreOf(b) - scoreOf(a))[0]
+      const worst = SEVERITIES[Math.min(...found.map(severityOf)) - 1]
+      const hosts = new Set(found.map((r) => textOf(r.attributes.host_id) || r.id)).size
+      const name = textOf(best.attributes.title) || best.id
+      const cves = cvesOf(best.attributes.cve_ids)
+      const on = hosts > 1 ? ` — ${hosts} hosts` : ''
+      const to =
+        hosts === 1 || !cves.length
+          ? vulnerabilities && detailRoute(vulnerabilities, best.id)
+          : vulnerabilitiesWhere({ cve_id: cves[0] })
+      return {
+        key,
+        label: `${name}${on}`,
+        title: `${name}${cves.length ? ` (${cves.join(', ')})` : ''}${hosts > 1 ? `, on ${hosts} hosts` : ''}`,
+        value: scoreOf(best),
+        color: SEVERITY_COLORS[worst],
+        ...(to ? { to } : {}),
+      }
+    })
+    .sort((a, b) => b.value - a.value)
+    .slice(0, limit)
 }

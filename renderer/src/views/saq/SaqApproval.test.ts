@@ -3,7 +3,17 @@ import { describe, expect, it, vi } from 'vitest'
 import { useConfirmStore } from '@/stores/confirm'
 import { apiCalls } from '@/test/composables'
 import { theTestId } from '@/test/dom'
-import { answer, draft, fallback, mountDraft, s, text, useSaqFillerTests } from './saqFillerTestKit'
+import {
+  answer,
+  choose,
+  draft,
+  fallback,
+  mountDraft,
+  s,
+  savedDraft,
+  text,
+  useSaqFillerTests,
+} from './saqFillerTestKit'
 
 useSaqFillerTests()
 
@@ -107,6 +117,26 @@ describe('approving', () => {
       'Your role may not approve questionnaires (permission saq.approve)',
     )
     expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
+  })
+
+  it('waits for the service while “Work offline” is on, saying so, and the draft still saves', async () => {
+    await mountDraft(
+      draft({
+        saqId: 'saq-5',
+        answers: complete,
+        attestation: { signer_name: 'Ana Lyst', signer_title: 'Analyst', date: '2030-01-02' },
+      }),
+      '/saq/draft/saq-5',
+    )
+    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(false)
+    s.fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    expect(text(theTestId('saq-approve-reason'))).toBe(
+      'This needs the service, and “Work offline” is on (top bar).',
+    )
+    expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(true)
+    await choose('2.2.1', 'not_applicable')
+    expect(savedDraft().answers['2.2.1']).toMatchObject({ response: 'not_applicable' })
   })
 
   it('asks for confirmation and sends the final answers with the attestation', async () => {

@@ -132,6 +132,18 @@ describe('filling an SAQ on this computer', () => {
     expect(text(row('8.3.1'))).toContain('explanation: is not acceptable here')
   })
 
+  it('does not offer to submit while “Work offline” is on', async () => {
+    await mountDraft(draft())
+    expect(theTestId<HTMLButtonElement>('saq-submit').disabled).toBe(false)
+    s.fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    const submit = theTestId<HTMLButtonElement>('saq-submit')
+    expect(submit.disabled).toBe(true)
+    expect(submit.closest('[data-reason]')?.getAttribute('data-reason')).toContain(
+      '“Work offline” is on',
+    )
+  })
+
   it('submits: the draft moves to the new id and its evidence follows', async () => {
     s.fake.handle('api.call', (p: { op: string }) =>
       p.op === 'saq.create'

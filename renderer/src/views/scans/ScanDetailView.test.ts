@@ -258,6 +258,28 @@ describe('starting and stopping', () => {
   })
 })
 
+describe('while the service is out of reach', () => {
+  it('disables Start with the reason before anything is asked', async () => {
+    serve([scan('completed', 100)])
+    mountDetail()
+    await flushPromises()
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    const start = theTestId<HTMLButtonElement>('scan-start')
+    expect(start.disabled).toBe(true)
+    expect(start.closest('[data-reason]')?.getAttribute('data-reason')).toContain(
+      '“Work offline” is on',
+    )
+    start.click()
+    await flushPromises()
+    expect(useConfirmStore().pending).toBeNull()
+    expect(sent('scans.start')).toHaveLength(0)
+    fake.emit('connectivity.mode', { workOffline: false, network: true })
+    await flushPromises()
+    expect(theTestId<HTMLButtonElement>('scan-start').disabled).toBe(false)
+  })
+})
+
 describe('the scan statistics and related lists', () => {
   it('draws findings by severity with the same numbers in a hidden table', async () => {
     serve([scan('completed', 100)])

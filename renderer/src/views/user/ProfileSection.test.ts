@@ -1,3 +1,4 @@
+import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import { useCurrentUserStore } from '@/stores/currentUser'
 import { useFakeApp } from '@/test/fakeApp'
@@ -68,6 +69,23 @@ describe('saving the profile', () => {
     })
     expect(useCurrentUserStore().user?.attributes.last_name).toBe('King')
     expect(await errorUnder('user-profile-last-name')).toBe('')
+  })
+
+  it('waits for the service while “Work offline” is on: Save is disabled, nothing is sent', async () => {
+    serveUserApi(fake)
+    await mountProfile()
+    await typeInto('user-profile-first-name', 'Augusta')
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    const save = document.querySelector<HTMLButtonElement>('[data-testid="user-profile-save"]')!
+    expect(save.disabled).toBe(true)
+    expect(save.closest('[data-reason]')?.getAttribute('data-reason')).toContain(
+      '“Work offline” is on',
+    )
+    save.closest('form')!.requestSubmit()
+    await flushPromises()
+    expect(callsOf(fake, 'user.update')).toHaveLength(0)
+    expect(inputOf('user-profile-first-name').value).toBe('Augusta')
   })
 
   it('shows a failure without field errors as an alert', async () => {

@@ -221,6 +221,12 @@ describe('the scan wizard', () => {
     expect(text('wizard-submit-error')).toBe('The service cannot be reached.')
     expect(t.stored['acct-aaaa']).toBeDefined()
     expect(t.router.currentRoute.value.fullPath).toBe('/scans/new')
+    // with "Work offline" on, saving waits for the service and says so; the draft stays
+    t.fake.emit('connectivity.mode', { workOffline: true, network: true })
+    await flushPromises()
+    expect(text('wizard-offline')).toContain('“Work offline” is on')
+    expect(theTestId<HTMLButtonElement>('wizard-save').disabled).toBe(true)
+    expect(theTestId<HTMLButtonElement>('wizard-save-start').disabled).toBe(true)
   })
 
   it('on release 5.3.0 offers a profile code and counts hosts on this computer, asking nothing', async () => {
