@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure, fail, type AppError } from '@contract/errors'
-import type { TransferProgress } from '@contract/files'
+import type { TransferProgress, Verdict } from '@contract/files'
 import { DownloadRefused } from '../files/download'
 import type { AccountClient } from '../http/client'
 import type { ExportJobPatch, ExportJobRow } from '../store/export-jobs-repo'
@@ -175,18 +175,15 @@ export async function verifyStep(
   const sha256 = job.sha256!
   const size = knownSize ?? (await fs.stat(file)).size
   const kind = job.kind
+  /** The file's ledger entry with `verdict` (at `at`, where the file is now). */
+  const recordAs = (verdict: Verdict, detail: string | null, at = file) =>
+    record(ctx.deps, job, { path: at, size, sha256, verdict, detail })
   if (!isGenerated(kind)) {
     // An SAQ's PDF: the service offers no hash check, so its SHA-256 is recorded as it arrived
     // (ledger verdict 'recorded'; re-verification compares with that record). The job itself
     // ends 'verified' — every step it has (download, hash, record) succeeded; the job states
     // have no 'recorded', and the library is where the verdict is read.
-    const entry = record(ctx.deps, job, {
-      path: file,
-      size,
-      sha256,
-      verdict: 'recorded',
-      detail: SAQ_RECORDED_DETAIL,
-    })
+    const entry = recordAs('recorded', SAQ_RECORDED_DETAIL)
     ctx.set(jobId, { state: 'verified', ledgerId: entry.id, error: null })
     ctx.deps.libraryChanged(job.accountId)
     notify(ctx.deps, 'SAQ saved', `${capital(describe(job))} was saved; its SHA-256 was recorded.`)
@@ -203,39 +200,21 @@ export async function verifyStep(
     else if (!signal.aborted && !ctx.closing()) {
       const error = toError(err)
       const detail = `Saved, but not verified: the service could not be asked to confirm the file (${error.message}). Retry to verify it.`
-      const entry = record(ctx.deps, job, {
-        path: file,
-        size,
-        sha256,
-        verdict: 'unverified',
-        detail,
-      })
+      const entry = recordAs('unverified', detail)
       ctx.set(jobId, { ledgerId: entry.id })
       ctx.deps.libraryChanged(job.accountId)
     }
     throw err
   }
   if (verdict.match) {
-    const entry = record(ctx.deps, job, {
-      path: file,
-      size,
-      sha256,
-      verdict: 'verified',
-      detail: null,
-    })
+    const entry = recordAs('verified', null)
     ctx.set(jobId, { state: 'verified', ledgerId: entry.id, error: null })
     ctx.deps.libraryChanged(job.accountId)
     notify(ctx.deps, 'Download verified', `${capital(describe(job))} was saved and verified.`)
     return
   }
   const aside = await setAside(ctx.deps, job, file, sha256, verdict.expected)
-  const entry = record(ctx.deps, job, {
-    path: aside.path ?? file,
-    size,
-    sha256,
-    verdict: 'mismatch',
-    detail: aside.message,
-  })
+  const entry = recordAs('mismatch', aside.message, aside.path ?? file)
   ctx.set(jobId, {
     state: 'mismatch',
     path: aside.path,
