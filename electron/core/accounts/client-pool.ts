@@ -1,12 +1,11 @@
 import { fail } from '@contract/errors'
+import { createAccountClient, type AccountClient } from '../http/client'
 import {
-  createAccountClient,
-  type AccountClient,
   type AccountClientOptions,
   type AuthCredential,
   type ClientLimits,
   DEFAULT_LIMITS,
-} from '../http/client'
+} from '../http/options'
 import { RetryBudget } from '../http/retry'
 import type { AccountRow } from '../store/accounts-repo'
 import { SessionGate } from './session-gate'

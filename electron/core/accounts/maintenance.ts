@@ -10,7 +10,8 @@ import type {
   updateAccountInput,
 } from '@contract/sessions'
 import type { HandlerContext } from '../handlers/context'
-import type { AccountClient, AuthCredential } from '../http/client'
+import type { AccountClient } from '../http/client'
+import type { AuthCredential } from '../http/options'
 import type { AccountPatch, AccountRow } from '../store/accounts-repo'
 import { apiKeyRefused, PROBE_CREDENTIAL, probeRelease } from './release-probe'
 import { hostConfirm, requireTrust } from './trust'

@@ -3,15 +3,15 @@
 // approval. Built under a hidden temporary name and renamed into place at the very end, so a
 // crash never leaves an "Audit …" folder that looks finished (the start-up sweep removes the
 // temporary one: files/leftovers.ts).
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure, fail } from '@contract/errors'
 import type { AuditBundle, AuditBundleFile, LedgerEntry } from '@contract/files'
+import { writeAtomically } from '../files/atomic-write'
 import { MAX_EVIDENCE_BYTES, copyHashed } from '../files/copy'
 import { errnoOf, fileFailure, nodeFileOps } from '../files/fs-ops'
 import { auditBuildingName, auditFolderName, safeFolderName, safeStem } from '../files/names'
-import { placeWithoutOverwrite } from '../files/place'
 import type { AccountClient } from '../http/client'
 import type { LedgerRepo } from '../store/ledger-repo'
 import type { FileOps } from './file-ops'
@@ -63,28 +63,6 @@ export function addedAfterApproval(
   const added = Date.parse(entry.linkedAt ?? entry.downloadedAt)
   if (Number.isNaN(approved) || Number.isNaN(added)) return null
   return added > approved
-}
-
-/** Writes a small file atomically into a folder: temp file, fsync, rename without overwriting. */
-async function writeAtomically(folder: string, name: string, text: string): Promise<string> {
-  const temp = path.join(folder, `.${name}.${randomBytes(6).toString('hex')}.partial`)
-  try {
-    const fh = await nodeFileOps.open(temp, 'wx', 0o600)
-    try {
-      const bytes = Buffer.from(text, 'utf8')
-      for (let offset = 0; offset < bytes.length;) {
-        const { bytesWritten } = await fh.write(bytes, offset, bytes.length - offset)
-        offset += bytesWritten
-      }
-      await fh.sync()
-    } finally {
-      await fh.close()
-    }
-    return await placeWithoutOverwrite(nodeFileOps, temp, folder, name)
-  } catch (err) {
-    await fsp.rm(temp, { force: true })
-    throw fileFailure(err, `write ${name}`, folder)
-  }
 }
 
 /**
@@ -218,12 +196,16 @@ export async function buildAuditBundle(
       building,
       MANIFEST_FILE,
       `${JSON.stringify(manifest, null, 2)}\n`,
+      { place: 'next-free', doing: `write ${MANIFEST_FILE}` },
     )
     const manifestSum = createHash('sha256')
       .update(await fsp.readFile(manifestPath))
       .digest('hex')
     const sums = [...files.map((f) => `${f.sha256}  ${f.path}`), `${manifestSum}  ${MANIFEST_FILE}`]
-    await writeAtomically(building, SUMS_FILE, `${sums.join('\n')}\n`)
+    await writeAtomically(building, SUMS_FILE, `${sums.join('\n')}\n`, {
+      place: 'next-free',
+      doing: `write ${SUMS_FILE}`,
+    })
     const bundle = await publish(building, root, auditFolderName(now))
     for (const { facts: f, file } of pdfs) {
       const at = deps.now().toISOString()

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { AppFailure, fail, type AppError } from '@contract/errors'
+import { fail, type AppError } from '@contract/errors'
 import type {
   DocumentFormat,
   DocumentKind,
@@ -9,45 +9,31 @@ import type {
   ExportState,
   TransferProgress,
 } from '@contract/files'
-import { DownloadRefused } from '../files/download'
 import type { HostServices } from '../host'
-import type { AccountClient } from '../http/client'
+import { isUnreachable } from '../offline/connectivity'
 import type { ExportJobPatch, ExportJobRow, ExportJobsRepo } from '../store/export-jobs-repo'
-import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff'
-import type { FileOps } from './file-ops'
 import type { DownloadFolders } from './folders'
 import { interruptedJob } from './interrupted'
-import { isUnreachable } from '../offline/connectivity'
 import {
-  describe,
-  notify,
-  record,
-  SAQ_RECORDED_DETAIL,
-  recordFailedDownload,
-  setAside,
-  type OutcomeDeps,
-} from './outcomes'
-import {
-  documentName,
-  downloadOp,
-  fileState,
-  isGenerated,
-  requestGeneration,
-  saqFacts,
-  verifyWithService,
-} from './service'
+  Cancelled,
+  capital,
+  downloadStep,
+  generateStep,
+  toError,
+  verifyStep,
+  type JobStepDeps,
+  type StepContext,
+} from './job-steps'
+import { describe } from './outcomes'
+import { documentName, isGenerated, saqFacts } from './service'
 import { chooseTarget, sameTarget } from './target'
 
 /** What the export jobs need (wired by createExportServices; faked in unit tests). */
-export interface ExportJobsDeps extends OutcomeDeps {
+export interface ExportJobsDeps extends JobStepDeps {
   jobs: ExportJobsRepo
   folders: DownloadFolders
-  files: FileOps
   host: HostServices
-  clientFor: (accountId: string) => Promise<AccountClient>
   emit: (job: ExportJob) => void
-  libraryChanged: (accountId: string) => void
-  backoff?: BackoffOptions
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
 }
 
@@ -70,26 +56,15 @@ export const WAITING_MESSAGE = 'Waiting for the service — will continue when o
  * at every check, for ever.
  */
 export const MAX_AUTO_RESUMES = 3
-/** Generations that took longer than this get a notification when ready. */
-export const LONG_GENERATION_MS = 5_000
 const PROGRESS_EVERY_MS = 100
 
-/** Abort reason: the user cancelled the job. */
-class Cancelled extends Error {}
 /** Abort reason: the core is closing or the account went away (nothing more is written). */
 class Stopped extends Error {}
-
-function toError(err: unknown): AppError {
-  if (err instanceof AppFailure) return err.error
-  return { code: 'INTERNAL', message: 'The export failed inside ScanDesk.' }
-}
 
 /** The error of a job that waits for the service: OFFLINE, saying it will continue by itself. */
 function waiting(err: unknown): AppError {
   return { code: 'OFFLINE', message: `${WAITING_MESSAGE} ${toError(err).message}` }
 }
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
 /**
  * Export jobs: generate (poll "file exists" with backoff) → ready → download → verify, each job
@@ -102,7 +77,19 @@ export class ExportJobs {
   private readonly resumes = new Map<string, number>()
   private closing = false
 
-  constructor(private readonly deps: ExportJobsDeps) {}
+  /** What the steps of a job use of this (generate, download, verify: job-steps.ts). */
+  private readonly steps: StepContext
+
+  constructor(private readonly deps: ExportJobsDeps) {
+    this.steps = {
+      deps,
+      require: (jobId) => this.require(jobId),
+      set: (jobId, patch) => this.set(jobId, patch),
+      onProgress: (jobId, value) => this.onProgress(jobId, value),
+      clearProgress: (jobId) => void this.progress.delete(jobId),
+      closing: () => this.closing,
+    }
+  }
 
   /** The renderer's view of a stored job. */
   view(row: ExportJobRow): ExportJob {
@@ -201,7 +188,7 @@ export class ExportJobs {
     }
     this.deps.jobs.insert(row)
     this.deps.emit(this.view(row))
-    this.spawn(row.id, (signal) => this.generateTask(row.id, signal, true))
+    this.spawn(row.id, (signal) => generateStep(this.steps, row.id, signal, true))
     return this.view(row)
   }
 
@@ -237,7 +224,7 @@ export class ExportJobs {
       fail('CONFLICT', 'Only a failed, cancelled or mismatched export can be retried.')
     if (job.phase === 'generate') {
       this.set(jobId, { state: 'queued', error: null, generationStartedAt: null })
-      this.spawn(jobId, (signal) => this.generateTask(jobId, signal, true))
+      this.spawn(jobId, (signal) => generateStep(this.steps, jobId, signal, true))
       return this.view(this.require(jobId))
     }
     if (job.state === 'failed' && job.phase === 'verify' && job.path && job.sha256) {
@@ -247,7 +234,7 @@ export class ExportJobs {
       )
       if (kept) {
         this.set(jobId, { state: 'verifying', error: null })
-        this.spawn(jobId, (signal) => this.verifyTask(jobId, signal))
+        this.spawn(jobId, (signal) => verifyStep(this.steps, jobId, signal))
         return this.view(this.require(jobId))
       }
     }
@@ -274,7 +261,12 @@ export class ExportJobs {
   resume(): void {
     for (const job of this.deps.jobs.listByStates(['queued', 'generating']))
       this.spawn(job.id, (signal) =>
-        this.generateTask(job.id, signal, job.state === 'queued' || !job.generationStartedAt),
+        generateStep(
+          this.steps,
+          job.id,
+          signal,
+          job.state === 'queued' || !job.generationStartedAt,
+        ),
       )
     for (const job of this.deps.jobs.listByStates(['downloading', 'verifying'])) {
       this.set(job.id, interruptedJob(this.deps, job))
@@ -339,161 +331,6 @@ export class ExportJobs {
     await this.idle()
   }
 
-  // --- steps ---------------------------------------------------------------------------------
-
-  private async generateTask(jobId: string, signal: AbortSignal, request: boolean): Promise<void> {
-    let job = this.require(jobId)
-    const kind = job.kind
-    if (!isGenerated(kind)) {
-      this.set(jobId, { state: 'ready', phase: 'download', error: null })
-      return
-    }
-    const client = await this.deps.clientFor(job.accountId)
-    const call = { signal }
-    // Queued while the service could not be reached: it is named now.
-    if (job.resourceName === job.resourceId) {
-      const named = await documentName(client, kind, job.resourceId, call)
-      if (named !== job.resourceName) job = this.set(jobId, { resourceName: named }) ?? job
-    }
-    let status: 'generating' | 'ready' = 'generating'
-    if (request) status = await requestGeneration(client, kind, job.resourceId, job.format, call)
-    const startedAt = job.generationStartedAt ?? this.deps.now().toISOString()
-    job = this.set(jobId, { state: 'generating', error: null, generationStartedAt: startedAt })!
-    for (let attempt = 0; status !== 'ready'; attempt++) {
-      await sleep(backoffDelay(attempt, this.deps.backoff ?? DEFAULT_BACKOFF), signal)
-      const state = await fileState(client, kind, job.resourceId, job.format, call)
-      if (state.status === 'ready') status = 'ready'
-      else if (state.status === 'failed')
-        fail('SERVER', `The service could not generate ${describe(job)}. Retry to ask it again.`)
-      else if (state.status === 'not_generated')
-        await requestGeneration(client, kind, job.resourceId, job.format, call)
-    }
-    job = this.set(jobId, { state: 'ready', phase: 'download' })!
-    if (this.deps.now().getTime() - Date.parse(startedAt) > LONG_GENERATION_MS)
-      notify(this.deps, 'Report ready', `${capital(describe(job))} is ready to download.`)
-  }
-
-  private async downloadTask(jobId: string, signal: AbortSignal, folder: string, fileName: string) {
-    const job = this.require(jobId)
-    const target = path.join(folder, fileName)
-    let result: { path: string; size: number; sha256: string }
-    try {
-      const client = await this.deps.clientFor(job.accountId)
-      result = await this.deps.files.downloadToFolder({
-        client,
-        opId: downloadOp(job.kind),
-        input: { path: { id: job.resourceId }, query: { format: job.format } },
-        folder,
-        fileName,
-        format: job.format,
-        signal,
-        onProgress: (p) => this.onProgress(jobId, p),
-        maxBytes: this.deps.preferences().maxDownloadBytes,
-      })
-    } catch (err) {
-      if (!signal.aborted && !this.closing) {
-        const error = toError(err)
-        // Refused for its size: no byte was kept, so the library has nothing to record.
-        if (!(err instanceof DownloadRefused)) {
-          const entry = recordFailedDownload(this.deps, job, target, error)
-          this.set(jobId, { ledgerId: entry.id })
-          this.deps.libraryChanged(job.accountId)
-        }
-        notify(this.deps, 'Download failed', `${capital(describe(job))}: ${error.message}`)
-      }
-      throw err
-    }
-    this.progress.delete(jobId)
-    this.set(jobId, {
-      state: 'verifying',
-      phase: 'verify',
-      path: result.path,
-      sha256: result.sha256,
-    })
-    await this.verifyTask(jobId, signal, result.size)
-  }
-
-  private async verifyTask(jobId: string, signal: AbortSignal, knownSize?: number): Promise<void> {
-    const job = this.require(jobId)
-    const file = job.path!
-    const sha256 = job.sha256!
-    const size = knownSize ?? (await fs.stat(file)).size
-    const kind = job.kind
-    if (!isGenerated(kind)) {
-      // An SAQ's PDF: the service offers no hash check, so its SHA-256 is recorded as it arrived
-      // (ledger verdict 'recorded'; re-verification compares with that record). The job itself
-      // ends 'verified' — every step it has (download, hash, record) succeeded; the job states
-      // have no 'recorded', and the library is where the verdict is read.
-      const entry = record(this.deps, job, {
-        path: file,
-        size,
-        sha256,
-        verdict: 'recorded',
-        detail: SAQ_RECORDED_DETAIL,
-      })
-      this.set(jobId, { state: 'verified', ledgerId: entry.id, error: null })
-      this.deps.libraryChanged(job.accountId)
-      notify(
-        this.deps,
-        'SAQ saved',
-        `${capital(describe(job))} was saved; its SHA-256 was recorded.`,
-      )
-      return
-    }
-    let verdict: { match: boolean; expected: string | null }
-    try {
-      const client = await this.deps.clientFor(job.accountId)
-      verdict = await verifyWithService(client, kind, job.resourceId, job.format, sha256, {
-        signal,
-      })
-    } catch (err) {
-      if (signal.reason instanceof Cancelled) await fs.rm(file, { force: true })
-      else if (!signal.aborted && !this.closing) {
-        const error = toError(err)
-        const detail = `Saved, but not verified: the service could not be asked to confirm the file (${error.message}). Retry to verify it.`
-        const entry = record(this.deps, job, {
-          path: file,
-          size,
-          sha256,
-          verdict: 'unverified',
-          detail,
-        })
-        this.set(jobId, { ledgerId: entry.id })
-        this.deps.libraryChanged(job.accountId)
-      }
-      throw err
-    }
-    if (verdict.match) {
-      const entry = record(this.deps, job, {
-        path: file,
-        size,
-        sha256,
-        verdict: 'verified',
-        detail: null,
-      })
-      this.set(jobId, { state: 'verified', ledgerId: entry.id, error: null })
-      this.deps.libraryChanged(job.accountId)
-      notify(this.deps, 'Download verified', `${capital(describe(job))} was saved and verified.`)
-      return
-    }
-    const aside = await setAside(this.deps, job, file, sha256, verdict.expected)
-    const entry = record(this.deps, job, {
-      path: aside.path ?? file,
-      size,
-      sha256,
-      verdict: 'mismatch',
-      detail: aside.message,
-    })
-    this.set(jobId, {
-      state: 'mismatch',
-      path: aside.path,
-      ledgerId: entry.id,
-      error: { code: 'INTEGRITY_FAILED', message: aside.message },
-    })
-    this.deps.libraryChanged(job.accountId)
-    notify(this.deps, 'Download did not verify', aside.message)
-  }
-
   // --- plumbing ------------------------------------------------------------------------------
 
   private startDownload(jobId: string, target: { folder: string; fileName: string }): ExportJob {
@@ -507,7 +344,9 @@ export class ExportJobs {
       sha256: null,
       ledgerId: null,
     })!
-    this.spawn(jobId, (signal) => this.downloadTask(jobId, signal, target.folder, target.fileName))
+    this.spawn(jobId, (signal) =>
+      downloadStep(this.steps, jobId, signal, target.folder, target.fileName),
+    )
     return this.view(row)
   }
 

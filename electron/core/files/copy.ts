@@ -3,10 +3,10 @@ import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure } from '@contract/errors'
-import { formatBytes, partialName } from './download'
+import { formatBytes } from './download'
 import { errnoOf, fileFailure, nodeFileOps, removeQuietly, type FileOps } from './fs-ops'
 import { SLOT_BYTES } from './hasher'
-import { safeFileName } from './names'
+import { partialName, safeFileName } from './names'
 import { placeWithoutOverwrite } from './place'
 
 /** The largest file ScanDesk copies as SAQ evidence: 100 MiB. */

@@ -12,8 +12,9 @@ import {
 import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import { escapeCsvAnswer } from './csv-text'
-import { formatBytes, partialName } from './download'
-import { errnoOf, fileFailure, nodeFileOps, removeQuietly, type FileOps } from './fs-ops'
+import { writeAtomically } from './atomic-write'
+import { formatBytes } from './download'
+import type { FileOps } from './fs-ops'
 import { safeFileName } from './names'
 
 /** The largest CSV export ScanDesk takes: it is held in memory to be checked and escaped. */
@@ -24,9 +25,6 @@ const TITLES: Record<CsvExportOp, string> = {
   'organizations.export': 'Organizations',
   'users.export': 'Users',
 }
-
-// Hard links are missing on some volumes (FAT, exFAT, some network shares) and across devices.
-const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'])
 
 /** One "Export CSV…" as the handler hands it over (already checked against the channel schema). */
 export interface CsvExportRequest {
@@ -101,7 +99,16 @@ export class CsvExports {
 
     const answer = await this.fetch(req)
     const csv = escapeCsvAnswer(answer.bytes, answer.contentType)
-    await writeAtomically(deps.fileOps ?? nodeFileOps, folder, target, csv.text, replace)
+    await writeAtomically(folder, path.basename(target), csv.text, {
+      place: replace ? 'replace' : 'new',
+      doing: 'save the CSV file',
+      taken: (file) =>
+        new AppFailure({
+          code: 'CONFLICT',
+          message: `A file appeared at ${file} meanwhile; it was kept. Export again to replace it.`,
+        }),
+      ops: deps.fileOps,
+    })
     deps.folders.remember(req.accountId, folder)
     this.saved.add(target)
     return { saved: true, path: target, rows: csv.rows, escapedCells: csv.escapedCells }
@@ -141,72 +148,4 @@ export class CsvExports {
     })
     return { bytes: Buffer.concat(chunks, size), contentType }
   }
-}
-
-/**
- * Writes `text` to a temp file beside `target` (`.<name>.<random>.partial`, mode 0600), fsyncs it,
- * then moves it into place: over the file the user chose to replace (rename), or only where no
- * file is (a hard link, or an exclusive placeholder where links are missing; CONFLICT when one
- * appeared meanwhile). fsyncs the folder. Leaves no temp file behind on failure.
- */
-export async function writeAtomically(
-  ops: FileOps,
-  folder: string,
-  target: string,
-  text: string,
-  replace: boolean,
-): Promise<void> {
-  const temp = path.join(folder, partialName(path.basename(target)))
-  const doing = 'save the CSV file'
-  let file
-  try {
-    file = await ops.open(temp, 'wx', 0o600)
-  } catch (err) {
-    throw fileFailure(err, doing, folder)
-  }
-  let open = true
-  try {
-    const bytes = Buffer.from(text, 'utf8')
-    let offset = 0
-    while (offset < bytes.length) {
-      const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset)
-      offset += bytesWritten
-    }
-    await file.sync()
-    open = false
-    await file.close()
-    if (replace) await ops.rename(temp, target)
-    else await placeNew(ops, temp, target)
-    await ops.syncDir(folder)
-  } catch (err) {
-    if (open) await file.close().catch(() => undefined)
-    await removeQuietly(ops, temp)
-    throw fileFailure(err, doing, folder)
-  }
-}
-
-function taken(target: string): AppFailure {
-  return new AppFailure({
-    code: 'CONFLICT',
-    message: `A file appeared at ${target} meanwhile; it was kept. Export again to replace it.`,
-  })
-}
-
-/** Moves `temp` to `target` only where no file is (never overwrites). */
-async function placeNew(ops: FileOps, temp: string, target: string): Promise<void> {
-  try {
-    await ops.link(temp, target)
-    await ops.unlink(temp)
-    return
-  } catch (err) {
-    if (errnoOf(err) === 'EEXIST') throw taken(target)
-    if (!NO_LINK.has(errnoOf(err) ?? '')) throw err
-  }
-  try {
-    await (await ops.open(target, 'wx', 0o600)).close()
-  } catch (err) {
-    if (errnoOf(err) === 'EEXIST') throw taken(target)
-    throw err
-  }
-  await ops.rename(temp, target)
 }

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure } from '@contract/errors'
 import type { TransferProgress } from '@contract/files'
 import type { AccountClient } from '../http/client'
 import { fileFailure, nodeFileOps, removeQuietly, type FileOps, type WritableFile } from './fs-ops'
-import { safeFileName, truncateUtf8 } from './names'
+import { partialName, safeFileName } from './names'
 import { bodyWriter, type BodyWriter } from './pipeline'
 import { placeWithoutOverwrite } from './place'
 import { ProgressMeter } from './progress'
@@ -47,21 +46,6 @@ export interface FreeSpace {
   /** Bytes per block. */
   bsize: number
 }
-
-/** Longest file name most file systems take (ext4, NTFS, APFS: 255 bytes or characters). */
-const MAX_NAME_BYTES = 255
-
-/**
- * The temp file of a download: `.<name>.<12 hex digits>.partial` beside the final name, the name
- * cut (between whole characters) so the temp name fits where the final name fits.
- */
-export function partialName(fileName: string): string {
-  const room = MAX_NAME_BYTES - '.'.length - '.0123456789ab.partial'.length
-  return `.${truncateUtf8(fileName, room)}.${randomBytes(6).toString('hex')}.partial`
-}
-
-/** Names `partialName` makes, and only those (what the clean-up at start may remove). */
-export const PARTIAL_NAME = /^\..+\.[0-9a-f]{12}\.partial$/
 
 /** The default hard maximum of one download: 4 GiB. */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3

@@ -4,9 +4,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AppFailure } from '@contract/errors'
-import { writeAtomically } from './csv-export'
-import { PARTIAL_NAME, partialName } from './download'
-import { fileFailure, nodeFileOps, RENAME_RETRY_DELAYS_MS, renameRetrying } from './fs-ops'
+import { writeAtomically, type AtomicWriteOptions } from './atomic-write'
+import { fileFailure, RENAME_RETRY_DELAYS_MS, renameRetrying } from './fs-ops'
+import { PARTIAL_NAME, partialName } from './names'
 
 const dirs: string[] = []
 function folder(): string {
@@ -18,6 +18,9 @@ afterEach(() => {
   vi.restoreAllMocks()
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
 })
+
+/** How a CSV export writes the file the user chose. */
+const CSV: AtomicWriteOptions = { place: 'replace', doing: 'save the CSV file' }
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: rename`), { code })
@@ -77,7 +80,7 @@ describe('a rename another program holds up', () => {
       .mockRejectedValueOnce(errno('EBUSY'))
       .mockRejectedValueOnce(errno('EPERM'))
       .mockImplementation(real)
-    await writeAtomically(nodeFileOps, dir, target, 'id\r\n1\r\n', true)
+    await writeAtomically(dir, 'a.csv', 'id\r\n1\r\n', CSV)
     expect(rename).toHaveBeenCalledTimes(3)
     expect(fs.readdirSync(dir)).toEqual(['a.csv'])
     expect(fs.readFileSync(target, 'utf8')).toBe('id\r\n1\r\n')
@@ -86,9 +89,7 @@ describe('a rename another program holds up', () => {
   it('says plainly, after the retries, that another program is using the file', async () => {
     const dir = folder()
     vi.spyOn(fsp, 'rename').mockRejectedValue(errno('EBUSY'))
-    const err = await writeAtomically(nodeFileOps, dir, path.join(dir, 'a.csv'), 'x', true).catch(
-      (e: unknown) => e,
-    )
+    const err = await writeAtomically(dir, 'a.csv', 'x', CSV).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AppFailure)
     expect((err as AppFailure).error).toMatchObject({
       code: 'CONFLICT',
@@ -101,13 +102,9 @@ describe('a rename another program holds up', () => {
 describe('a name or path too long for the file system', () => {
   it('is a clear VALIDATION error, not INTERNAL, and leaves nothing behind', async () => {
     const dir = folder()
-    const err = await writeAtomically(
-      nodeFileOps,
-      dir,
-      path.join(dir, `${'n'.repeat(300)}.csv`),
-      'id\r\n',
-      true,
-    ).catch((e: unknown) => e)
+    const err = await writeAtomically(dir, `${'n'.repeat(300)}.csv`, 'id\r\n', CSV).catch(
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(AppFailure)
     expect((err as AppFailure).error.code).toBe('VALIDATION')
     expect((err as AppFailure).error.message).toMatch(
@@ -125,7 +122,7 @@ describe('a name or path too long for the file system', () => {
   it('does not come from the temp name: a final name of 250 bytes saves', async () => {
     const dir = folder()
     const name = `${'é'.repeat(123)}.csv` // 246 + 4 bytes
-    await writeAtomically(nodeFileOps, dir, path.join(dir, name), 'id\r\n', true)
+    await writeAtomically(dir, name, 'id\r\n', CSV)
     expect(fs.readdirSync(dir)).toEqual([name])
   })
 

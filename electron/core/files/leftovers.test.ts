@@ -2,9 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { partialName } from './download'
 import { removeSaqLeftovers, removeStalePartials } from './leftovers'
-import { auditBuildingName } from './names'
+import { auditBuildingName, partialName } from './names'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-leftovers-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))

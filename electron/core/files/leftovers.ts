@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises'
 import path from 'node:path'
-import { PARTIAL_NAME } from './download'
-import { AUDIT_BUILDING_NAME, EVIDENCE_FOLDER } from './names'
+import { AUDIT_BUILDING_NAME, EVIDENCE_FOLDER, PARTIAL_NAME } from './names'
 
 /**
  * Removes the temp files (`.<name>.<12 hex>.partial`) that downloads interrupted by a crash or a

@@ -186,3 +186,18 @@ export function auditBuildingName(date: Date, random = randomBytes(6).toString('
 /** Names `auditBuildingName` makes, and only those (what the clean-up at start may remove). */
 export const AUDIT_BUILDING_NAME =
   /^\.Audit \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.[0-9a-f]{12}\.building$/
+
+/** Longest file name most file systems take (ext4, NTFS, APFS: 255 bytes or characters). */
+const MAX_NAME_BYTES = 255
+
+/**
+ * The temp file of a download, a copy or an atomic write: `.<name>.<12 hex digits>.partial` beside the final name, the name
+ * cut (between whole characters) so the temp name fits where the final name fits.
+ */
+export function partialName(fileName: string): string {
+  const room = MAX_NAME_BYTES - '.'.length - '.0123456789ab.partial'.length
+  return `.${truncateUtf8(fileName, room)}.${randomBytes(6).toString('hex')}.partial`
+}
+
+/** Names `partialName` makes, and only those (what the clean-up at start may remove). */
+export const PARTIAL_NAME = /^\..+\.[0-9a-f]{12}\.partial$/

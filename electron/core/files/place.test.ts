@@ -61,6 +61,16 @@ describe('placing a finished file', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['r (2).pdf', 'r.pdf'])
   })
 
+  it('tries only as many names as it is told, then fails with EEXIST and moves nothing', async () => {
+    const dir = folderWith({ 'r.pdf': 'one', '.x.partial': 'new' })
+    const temp = path.join(dir, '.x.partial')
+    await expect(placeWithoutOverwrite(nodeFileOps, temp, dir, 'r.pdf', 1)).rejects.toMatchObject({
+      code: 'EEXIST',
+    })
+    expect(fs.readFileSync(path.join(dir, 'r.pdf'), 'utf8')).toBe('one')
+    expect(fs.readdirSync(dir).sort()).toEqual(['.x.partial', 'r.pdf'])
+  })
+
   it('fsyncs the folder after the move', async () => {
     const dir = folderWith({ '.x.partial': 'new' })
     const synced: string[] = []

@@ -20,16 +20,18 @@ const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'E
  * Moves `from` into `folder` as `fileName`, or `fileName (2)`… when taken: never overwrites.
  * Uses a hard link (atomic, fails on an existing name) then removes `from`; where links are not
  * supported it reserves the name with an exclusive create and renames over its own placeholder,
- * or copies without overwriting across devices. fsyncs the folder; returns the final path.
+ * or copies without overwriting across devices. fsyncs the folder; returns the final path. Tries
+ * `candidates` names (1: the name itself only); when all are taken, fails with EEXIST.
  */
 export async function placeWithoutOverwrite(
   ops: FileOps,
   from: string,
   folder: string,
   fileName: string,
+  candidates = MAX_CANDIDATES,
 ): Promise<string> {
   let linkable = true
-  for (let n = 1; n <= MAX_CANDIDATES; n++) {
+  for (let n = 1; n <= candidates; n++) {
     const target = path.join(folder, candidateName(fileName, n))
     if (linkable) {
       try {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AppFailure, type AppError } from '@contract/errors'
-import { createAccountClient, type AccountClientOptions, type AuthCredential } from './client'
+import { createAccountClient } from './client'
+import type { AccountClientOptions, AuthCredential } from './options'
 import { json, startTestServer, type TestServer } from './test-server'
 
 const CANARY = 'canary-7f3a9c1e-secret'

@@ -1,103 +1,23 @@
 // Fuzzing what the service may answer: malformed and truncated JSON, web pages with 200, wrong
 // content types, `__proto__` / `constructor` / `prototype` keys at any depth, numbers beyond 2^53,
-// deeply nested arrays, huge, endless and dripping bodies, empty 200s and 204s, and every error
-// status. One loopback server answers a catalog read (targets.list, GET, idempotent) and a catalog
-// write (targets.create, POST, not idempotent); the client runs with small limits.
-import type http from 'node:http'
+// deeply nested arrays, empty 200s and 204s. The harness (test-fuzz.ts) answers a catalog read
+// and a catalog write; huge, slow and retried answers are in fuzz-limits.test.ts.
 import fc from 'fast-check'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { findOperation } from '@contract/catalog/index'
-import { AppFailure, ERROR_CODES, type AppError } from '@contract/errors'
-import { createAccountClient, type AccountClient, type ClientLimits } from './client'
-import { RETRY_STATUSES } from './retry'
-import { startTestServer, type TestServer } from './test-server'
+import {
+  answer,
+  CANARY,
+  expectAttempts,
+  failed,
+  op,
+  run,
+  server,
+  useFuzzServer,
+  type Op,
+} from './test-fuzz'
 
-const CANARY = 'canary-5d1e77b0-secret'
-const RETRIES = 2
-const LIMITS: Partial<ClientLimits> = {
-  deadlineMs: 2_000,
-  idleMs: 400,
-  maxContentLength: 128 * 1024,
-  retries: RETRIES,
-  backoffBaseMs: 1,
-  backoffMaxMs: 5,
-  retryBudgetPerMinute: 1_000_000,
-}
-
-let server: TestServer
-let client: AccountClient
-
-beforeAll(async () => {
-  server = await startTestServer()
-  client = newClient()
-})
-afterAll(async () => {
-  client.close()
-  await server.close()
-})
-beforeEach(() => {
-  server.seen.length = 0
-})
-
-function newClient(limits: Partial<ClientLimits> = {}): AccountClient {
-  return createAccountClient({
-    baseUrl: server.baseUrl,
-    apiKey: `key-${CANARY}`,
-    getAuth: () => ({ scheme: 'Bearer', token: `tok-${CANARY}` }),
-    release: 'latest',
-    limits: { ...LIMITS, ...limits },
-  })
-}
-
-type Op = 'targets.list' | 'targets.create'
-const OPS: readonly Op[] = ['targets.list', 'targets.create']
-const INPUT: Record<Op, object> = {
-  'targets.list': { query: { page: 1 } },
-  'targets.create': { body: { name: 'Web', address: '10.0.0.1' } },
-}
-const op = fc.constantFrom(...OPS)
-
-/** How a call ended: the checked answer, or the AppError it failed with (anything else fails). */
-type Outcome = { ok: true; data: unknown } | { ok: false; error: AppError }
-
-/** Runs one call; checks that a failure is an AppFailure with a safe, actionable message. */
-async function run(id: Op, c: AccountClient = client): Promise<Outcome> {
-  try {
-    return { ok: true, data: await c.call(id, INPUT[id]) }
-  } catch (err) {
-    if (!(err instanceof AppFailure))
-      throw new Error(`${id} rejected with a ${String((err as Error)?.name)}, not an AppFailure`, {
-        cause: err,
-      })
-    const error = err.error
-    expect(ERROR_CODES).toContain(error.code)
-    expect(error.message.trim().length).toBeGreaterThan(0)
-    expect(error.message).not.toMatch(/\n\s+at |\.(ts|js):\d+/)
-    expect(error.message).not.toContain('<')
-    expect(JSON.stringify(error)).not.toContain(CANARY)
-    expect(err.message).not.toContain(CANARY)
-    return { ok: false, error }
-  }
-}
-
-/** The code of a failed call (the call must fail). */
-async function failed(id: Op, c?: AccountClient): Promise<AppError> {
-  const outcome = await run(id, c)
-  if (outcome.ok) throw new Error(`${id} resolved: ${JSON.stringify(outcome.data).slice(0, 200)}`)
-  return outcome.error
-}
-
-/** Answers every request with `status`, `type` and `body` (text or bytes). */
-function answer(status: number, body: string | Buffer, type: string | null = 'application/json') {
-  server.handle((_req, res) =>
-    res.writeHead(status, type === null ? {} : { 'content-type': type }).end(body),
-  )
-}
-
-/** Requests the server saw for one call: exactly 1 for a write, 1 + retries for a retried read. */
-function expectAttempts(id: Op, retried: boolean): void {
-  expect(server.seen.length).toBe(id === 'targets.list' && retried ? 1 + RETRIES : 1)
-}
+useFuzzServer()
 
 const OBJECT_KEYS = Object.getOwnPropertyNames(Object.prototype).sort()
 const ARRAY_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
@@ -436,135 +356,5 @@ describe('JSON answers', () => {
       }),
       { numRuns: 20 },
     )
-  })
-})
-
-describe('huge, endless and slow answers', () => {
-  it('refuses an answer above maxContentLength with TOO_LARGE, without a retry', async () => {
-    const size = fc.integer({ min: 130 * 1024, max: 1024 * 1024 })
-    await fc.assert(
-      fc.asyncProperty(op, size, fc.boolean(), async (id, n, declared) => {
-        server.seen.length = 0
-        const body = `{"data":"${'x'.repeat(n)}"}`
-        server.handle((_req, res) => {
-          res.writeHead(200, {
-            'content-type': 'application/json',
-            ...(declared ? { 'content-length': Buffer.byteLength(body) } : {}),
-          })
-          res.end(body)
-        })
-        expect((await failed(id)).code).toBe('TOO_LARGE')
-        expectAttempts(id, false)
-      }),
-      { numRuns: 10 },
-    )
-  })
-
-  it('stops an endless fast body at maxContentLength (TOO_LARGE)', async () => {
-    for (const id of OPS) {
-      server.seen.length = 0
-      server.handle((_req, res) => endless(res, 0, 'x'.repeat(16 * 1024)))
-      expect((await failed(id)).code).toBe('TOO_LARGE')
-      expectAttempts(id, false)
-    }
-  })
-
-  it('stops an endless drip below the idle timeout at the call deadline (TIMEOUT), without a retry', async () => {
-    const c = newClient({ deadlineMs: 600, idleMs: 300 })
-    try {
-      for (const id of OPS) {
-        server.seen.length = 0
-        server.handle((_req, res) => endless(res, 20, ' '))
-        const started = Date.now()
-        expect((await failed(id, c)).code).toBe('TIMEOUT')
-        expect(Date.now() - started).toBeLessThan(2_000)
-        expectAttempts(id, false)
-      }
-    } finally {
-      c.close()
-    }
-  })
-
-  it('stops a stalled answer at the idle timeout (TIMEOUT); only the read is retried', async () => {
-    const c = newClient({ deadlineMs: 5_000, idleMs: 150 })
-    try {
-      for (const id of OPS) {
-        server.seen.length = 0
-        server.handle((_req, res) => {
-          res.writeHead(200, { 'content-type': 'application/json' })
-          res.write('{"data":')
-        })
-        expect((await failed(id, c)).code).toBe('TIMEOUT')
-        expectAttempts(id, true)
-      }
-    } finally {
-      c.close()
-    }
-  })
-})
-
-/** Writes `chunk` every `everyMs` until the client goes away (0: as fast as the socket takes it). */
-function endless(res: http.ServerResponse, everyMs: number, chunk: string): void {
-  res.writeHead(200, { 'content-type': 'application/json' })
-  res.write('{"data":"')
-  let open = true
-  res.on('close', () => {
-    open = false
-  })
-  const next = () => {
-    if (!open) return
-    if (everyMs === 0) {
-      while (open && res.write(chunk));
-      if (open) res.once('drain', next)
-    } else {
-      res.write(chunk)
-      setTimeout(next, everyMs)
-    }
-  }
-  next()
-}
-
-describe('retries', () => {
-  const STATUSES = [400, 401, 403, 404, 405, 408, 409, 410, 413, 418, 429, 500, 501, 502, 503, 504]
-
-  it('retries a read only on 408/429/502/503/504, and never a write', async () => {
-    const body = fc.oneof(
-      fc.constant(`{"errors":[{"detail":"bad key key-${CANARY} and tok-${CANARY}"}]}`),
-      fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
-      fc.constant('<html><body>Bad gateway</body></html>'),
-      fc.constant(''),
-    )
-    await fc.assert(
-      fc.asyncProperty(op, fc.constantFrom(...STATUSES), body, async (id, status, text) => {
-        server.seen.length = 0
-        answer(status, text)
-        const error = await failed(id)
-        expect(error.code).not.toBe('INTERNAL')
-        expect(error.status).toBe(status)
-        expectAttempts(id, RETRY_STATUSES.has(status))
-      }),
-      { numRuns: 80 },
-    )
-  })
-
-  it('retries a read after a connection reset, and never a write', async () => {
-    for (const id of OPS) {
-      server.seen.length = 0
-      server.handle((_req, res) => res.socket?.destroy())
-      const error = await failed(id)
-      expect(error.code).toBe('OFFLINE')
-      expectAttempts(id, true)
-    }
-  })
-
-  it('sends a write exactly once even when the service answers 503 with a short Retry-After', async () => {
-    server.handle((_req, res) =>
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'),
-    )
-    for (let i = 0; i < 5; i++) {
-      server.seen.length = 0
-      expect((await failed('targets.create')).code).toBe('SERVER')
-      expect(server.seen).toHaveLength(1)
-    }
   })
 })

@@ -9,6 +9,12 @@ export interface CallInput {
   body?: unknown
 }
 
+/** The query of a call's input as a record (for `answersFile`). */
+export function queryOf(input: CallInput): Record<string, unknown> | undefined {
+  const q = input.query
+  return typeof q === 'object' && q !== null ? (q as Record<string, unknown>) : undefined
+}
+
 /** A request ready for axios: a relative URL and checked query and body. */
 export interface PreparedRequest {
   url: string

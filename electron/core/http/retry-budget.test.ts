@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AppFailure, type AppError } from '@contract/errors'
-import { createAccountClient, type AccountClientOptions } from './client'
+import { createAccountClient } from './client'
+import type { AccountClientOptions } from './options'
 import { waitText } from './errors'
 import { RetryBudget } from './retry'
 import { json, startTestServer, type TestServer } from './test-server'

@@ -5,7 +5,8 @@
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createAccountClient, MAX_SOCKETS_PER_ACCOUNT, type AccountClient } from './client'
+import { createAccountClient, type AccountClient } from './client'
+import { MAX_SOCKETS_PER_ACCOUNT } from './options'
 
 /** A service that holds every request until told to answer, counting connections and requests. */
 const service = {

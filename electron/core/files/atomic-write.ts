@@ -1,0 +1,108 @@
+// Writing a file atomically: the whole text goes to a temp file beside its final name, is fsynced,
+// then takes the name in one step and the folder is fsynced, so the name never shows a partial
+// file, even after a crash. Streams (downloads, copies) write their own temp file and share the
+// last step, `placeWithoutOverwrite`.
+import path from 'node:path'
+import { AppFailure } from '@contract/errors'
+import {
+  errnoOf,
+  fileFailure,
+  nodeFileOps,
+  removeQuietly,
+  type FileOps,
+  type WritableFile,
+} from './fs-ops'
+import { partialName } from './names'
+import { placeWithoutOverwrite } from './place'
+
+/** How an atomic write takes its name. */
+export type Placement =
+  /** Over a file already there (the user chose to replace it): a rename. */
+  | 'replace'
+  /** Only where no file is: a file there (or one that appeared meanwhile) is kept, and `taken`. */
+  | 'new'
+  /** At the name, or the first free of `name (2)`, `name (3)`, …: never overwrites. */
+  | 'next-free'
+
+/** How to write one file atomically. */
+export interface AtomicWriteOptions {
+  place: Placement
+  /** What ScanDesk was doing, for a failure's message ("save the CSV file"). */
+  doing: string
+  /** `new`: the failure when a file is at the name (default: CONFLICT, the file was kept). */
+  taken?: (target: string) => AppFailure
+  /** The new file's mode before the umask (default 0600: for this user only). */
+  mode?: number
+  /** The file system layer (tests inject failures); default the real one. */
+  ops?: FileOps
+}
+
+function keptFile(target: string): AppFailure {
+  return new AppFailure({
+    code: 'CONFLICT',
+    message: `A file appeared at ${target} meanwhile; it was kept.`,
+  })
+}
+
+/**
+ * Writes `text` (UTF-8) to `folder/fileName` atomically: a temp file beside it
+ * (`.<name>.<random>.partial`, see `partialName`), written whole, fsynced and closed, then moved to
+ * its name as `place` says and the folder fsynced. A busy rename is tried again (EBUSY, EPERM:
+ * `nodeFileOps.rename`). Leaves no temp file behind on failure; throws an AppFailure with a plain
+ * message (`fileFailure`: DISK_FULL, PERMISSION_DENIED, a name too long → VALIDATION, …).
+ * Returns the final path.
+ */
+export async function writeAtomically(
+  folder: string,
+  fileName: string,
+  text: string,
+  options: AtomicWriteOptions,
+): Promise<string> {
+  const ops = options.ops ?? nodeFileOps
+  const temp = path.join(folder, partialName(fileName))
+  let file: WritableFile | null
+  try {
+    file = await ops.open(temp, 'wx', options.mode ?? 0o600)
+  } catch (err) {
+    throw fileFailure(err, options.doing, folder)
+  }
+  try {
+    const bytes = Buffer.from(text, 'utf8')
+    for (let offset = 0; offset < bytes.length;) {
+      const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset)
+      offset += bytesWritten
+    }
+    await file.sync()
+    const written = file
+    file = null
+    await written.close()
+    return await placeTemp(ops, temp, folder, fileName, options)
+  } catch (err) {
+    await file?.close().catch(() => undefined)
+    await removeQuietly(ops, temp)
+    throw fileFailure(err, options.doing, folder)
+  }
+}
+
+/** Moves a finished temp file in `folder` to its name as `place` says; returns the final path. */
+async function placeTemp(
+  ops: FileOps,
+  temp: string,
+  folder: string,
+  fileName: string,
+  options: AtomicWriteOptions,
+): Promise<string> {
+  const target = path.join(folder, fileName)
+  if (options.place === 'next-free') return placeWithoutOverwrite(ops, temp, folder, fileName)
+  if (options.place === 'replace') {
+    await ops.rename(temp, target)
+    await ops.syncDir(folder)
+    return target
+  }
+  try {
+    return await placeWithoutOverwrite(ops, temp, folder, fileName, 1)
+  } catch (err) {
+    if (errnoOf(err) === 'EEXIST') throw (options.taken ?? keptFile)(target)
+    throw err
+  }
+}
