@@ -1,6 +1,8 @@
-import type { MaybeRefOrGetter } from 'vue'
+import { computed, type MaybeRefOrGetter } from 'vue'
 import { findOperation } from '@contract/catalog'
-import { useNames, type NameRef, type NameSource } from '@/data/useNames'
+import type { AppError } from '@contract/errors'
+import { reasonOf } from '@/data/recordNames'
+import { nameText, useNames, type NameRef, type NameSource } from '@/data/useNames'
 import { resourceByKey, type ResourceDef } from '@/resources'
 
 const sources = new Map<string, NameSource | null>()
@@ -32,4 +34,36 @@ export function nameSourceOf(resource: ResourceDef | null | undefined): NameSour
  */
 export function useRecordNames(refs: MaybeRefOrGetter<readonly NameRef[]>) {
   return useNames(refs, (kind) => nameSourceOf(resourceByKey(kind)))
+}
+
+/**
+ * A record page's title: the record's name (its resource's title field), read from the page's own
+ * read — the offline copy too. Before that read answers, or when it fails, the name any other
+ * answer in memory holds (the list the user came from); failing that, the id said as an id:
+ * `Host hst-041` while reading, `hst-041 (name not available offline)` when the read failed. Asks
+ * nothing of its own.
+ */
+export function useRecordTitle(
+  resource: ResourceDef,
+  id: () => string,
+  row: () => { attributes: Record<string, unknown> } | null | undefined,
+  error: () => AppError | null,
+) {
+  const { nameOf } = useRecordNames([])
+  return computed(() => {
+    const r = row()
+    if (r) {
+      const name = r.attributes[resource.titleField]
+      if (typeof name === 'string' && name.trim()) return name.trim()
+      if (typeof name === 'number') return String(name)
+      return nameText(id(), { state: 'unnamed', reason: 'blank' })
+    }
+    const known = nameOf(resource.key, id())
+    if (known.state === 'named') return known.name
+    const failed = error()
+    const noun = resource.noun.charAt(0).toUpperCase() + resource.noun.slice(1)
+    return failed
+      ? nameText(id(), { state: 'unnamed', reason: reasonOf(failed.code) })
+      : `${noun} ${id()}`
+  })
 }
