@@ -47,6 +47,18 @@ export function referenceOf(
     const ids = idsIn(value)
     return ids.length ? { resource: target, ids } : null
   }
+  const embedded = embeddedId(value)
+  if (embedded && !column?.link) {
+    // A record the answer carries whole (`vulnerability: {id, title, …}`): by its name, linked.
+    const target = pickerFor(resource, `${key}_id`)
+    if (!target) return null
+    const name = (value as Record<string, unknown>)[target.titleField]
+    return {
+      resource: target,
+      ids: [embedded],
+      ...(typeof name === 'string' && name ? { given: name } : {}),
+    }
+  }
   const target = column?.link ? (resourceByKey(column.link) ?? null) : pickerFor(resource, key)
   // Only records that have a page or a name to show (a scan profile's code stays as it is).
   if (!target || (!target.ops.show && !nameSourceOf(target))) return null
@@ -56,9 +68,31 @@ export function referenceOf(
   return { resource: target, ids: idsIn(value) }
 }
 
-/** The attributes `resource`'s columns show in place of an id (`host_id` beside `host_ip`). */
-export function shownByName(resource: ResourceDef | undefined): Set<string> {
-  return new Set((resource?.columns ?? []).flatMap((c) => (c.link && c.linkId ? [c.linkId] : [])))
+/** The id of a record carried whole in an attribute (`{id, title, …}`), or null. */
+function embeddedId(value: unknown): string | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null
+  const id = (value as { id?: unknown }).id
+  return typeof id === 'string' && id ? id : null
+}
+
+/**
+ * The attributes of a record that another attribute already shows by name, so a detail page shows
+ * them once: the id beside a name its column links (`host_id` beside `host_ip`), and the id of a
+ * record the answer also carries whole (`vulnerability_id` beside `vulnerability: {id, title}`).
+ */
+export function shownElsewhere(
+  resource: ResourceDef | undefined,
+  attributes: Record<string, unknown>,
+): Set<string> {
+  const out = new Set<string>()
+  for (const c of resource?.columns ?? [])
+    if (c.link && c.linkId && referenceOf(resource, c, c.key, attributes)) out.add(c.linkId)
+  for (const [key, value] of Object.entries(attributes)) {
+    const id = embeddedId(value)
+    if (id && attributes[`${key}_id`] === id && pickerFor(resource, `${key}_id`))
+      out.add(`${key}_id`)
+  }
+  return out
 }
 
 /** The records whose names `references` need read (those that do not carry their name). */

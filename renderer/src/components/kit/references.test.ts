@@ -151,6 +151,34 @@ describe('a record’s attributes', () => {
   })
 })
 
+describe('a read carrying records whole', () => {
+  it('shows each by its name, linked, once, without asking for it', async () => {
+    const r = router()
+    mountWithApp(AttributeList, {
+      // an exception's "Vulnerability and host" read: ids, and the records themselves
+      props: {
+        attributes: {
+          vulnerability_id: 'vul-3',
+          host_id: 'hst-1',
+          vulnerability: { id: 'vul-3', title: 'Old PHP', severity: 'critical' },
+          host: { id: 'hst-1', ip: '192.0.2.11', hostname: null },
+        },
+      },
+      global: { plugins: [r] },
+    })
+    await flushPromises()
+    expect(document.querySelector('[data-attr="vulnerability_id"]')).toBeNull()
+    expect(document.querySelector('[data-attr="host_id"]')).toBeNull()
+    expect(cell('vulnerability').textContent?.trim()).toBe('Old PHP')
+    expect(cell('vulnerability').querySelector('a')?.getAttribute('href')).toBe(
+      '/vulnerabilities/vul-3',
+    )
+    expect(cell('host').textContent?.trim()).toBe('192.0.2.11')
+    expect(document.body.textContent).not.toContain('{')
+    expect(apiCalls(fake)).toEqual([])
+  })
+})
+
 describe('a record page’s title', () => {
   const mountPage = () => {
     const r = router()
