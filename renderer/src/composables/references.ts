@@ -1,5 +1,6 @@
+import { computed } from 'vue'
 import type { NameRef } from '@/data/useNames'
-import { nameSourceOf } from './recordNames'
+import { nameSourceOf, useRecordNames } from './recordNames'
 import {
   pickerFor,
   resourceByKey,
@@ -102,4 +103,33 @@ export function namesWanted(references: readonly (Reference | null)[]): NameRef[
     if (r?.resource && r.given === undefined)
       for (const id of r.ids) out.push({ kind: r.resource.key, id })
   return out
+}
+
+/**
+ * The references a table's rows make in its columns that name other records (after the first,
+ * which is the row's own link), and their names: one batch per kind for the page.
+ */
+export function useRowReferences(
+  resource: ResourceDef,
+  rows: () => readonly { id: string; attributes: Record<string, unknown> }[],
+) {
+  const columns = resource.columns.filter((c, i) => i > 0 && (c.link || c.linkType))
+  const references = computed(() => {
+    const byRow = new Map<string, Record<string, Reference | null>>()
+    for (const r of rows())
+      byRow.set(
+        r.id,
+        Object.fromEntries(
+          columns.map((c) => [c.key, referenceOf(resource, c, c.key, r.attributes)]),
+        ),
+      )
+    return byRow
+  })
+  const { nameOf } = useRecordNames(() =>
+    namesWanted([...references.value.values()].flatMap((r) => Object.values(r))),
+  )
+  return {
+    referenceIn: (id: string, key: string) => references.value.get(id)?.[key] ?? null,
+    nameOf,
+  }
 }
