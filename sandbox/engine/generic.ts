@@ -7,13 +7,14 @@ import {
   type SandboxRequest,
   type SandboxResponse,
 } from '../types'
+import { keepIds } from './ids'
 
 type GenericSpec = Exclude<SandboxSpec, { kind: 'custom' }>
 
 /** The organization whose administrators see every organization's rows. */
 export const ROOT_ORGANIZATION = 'org-001'
 
-const RESERVED_QUERY = new Set(['page', 'per_page', 'sort', 'search'])
+const RESERVED_QUERY = new Set(['page', 'per_page', 'sort', 'search', 'ids'])
 
 /** A row as the API shows it. */
 export function present(row: Row): {
@@ -74,9 +75,10 @@ function list(
   ctx: SandboxContext,
 ): SandboxResponse {
   const q = req.query
-  let rows = ctx.db
-    .list(g.collection)
-    .filter((r) => inScope(spec, r, req) && matchesParent(g, r, req))
+  let rows = keepIds(
+    ctx.db.list(g.collection).filter((r) => inScope(spec, r, req) && matchesParent(g, r, req)),
+    q,
+  )
 
   // Whether any row has an attribute: usually answered by the first row (large collections).
   const scoped = rows

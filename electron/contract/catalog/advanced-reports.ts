@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SINCE_5_4 } from '../releases'
 import {
+  byIdsFilter,
   anyObject,
   bulkDeleteResponse,
   bulkIdsBody,
@@ -110,6 +111,7 @@ export const advancedReportsOperations = defineGroup([
     method: 'GET',
     path: '/v2/advanced_reports',
     query: listQuery({
+      ...byIdsFilter,
       report_type: z.enum(ADVANCED_REPORT_TYPES).optional(),
       status: reportStatus.optional(),
     }),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SINCE_5_4 } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -58,7 +59,7 @@ export const credentialsOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/credentials',
-    query: listQuery({ kind: credentialKind.optional() }),
+    query: listQuery({ ...byIdsFilter, kind: credentialKind.optional() }),
     response: collection(credentialAttributes),
     releases: SINCE_5_4,
     summary: 'List scan credentials (never their secrets)',

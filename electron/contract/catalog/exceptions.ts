@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
 import {
+  byIdsFilter,
   bulkDeleteResponse,
   bulkIdsBody,
   byId,
@@ -106,6 +107,7 @@ export const exceptionsOperations = defineGroup([
     method: 'GET',
     path: '/v2/exceptions',
     query: listQuery({
+      ...byIdsFilter,
       state: exceptionState.optional(),
       kind: exceptionKind.optional(),
       vulnerability_id: idParam.optional(),

@@ -1,6 +1,15 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
-import { byId, collection, dateTime, idParam, listQuery, severity, single } from '../schemas/common'
+import {
+  byIdsFilter,
+  byId,
+  collection,
+  dateTime,
+  idParam,
+  listQuery,
+  severity,
+  single,
+} from '../schemas/common'
 import { defineGroup, defineOperation } from './types'
 
 /** Counts of findings per severity (decided here); used by scans, hosts and widgets. */
@@ -42,6 +51,7 @@ export const hostAttributes = z.looseObject({
 
 /** Query of the hosts list: list parameters plus scan, target and severity filters. */
 export const hostListQuery = listQuery({
+  ...byIdsFilter,
   scan_id: idParam.optional(),
   target_id: idParam.optional(),
   max_severity: severity.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -65,6 +66,7 @@ export const notificationsOperations = defineGroup([
     method: 'GET',
     path: '/v2/notifications',
     query: listQuery({
+      ...byIdsFilter,
       read: queryFlag.optional(),
       seen: queryFlag.optional(),
       kind: z.enum(NOTIFICATION_KINDS).optional(),

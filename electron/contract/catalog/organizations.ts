@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
 import {
+  byIdsFilter,
   anyObject,
   byId,
   collection,
@@ -88,7 +89,7 @@ export const subscriptionUpdateBody = z.strictObject({
   ends_at: dateTime.nullable().optional(),
 })
 
-/** Query of the organizations list and export (decided here). */
+/** Query of the organizations list (plus `ids`) and export (decided here). */
 export const organizationsListQuery = listQuery({
   partner: z.enum(['true', 'false']).optional(),
   parent_id: idParam.optional(),
@@ -114,7 +115,7 @@ export const organizationsOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/organizations',
-    query: organizationsListQuery,
+    query: organizationsListQuery.extend(byIdsFilter),
     response: collection(organizationAttributes),
     releases: ALL_RELEASES,
     summary: 'List organizations',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SINCE_5_3 } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -77,7 +78,7 @@ export const portListsOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/port_lists',
-    query: listQuery({ app_type: appType.optional() }),
+    query: listQuery({ ...byIdsFilter, app_type: appType.optional() }),
     response: collection(portListAttributes),
     releases: SINCE_5_3,
     summary: 'List port lists',

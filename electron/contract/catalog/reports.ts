@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
 import {
+  byIdsFilter,
   anyObject,
   bulkDeleteResponse,
   bulkIdsBody,
@@ -106,6 +107,7 @@ export const verifyHashResponse = z.looseObject({
 
 /** Query of the reports list: list parameters plus scan, status and type filters. */
 export const reportListQuery = listQuery({
+  ...byIdsFilter,
   scan_id: idParam.optional(),
   status: reportStatus.optional(),
   report_type: z

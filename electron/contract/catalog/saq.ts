@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SINCE_5_4 } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -142,6 +143,7 @@ export const saqOperations = defineGroup([
     method: 'GET',
     path: '/v2/saq',
     query: listQuery({
+      ...byIdsFilter,
       status: z.enum(['draft', 'approved']).optional(),
       saq_type: z.string().trim().max(40).optional(),
       is_template: queryFlag.optional(),

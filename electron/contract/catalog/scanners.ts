@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SINCE_5_3 } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -58,7 +59,7 @@ export const scannersOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/scanners',
-    query: listQuery({ app_type: appType.optional() }),
+    query: listQuery({ ...byIdsFilter, app_type: appType.optional() }),
     response: collection(scannerAttributes),
     releases: SINCE_5_3,
     summary: 'List scanners',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES, LATEST_ONLY } from '../releases'
 import {
+  byIdsFilter,
   bulkDeleteResponse,
   bulkIdsBody,
   byId,
@@ -183,7 +184,11 @@ export const scanOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/scans',
-    query: listQuery({ status: scanStatus.optional(), target_id: idParam.optional() }),
+    query: listQuery({
+      ...byIdsFilter,
+      status: scanStatus.optional(),
+      target_id: idParam.optional(),
+    }),
     response: collection(scanAttributes),
     releases: ALL_RELEASES,
     summary: 'List scans, optionally by status or target',

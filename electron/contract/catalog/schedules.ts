@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
 import {
+  byIdsFilter,
   bulkDeleteResponse,
   bulkIdsBody,
   byId,
@@ -103,7 +104,7 @@ export const schedulesOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/schedules',
-    query: listQuery({ frequency: scheduleFrequency.optional() }),
+    query: listQuery({ ...byIdsFilter, frequency: scheduleFrequency.optional() }),
     response: collection(scheduleAttributes),
     releases: ALL_RELEASES,
     summary: 'List scan schedules',

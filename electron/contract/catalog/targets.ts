@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { MAX_HOST_LINES, parseHostEntry } from '../hosts'
 import { ALL_RELEASES, LATEST_ONLY } from '../releases'
 import {
+  byIdsFilter,
   bulkDeleteResponse,
   bulkIdsBody,
   byId,
@@ -65,7 +66,7 @@ export const targetOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/targets',
-    query: listQuery({ tag: z.string().max(50).optional() }),
+    query: listQuery({ ...byIdsFilter, tag: z.string().max(50).optional() }),
     response: collection(targetAttributes),
     releases: ALL_RELEASES,
     summary: 'List scan targets',

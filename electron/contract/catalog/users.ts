@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES } from '../releases'
 import {
+  byIdsFilter,
   anyObject,
   byId,
   collection,
@@ -139,7 +140,7 @@ export const inheritResourcesResponse = z.looseObject({
   }),
 })
 
-/** Query of the users list and export (decided here). */
+/** Query of the users list (plus `ids`) and export (decided here). */
 export const usersListQuery = listQuery({
   role: userRole.optional(),
   organization_id: idParam.optional(),
@@ -156,7 +157,7 @@ export const usersOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/users',
-    query: usersListQuery,
+    query: usersListQuery.extend(byIdsFilter),
     response: collection(userAttributes),
     releases: ALL_RELEASES,
     summary: 'List the users the caller administers',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ALL_RELEASES, SINCE_5_5 } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -41,6 +42,7 @@ export const vulnerabilityAttributes = z.looseObject({
 const cvssBound = z.coerce.number().min(0, 'must be 0 or more').max(10, 'must be 10 or less')
 
 export const vulnerabilityListQuery = listQuery({
+  ...byIdsFilter,
   severity: severity.optional(),
   /** Lowest CVSS score shown (inclusive). */
   cvss_score_min: cvssBound.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { SINCE_5_3 } from '../releases'
 import {
+  byIdsFilter,
   byId,
   collection,
   dateTime,
@@ -119,7 +120,7 @@ export const webhooksOperations = defineGroup([
     group: g,
     method: 'GET',
     path: '/v2/webhooks',
-    query: listQuery({}),
+    query: listQuery({ ...byIdsFilter }),
     response: collection(webhookAttributes),
     releases: SINCE_5_3,
     summary: 'List webhooks',

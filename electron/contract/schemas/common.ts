@@ -41,6 +41,24 @@ export function listQuery<S extends z.ZodRawShape>(filters: S) {
   return z.strictObject({ ...listQueryShape, ...filters })
 }
 
+/** Most ids one `ids` filter names (decided here): a page of at most 100 rows' references. */
+export const MAX_IDS_FILTER = 100
+
+/**
+ * The `ids` filter of a list (decided here): 1–100 comma-separated ids (each like a path id), so a
+ * page's references are named in one request per kind. A service that ignores it answers its
+ * first page instead; the client keeps only the rows whose ids it asked for.
+ */
+export const idsFilter = z
+  .string()
+  .regex(
+    new RegExp(`^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,${MAX_IDS_FILTER - 1}}$`),
+    `must be 1–${MAX_IDS_FILTER} ids separated by commas`,
+  )
+
+/** The `ids` filter as a list query field (spread into the filters of `listQuery`). */
+export const byIdsFilter = { ids: idsFilter.optional() }
+
 /** Plain list query (no filters). */
 export const plainListQuery = z.strictObject(listQueryShape)
 

@@ -47,6 +47,37 @@ const REFERENCES: Record<string, string> = {
   organization_id: 'organizations',
   user_id: 'users',
   template_id: 'saq',
+  webhook_id: 'webhooks',
+  // Who did something: a user's id.
+  actor_id: 'users',
+  created_by: 'users',
+  activated_by: 'users',
+  approved_by: 'users',
+}
+
+// The service's record types (the `type` of its records, the audit's `resource_type`).
+const TYPES: Record<string, string> = {
+  target: 'targets',
+  scan: 'scans',
+  report: 'reports',
+  advanced_report: 'advanced_reports',
+  vulnerability: 'vulnerabilities',
+  exception: 'exceptions',
+  schedule: 'schedules',
+  webhook: 'webhooks',
+  notification: 'notifications',
+  host: 'hosts',
+  scanner: 'scanners',
+  port_list: 'port_lists',
+  credential: 'credentials',
+  organization: 'organizations',
+  user: 'users',
+  saq: 'saq',
+}
+
+/** The resource whose records have the service's type `type` (`scan` → scans), or null. */
+export function resourceOfType(type: unknown): ResourceDef | null {
+  return (typeof type === 'string' && byKey.get(TYPES[type])) || null
 }
 
 /** The resource a field of `resource`'s forms or filters picks from, or null for a plain field. */

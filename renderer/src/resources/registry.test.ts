@@ -95,6 +95,15 @@ describe.each(RESOURCES.map((r) => [r.key, r] as const))('registry entry %s', (_
       if (o.picker) expect(pickerFor(r, name)?.key, name).toBe(o.picker)
     for (const c of r.columns) if (c.link) expect(resourceByKey(c.link), c.link).toBeDefined()
   })
+
+  it('names other records only through attributes its rows have', () => {
+    const names = attributeNames(r.ops.list)
+    for (const c of r.columns) {
+      if (c.linkId) expect(c.link, c.key).toBeDefined()
+      if (c.linkId) expect(names, `${c.key} → ${c.linkId}`).toContain(c.linkId)
+      if (c.linkType) expect(names, `${c.key} → ${c.linkType}`).toContain(c.linkType)
+    }
+  })
 })
 
 describe('the registry', () => {

@@ -34,8 +34,18 @@ export interface ColumnDef<K extends string = string> {
   kind?: ColumnKind
   sortable?: boolean
   width?: number
-  /** The value names another resource (registry key): shown as a link to its detail. */
+  /**
+   * The value is the id (or ids) of a record of another resource (registry key): shown as that
+   * record's name, linked to its detail.
+   */
   link?: string
+  /**
+   * With `link`: the value is already the linked record's name (a finding's `host_ip`) and its id
+   * is this attribute (`host_id`), which detail pages then do not show a second time.
+   */
+  linkId?: string
+  /** The value is the id of a record whose type (`scan`, `user`) is this attribute (audit). */
+  linkType?: string
   /** Status words written for people (`non_compliant` → "Non-Compliant"); the rest humanized. */
   labels?: Readonly<Record<string, string>>
   /** Status words shown as a warning (amber) or a danger (red) tag; the rest neutral. */

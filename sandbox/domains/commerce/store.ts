@@ -1,5 +1,6 @@
 import type { Caller, Row, SandboxContext, SandboxRequest, SandboxResponse } from '../../types'
 import { ROOT_ORGANIZATION, present } from '../../engine/generic'
+import { keepIds } from '../../engine/ids'
 import { ORGANIZATIONS, USERS } from '../identity/users'
 
 /**
@@ -244,14 +245,14 @@ export function sortAndSearch(
   return out
 }
 
-/** A collection answer: `rows` searched, sorted and paged by the list query. */
+/** A collection answer: `rows` narrowed by `ids`, searched, sorted and paged by the list query. */
 export function listAnswer(
   rows: Row[],
   query: Record<string, unknown>,
   searchFields: readonly string[] = [],
   show: (row: Row) => ReturnType<typeof present> = present,
 ): SandboxResponse {
-  const all = sortAndSearch(rows, query, searchFields)
+  const all = sortAndSearch(keepIds(rows, query), query, searchFields)
   const perPage = Number(query.per_page ?? 25)
   const page = Number(query.page ?? 1)
   const slice = all.slice((page - 1) * perPage, page * perPage)

@@ -59,6 +59,36 @@ function day(iso: unknown): string {
   return typeof iso === 'string' ? iso.slice(0, 10) : ''
 }
 
+/** The targets a report names: its target and, for an advanced report, its filter's targets. */
+function targetIdsOf(row: Row): string[] {
+  const a = row.attributes
+  const filters = (a.filters ?? {}) as { target_ids?: unknown }
+  const ids = [a.target_id, ...(Array.isArray(filters.target_ids) ? filters.target_ids : [])]
+  return [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))]
+}
+
+/**
+ * The names of a report's targets as they are now, to keep with the report the first time one
+ * of its files is made (`internal.target_names`): later downloads print the same names, so the
+ * file's bytes and digest never change when a target is renamed or deleted afterwards. Null when
+ * the report keeps them already.
+ */
+export function targetNamesSnapshot(
+  row: Row,
+  nameOf: (id: string) => string | null,
+): { target_names: Record<string, string | null> } | null {
+  if (row.internal?.target_names) return null
+  return { target_names: Object.fromEntries(targetIdsOf(row).map((id) => [id, nameOf(id)])) }
+}
+
+/** A target as a report prints it: its name and id, or its id and that it no longer exists. */
+function targetText(row: Row, id: unknown): string {
+  if (typeof id !== 'string' || id === '') return '-'
+  const names = (row.internal?.target_names ?? {}) as Record<string, string | null | undefined>
+  const name = names[id]
+  return name ? `${name} (${id})` : `${id} (no longer exists)`
+}
+
 /** PDF blocks of a scan report. */
 function reportBlocks(row: Row): PdfBlock[] {
   const a = row.attributes
@@ -69,9 +99,9 @@ function reportBlocks(row: Row): PdfBlock[] {
     { kind: 'text', text: `Report ${row.id} - ${LABEL[String(a.report_type)] ?? a.report_type}` },
     {
       kind: 'text',
-      text: `Scan: ${a.scan_id ?? '-'}${i.scan_name ? ` (${String(i.scan_name)})` : ''}`,
+      text: `Scan: ${i.scan_name ? `${String(i.scan_name)} (${String(a.scan_id)})` : (a.scan_id ?? '-')}`,
     },
-    { kind: 'text', text: `Target: ${a.target_id ?? '-'}` },
+    { kind: 'text', text: `Target: ${targetText(row, a.target_id)}` },
     { kind: 'text', text: `Report date: ${day(a.created_at)}` },
     { kind: 'text', text: `Findings: ${findings.length} (${severitySummary(findings)})` },
     { kind: 'spacer' },
@@ -92,7 +122,7 @@ function advancedBlocks(row: Row): PdfBlock[] {
       kind: 'text',
       text:
         `Filters: severity ${(f.severity as string[] | undefined)?.join('/') ?? 'all'}; ` +
-        `targets ${(f.target_ids as string[] | undefined)?.join(', ') ?? 'all'}; ` +
+        `targets ${(f.target_ids as string[] | undefined)?.map((t) => targetText(row, t)).join(', ') ?? 'all'}; ` +
         `dates ${f.date_from ?? 'any'} to ${f.date_to ?? 'any'}`,
     },
     { kind: 'text', text: `Created: ${day(a.created_at)}` },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Row, SandboxContext, SandboxFile } from '../../types'
 import { emitWebhookEvent, notify } from './activity'
-import { reportCsv, reportPdf } from './documents'
+import { reportCsv, reportPdf, targetNamesSnapshot } from './documents'
 import { nowIso, orgOf } from './util'
 
 /** File formats of reports. */
@@ -84,22 +84,42 @@ export function setFileState(
   )
 }
 
-/** Marks a file ready now: computes its bytes once to record size and digest. */
+/** The current name of a target, or null when it has none or no longer exists. */
+function targetName(ctx: SandboxContext): (id: string) => string | null {
+  return (id) => {
+    const name = ctx.db.get('targets', id)?.attributes.name
+    return typeof name === 'string' && name ? name : null
+  }
+}
+
+/**
+ * Marks a file ready now: keeps the names of the report's targets (the first time), then computes
+ * its bytes once to record size and digest.
+ */
 export function completeFile(
   ctx: SandboxContext,
   collection: string,
   row: Row,
   format: FileFormat,
 ): Row {
-  const bytes = fileBytes(row, format)
-  const previous = filesOf(row)[format]
-  return setFileState(ctx, collection, row, format, {
-    status: 'ready',
-    size: bytes.length,
-    sha256: sha256(bytes),
-    requested_at: previous?.requested_at ?? null,
-    generated_at: nowIso(ctx),
-  })
+  const names = targetNamesSnapshot(row, targetName(ctx))
+  const named = names ? { ...row, internal: { ...row.internal, ...names } } : row
+  const bytes = fileBytes(named, format)
+  const previous = filesOf(named)[format]
+  return setFileState(
+    ctx,
+    collection,
+    named,
+    format,
+    {
+      status: 'ready',
+      size: bytes.length,
+      sha256: sha256(bytes),
+      requested_at: previous?.requested_at ?? null,
+      generated_at: nowIso(ctx),
+    },
+    names ?? undefined,
+  )
 }
 
 /**
@@ -295,4 +315,21 @@ export function addSyntheticReport(
       synthetic_size: options.size,
     },
   })
+}
+
+/**
+ * A state saved before reports kept their targets' names (upgrade of a loaded data file): each
+ * report with a ready PDF keeps them now, and the PDF's recorded size and digest follow the bytes
+ * it is now printed with, so a download still matches what the service says it holds.
+ */
+export function keepTargetNames(ctx: SandboxContext, collection: string): void {
+  for (const row of ctx.db.list(collection)) {
+    const pdf = filesOf(row).pdf
+    if (pdf?.status !== 'ready' || syntheticSize(row) !== undefined) continue
+    const names = targetNamesSnapshot(row, targetName(ctx))
+    if (!names) continue
+    const bytes = reportPdf({ ...row, internal: { ...row.internal, ...names } })
+    const files = { ...filesOf(row), pdf: { ...pdf, size: bytes.length, sha256: sha256(bytes) } }
+    ctx.db.update(collection, row.id, { files }, names)
+  }
 }

@@ -1,6 +1,6 @@
 import type { SandboxDomain } from '../../types'
 import { reportingCollections } from './collections'
-import { completeDueFiles } from './files'
+import { completeDueFiles, keepTargetNames } from './files'
 import { advancedReportHandlers } from './handlers/advanced-reports'
 import { auditHandlers } from './handlers/audit'
 import { notificationHandlers } from './handlers/notifications'
@@ -32,6 +32,10 @@ export const reportingDomain: SandboxDomain = {
     seedWhiteLabel(ctx)
     seedSaqTypes(ctx)
     seedSaqs(ctx)
+  },
+  upgrade(ctx) {
+    keepTargetNames(ctx, 'reports')
+    keepTargetNames(ctx, 'advanced_reports')
   },
   handlers: {
     ...reportHandlers,

@@ -1,4 +1,5 @@
 import { ROOT_ORGANIZATION } from '../../engine/generic'
+import { keepIds } from '../../engine/ids'
 import type { Caller, Row, SandboxContext, SandboxRequest, SandboxResponse } from '../../types'
 
 /** The API view of a row: {id, type, attributes}; `internal` never leaves the sandbox. */
@@ -76,6 +77,7 @@ export interface ListOptions {
 
 /** The paging, sort and search parameters of a list query (the catalog's list query shape). */
 export interface ListQuery {
+  ids?: string
   page?: number
   per_page?: number
   sort?: string
@@ -84,7 +86,7 @@ export interface ListQuery {
 
 /**
  * Pages, sorts and searches rows the way the generic list does (page ≥ 1, per_page default 25,
- * sort `field` or `-field` on an attribute or the id, case-insensitive substring search).
+ * sort `field` or `-field` on an attribute or the id, case-insensitive substring search, `ids`).
  */
 export function listAnswer(
   req: { query: ListQuery },
@@ -92,7 +94,7 @@ export function listAnswer(
   options: ListOptions = {},
 ): SandboxResponse {
   const q = req.query
-  let out = rows
+  let out = keepIds(rows, q)
   const search = typeof q.search === 'string' ? q.search.trim().toLowerCase() : ''
   if (search && options.searchFields?.length) {
     out = out.filter((r) =>

@@ -71,9 +71,9 @@ export const serviceResources = [
     columns: [
       { key: 'occurred_at', label: 'When', kind: 'datetime', sortable: true },
       { key: 'action', sortable: true },
-      { key: 'actor_email', label: 'Actor' },
-      { key: 'resource_type', label: 'Resource' },
-      { key: 'resource_id', label: 'Resource id' },
+      { key: 'actor_email', label: 'Actor', link: 'users', linkId: 'actor_id' },
+      { key: 'resource_type', label: 'Resource type' },
+      { key: 'resource_id', label: 'Resource', linkType: 'resource_type' },
       { key: 'ip_address', label: 'IP address' },
     ],
     filters: ['actor', 'action', 'resource_type', 'from', 'to'],

@@ -2,22 +2,34 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { OutboxItem } from '@contract/offline'
 import { byTestId, click, theTestId } from '@/test/dom'
+import { Fail } from '@/test/fakeScandesk'
 import { twoAccounts, useFakeApp } from '@/test/fakeApp'
 import { outboxItem } from '@/test/fixtures'
 import { mountRouted, type Routed } from '@/test/routed'
 import OutboxView from './OutboxView.vue'
 
 let items: OutboxItem[] = []
+const TITLES: Record<string, string> = { 'ntf-1': 'Scan finished', 'ntf-7': 'Report ready' }
 const fake = useFakeApp({
   accounts: twoAccounts,
   store: 'app',
   setup: (fake) => {
     fake.handle('outbox.list', () => items)
-    fake.handle('api.call', () => ({
-      data: { data: { id: 'org-1', attributes: { name: 'Acme' } } },
-      fetchedAt: '',
-      fromCache: false,
-    }))
+    // The notifications a service holds, answered to the names' batch (`ids`) as a list.
+    fake.handle('api.call', (p: { op: string; input?: { query?: { ids?: string } } }) =>
+      p.op === 'notifications.list'
+        ? {
+            data: {
+              data: (p.input?.query?.ids ?? '')
+                .split(',')
+                .filter((id) => id in TITLES)
+                .map((id) => ({ id, type: 'notification', attributes: { title: TITLES[id] } })),
+            },
+            fetchedAt: '',
+            fromCache: false,
+          }
+        : new Fail({ code: 'NOT_FOUND', message: 'No such thing.' }),
+    )
   },
 })
 let screen: Routed | null = null
@@ -33,7 +45,14 @@ const calls = (channel: string) =>
 async function open(): Promise<void> {
   screen = await mountRouted(OutboxView, {
     path: '/outbox',
-    routes: [{ path: '/outbox', component: OutboxView }],
+    routes: [
+      { path: '/outbox', component: OutboxView },
+      {
+        path: '/notifications/:id',
+        name: 'notifications-detail',
+        component: { render: () => null },
+      },
+    ],
   })
 }
 
@@ -69,6 +88,10 @@ describe('the outbox', () => {
     ])
     expect(theTestId('outbox-error').textContent?.trim()).toBe('The notification is gone.')
     const rows = theTestId('outbox-table').querySelectorAll('tbody tr')
+    // What the first concerns, by name (read in one batch), linked to its page.
+    const concerns = theTestId('outbox-concerns')
+    expect(concerns.textContent?.trim()).toBe('Scan finished')
+    expect(concerns.querySelector('a')?.getAttribute('href')).toBe('/notifications/ntf-1')
     expect(rows[1].textContent).toContain('All')
     expect(rows[1].textContent).toContain('3')
   })
@@ -85,11 +108,19 @@ describe('the outbox', () => {
     await open()
     await click('outbox-discard')
     expect(theTestId('outbox-discard-confirm-text').textContent).toContain(
-      'Discard “Mark a notification read” for ntf-7?',
+      'Discard “Mark a notification read” for “Report ready”?',
     )
     await click('outbox-discard-confirm')
     expect(calls('outbox.discard')).toEqual([{ id: 'item-0001' }])
     expect(theTestId('outbox-empty')).toBeTruthy()
+  })
+
+  it('says so next to the id when the record has no name to show', async () => {
+    items = [outboxItem('item-0001', { target: 'ntf-9' })]
+    await open()
+    expect(theTestId('outbox-concerns').textContent?.trim()).toBe(
+      'ntf-9 (not found: deleted or not visible to you)',
+    )
   })
 
   it('shows what main reports after a change', async () => {
