@@ -105,6 +105,8 @@ describe('a record’s attributes', () => {
         resource: resourceByKey('scans')!,
         attributes: {
           name: 'Weekly',
+          // its last run completed: its findings are known (a running scan's are not yet)
+          status: 'completed',
           target_ids: ['tgt-2', 'tgt-1'],
           scanner_id: null,
           credential_ids: [],
