@@ -15,6 +15,8 @@ export function checkedCopy(op: OperationDef, copy: CachedAnswer): CachedAnswer 
   if (checked.success) return { ...copy, data: checked.data }
   const read = readTolerantly(op.response, copy.data)
   if (!read) return null
-  const { warnings: _stored, ...rest } = copy
-  return { ...rest, data: read.data, ...(read.warnings.length ? { warnings: read.warnings } : {}) }
+  // What was said when the answer arrived still holds (a field kept as text now reads as text);
+  // what this reading finds besides is added, once.
+  const warnings = [...new Set([...(copy.warnings ?? []), ...read.warnings])]
+  return { ...copy, data: read.data, ...(warnings.length ? { warnings } : {}) }
 }
