@@ -148,7 +148,7 @@ export const targetOperations = defineGroup([
     path: '/v2/targets/calculate_hosts',
     body: z.strictObject({
       address: targetAddress,
-      /** Entries whose hosts are left out of the count (decided here; hosts.ts syntax). */
+      /** Entries whose hosts are left out of the count (decided here; the host syntax, contract/hosts). */
       exclusions: z
         .array(targetAddress)
         .max(MAX_HOST_LINES, `holds at most ${MAX_HOST_LINES.toLocaleString('en-US')} entries`)

@@ -1,4 +1,4 @@
-// Target addresses in the sandbox: the client's host syntax (electron/contract/hosts.ts) decides
+// Target addresses in the sandbox: the client's host syntax (electron/contract/hosts/) decides
 // what an address is, how many hosts it covers, and which hosts a scan of it reaches.
 import {
   expandHostEntry,
@@ -13,7 +13,7 @@ export function parseAddress(address: string): HostEntryResult {
   return parseHostEntry(address)
 }
 
-/** Number of hosts an address covers (see hosts.ts), or null when the address is refused. */
+/** Number of hosts an address covers (see the host syntax), or null when the address is refused. */
 export function countHosts(address: string): number | null {
   const entry = parseHostEntry(address)
   return entry.ok ? entry.count : null

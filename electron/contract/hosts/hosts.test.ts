@@ -7,7 +7,7 @@ import {
   parseHostList,
   type HostEntry,
   type HostEntryResult,
-} from './hosts'
+} from '.'
 
 const accepted = (text: string): HostEntry => {
   const r = parseHostEntry(text)
