@@ -4,10 +4,11 @@ import { documentResources } from './entries/documents'
 import { findingsResources } from './entries/findings'
 import { scanningResources } from './entries/scanning'
 import { serviceResources } from './entries/service'
-import type { ResourceDef } from './types'
+import type { ResourceDef, ResourceKey } from './types'
 
 export * from './types'
 export { lazyComponent } from './lazy'
+export { RESOURCE_LISTS } from './keys'
 
 /** Every resource with a generic screen, in sidebar order of their groups. */
 export const RESOURCES: readonly ResourceDef[] = [
@@ -17,7 +18,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   ...serviceResources,
 ]
 
-const byKey = new Map(RESOURCES.map((r) => [r.key, r]))
+const byKey = new Map<string, ResourceDef>(RESOURCES.map((r) => [r.key, r]))
 
 /** The resource declared under `key`, or undefined. */
 export function resourceByKey(key: string): ResourceDef | undefined {
@@ -34,7 +35,7 @@ export function resourcesOf(group: GroupId): ResourceDef[] {
 export const RESOURCE_GROUPS: ReadonlySet<GroupId> = new Set(RESOURCES.map((r) => r.group))
 
 // Body and query fields that name another resource, by the service's naming habit.
-const REFERENCES: Record<string, string> = {
+const REFERENCES: Record<string, ResourceKey> = {
   target_id: 'targets',
   target_ids: 'targets',
   scan_id: 'scans',
@@ -56,7 +57,7 @@ const REFERENCES: Record<string, string> = {
 }
 
 // The service's record types (the `type` of its records, the audit's `resource_type`).
-const TYPES: Record<string, string> = {
+const TYPES: Record<string, ResourceKey> = {
   target: 'targets',
   scan: 'scans',
   report: 'reports',

@@ -2,7 +2,10 @@ import type { AsyncComponentLoader } from 'vue'
 import type { GroupId, OperationId } from '@contract/catalog'
 import type { CsvExportOp } from '@contract/csv'
 import type { DynamicInput } from '@/data/useOperationCall'
-import type { ListOperationId, RowOf } from '@/data/useOperationList'
+import type { FiltersOf, ListOperationId, RowOf } from '@/data/useOperationList'
+import type { ListOf, ResourceKey } from './keys'
+
+export type { ListOf, ResourceKey } from './keys'
 
 /** How a column shows its value. */
 export type ColumnKind =
@@ -16,19 +19,35 @@ export type ColumnKind =
   | 'progress'
   | 'severity-counts'
 
-/** The named keys of T (a loose object's index signature left out). */
-type KnownKeys<T> = keyof {
+/** The named members of T (a loose object's index signature left out). */
+type Known<T> = {
   [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K]
 }
 
-/** Attribute names of a list operation's rows. */
-export type AttrOf<L extends ListOperationId> = Extract<
-  KnownKeys<NonNullable<RowOf<L> extends { attributes: infer A } ? A : never>>,
-  string
->
+/**
+ * True for `ListOperationId` itself: the type the generic screens read every entry through,
+ * where attributes and filters are any record and any name. An entry is checked by its own list.
+ */
+type AnyList<L extends ListOperationId> = [ListOperationId] extends [L] ? true : false
 
-/** One column of a resource table. */
-export interface ColumnDef<K extends string = string> {
+/**
+ * The attributes of a list operation's rows by their named members, as `when` and `notKnown`
+ * read them (`a.staus` does not compile).
+ */
+export type RowAttributes<L extends ListOperationId> =
+  AnyList<L> extends true
+    ? Record<string, unknown>
+    : Known<NonNullable<RowOf<L> extends { attributes: infer A } ? A : never>>
+
+/** Attribute names of a list operation's rows. */
+export type AttrOf<L extends ListOperationId> = Extract<keyof RowAttributes<L>, string>
+
+/** Names of a list operation's query filters (besides paging, sort and search). */
+export type FilterOf<L extends ListOperationId> =
+  AnyList<L> extends true ? string : Extract<keyof FiltersOf<L>, string>
+
+/** One column of a resource table (`K`: its list's attribute names, `A`: its rows' attributes). */
+export interface ColumnDef<K extends string = string, A = Record<string, unknown>> {
   key: K
   label?: string
   kind?: ColumnKind
@@ -38,14 +57,14 @@ export interface ColumnDef<K extends string = string> {
    * The value is the id (or ids) of a record of another resource (registry key): shown as that
    * record's name, linked to its detail.
    */
-  link?: string
+  link?: ResourceKey
   /**
    * With `link`: the value is already the linked record's name (a finding's `host_ip`) and its id
    * is this attribute (`host_id`), which detail pages then do not show a second time.
    */
-  linkId?: string
+  linkId?: K
   /** The value is the id of a record whose type (`scan`, `user`) is this attribute (audit). */
-  linkType?: string
+  linkType?: K
   /** Status words written for people (`non_compliant` → "Non-Compliant"); the rest humanized. */
   labels?: Readonly<Record<string, string>>
   /** Status words shown as a warning (amber) or a danger (red) tag; the rest neutral. */
@@ -54,7 +73,7 @@ export interface ColumnDef<K extends string = string> {
    * Why a row's value is not known yet (a scan's findings while its run has not completed): the
    * short words are shown instead of the value, the sentence on hover. Null: the value stands.
    */
-  notKnown?: (attributes: Record<string, unknown>) => { short: string; long: string } | null
+  notKnown?: (attributes: A) => { short: string; long: string } | null
   /**
    * Queued writes that set this column to `value`: while one waits in the outbox for the row (or
    * for every row) and the row's value is not that yet, the cell says `text` ("Read (pending)").
@@ -63,13 +82,13 @@ export interface ColumnDef<K extends string = string> {
 }
 
 /** A write on one row (path `{id}`): a call, or a form when the operation has a body. */
-export interface RowActionDef {
+export interface RowActionDef<A = Record<string, unknown>> {
   op: OperationId
   label: string
   /** Ask first: 'danger' for destructive, 'costly' for expensive or irreversible work. */
   confirm?: 'danger' | 'costly'
   /** Shown only for rows where this holds (e.g. Activate on inactive rows). */
-  when?: (attributes: Record<string, unknown>) => boolean
+  when?: (attributes: A) => boolean
   /**
    * A workflow of its own (after the confirmation, if any): this dialog (props `resource`, `row`,
    * v-model) runs the operation and shows its progress or the service's answer (verify, sync).
@@ -93,33 +112,36 @@ export interface FieldOverride {
   label?: string
   hidden?: boolean
   /** The field holds the id (or ids) of another resource: a searchable picker over its list. */
-  picker?: string
+  picker?: ResourceKey
   help?: string
 }
 
 /**
  * A list shown on a detail page: `resource`'s rows (its columns and actions), either from a list
  * operation taking the detail's id as `{id}` (`op`: a scan's hosts) or from the resource's own
- * list filtered by the detail's id (`filter`: the targets of an organization).
+ * list filtered by the detail's id (`filter`, a name of that list's query: the targets of an
+ * organization).
  */
-export interface RelatedDef {
-  label: string
-  resource: string
-  op?: ListOperationId
-  filter?: string
-  /** Rows open a read of one related row: `op` with the detail's `{id}` and the row's id as `param`. */
-  show?: { op: OperationId; param: string }
-  /**
-   * The tab is this component instead of the generic table, where the list needs more than its
-   * rows (a scan's reports: generate, download, why there is none): props `resource` (the related
-   * one), `id` (the detail's) and `filter`.
-   */
-  component?: AsyncComponentLoader
-}
+export type RelatedDef<K extends ResourceKey = ResourceKey> = K extends ResourceKey
+  ? {
+      label: string
+      resource: K
+      op?: ListOperationId
+      filter?: FilterOf<ListOf<K>>
+      /** Rows open a read of one related row: `op` with the detail's `{id}` and the row's id as `param`. */
+      show?: { op: OperationId; param: string }
+      /**
+       * The tab is this component instead of the generic table, where the list needs more than its
+       * rows (a scan's reports: generate, download, why there is none): props `resource` (the
+       * related one), `id` (the detail's) and `filter`.
+       */
+      component?: AsyncComponentLoader
+    }
+  : never
 
 /** One resource of a group: everything the generic list, detail and form need. */
 export interface ResourceDef<L extends ListOperationId = ListOperationId> {
-  key: string
+  key: ResourceKey
   group: GroupId
   /** Label of the create button (default `New <noun>`). */
   createLabel?: string
@@ -141,10 +163,10 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
     delete?: OperationId
     bulkDelete?: OperationId
   }
-  columns: ColumnDef<AttrOf<L>>[]
+  columns: ColumnDef<AttrOf<L>, RowAttributes<L>>[]
   /** Query filters offered above the table (names of the list operation's query). */
-  filters?: string[]
-  rowActions?: RowActionDef[]
+  filters?: FilterOf<L>[]
+  rowActions?: RowActionDef<RowAttributes<L>>[]
   toolbar?: ToolbarActionDef[]
   /** The list's CSV export: an "Export CSV…" button saving it with the list's filters and sort. */
   exportCsv?: CsvExportOp
@@ -173,6 +195,13 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
    * write-only secret): the props and v-model of OperationFormDialog.
    */
   form?: AsyncComponentLoader
+  /**
+   * Views of their own that replace a generic screen (they use the same composables and this
+   * entry): `list`, the group's page instead of the generic list of its resources (one entry of a
+   * group at most); `detail`, a record's page instead of ResourceDetailView, with its props
+   * (`resourceKey`, `id`). screens.ts and the routes are derived from these.
+   */
+  custom?: { list?: AsyncComponentLoader; detail?: AsyncComponentLoader }
   /** Test id of the table (kept stable for end-to-end tests). */
   testId?: string
 }
@@ -187,7 +216,13 @@ export interface FormDialogProps {
   initial?: Record<string, unknown>
 }
 
-/** Declares a resource; the column keys are checked against the list operation's attributes. */
-export function defineResource<L extends ListOperationId>(def: ResourceDef<L>): ResourceDef {
+/**
+ * Declares a resource: its list operation is the one `RESOURCE_LISTS` gives its key; columns,
+ * filters and `when` are checked against that list's attributes and query, links, pickers and
+ * related lists against the other resources' keys and lists.
+ */
+export function defineResource<K extends ResourceKey>(
+  def: ResourceDef<ListOf<K>> & { key: K },
+): ResourceDef {
   return def as unknown as ResourceDef
 }

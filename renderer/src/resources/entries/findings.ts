@@ -1,6 +1,6 @@
 import { defineResource } from '../types'
 
-const inactive = (a: Record<string, unknown>) => a.state !== 'active'
+const inactive = (a: { state?: unknown }) => a.state !== 'active'
 
 /** Vulnerabilities and exceptions. */
 export const findingsResources = [
@@ -34,6 +34,8 @@ export const findingsResources = [
     related: [{ label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' }],
     defaultSort: '-cvss_score',
     permission: 'vulnerabilities',
+    // Its page adds what the service wrote about it, Create exception… and the Ask tab.
+    custom: { detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue') },
   }),
   defineResource({
     key: 'exceptions',
@@ -72,5 +74,7 @@ export const findingsResources = [
     // The expiry is picked as a day after today; from a vulnerability, that vulnerability is fixed.
     form: () => import('@/views/exceptions/ExceptionFormDialog.vue'),
     defaultSort: 'expires_at',
+    // Its page adds the statistics chart above the table.
+    custom: { list: () => import('@/views/exceptions/ExceptionsView.vue') },
   }),
 ]

@@ -1,8 +1,8 @@
 import { runFindingsUnknown, scanFindingsUnknown } from '@/utils/scanFindings'
 import { defineResource } from '../types'
 
-const activeOnly = (a: Record<string, unknown>) => a.activated === false
-const activated = (a: Record<string, unknown>) => a.activated === true
+const activeOnly = (a: { activated?: unknown }) => a.activated === false
+const activated = (a: { activated?: unknown }) => a.activated === true
 
 /** Targets, scans, schedules, hosts, scanners, port lists and credentials. */
 export const scanningResources = [
@@ -100,6 +100,8 @@ export const scanningResources = [
     ],
     fields: { scan_profile: { picker: 'scan_profiles' } },
     permission: 'scans',
+    // Its page adds the live status card, Start and Stop, and the statistics chart.
+    custom: { detail: () => import('@/views/scans/ScanDetailView.vue') },
   }),
   defineResource({
     key: 'scan_profiles',
