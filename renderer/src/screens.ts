@@ -1,26 +1,28 @@
 import type { Component } from 'vue'
 import type { GroupId } from '@contract/catalog'
-import { RESOURCE_GROUPS } from './resources'
+import { RESOURCES, RESOURCE_GROUPS } from './resources'
 
-/** Groups with a view of their own; the others with resources get the registry's generic screens. */
-export const GROUP_VIEWS: Partial<Record<GroupId, () => Promise<Component>>> = {
-  reports: () => import('./views/reports/ReportsView.vue'),
-  advanced_reports: () => import('./views/advanced-reports/AdvancedReportsView.vue'),
+type Loader = () => Promise<Component>
+
+/**
+ * Groups with a view of their own: those a registry entry names (`custom.list`), and White label,
+ * which has no entry (its settings are one record, not a list). The others with resources get
+ * the registry's generic screens.
+ */
+export const GROUP_VIEWS: Partial<Record<GroupId, Loader>> = {
+  ...Object.fromEntries(
+    RESOURCES.flatMap((r) => (r.custom?.list ? [[r.group, r.custom.list]] : [])),
+  ),
   white_label: () => import('./views/white-label/WhiteLabelView.vue'),
-  saq: () => import('./views/saq/SaqView.vue'),
-  exceptions: () => import('./views/exceptions/ExceptionsView.vue'),
-  billing: () => import('./views/billing/BillingView.vue'),
 }
 
 /**
- * Resources whose detail page is a view of its own (same props as the registry's
- * ResourceDetailView: `resourceKey` and `id`); the others get the generic detail.
+ * Resources whose detail page is a view of their own (`custom.detail`, with the registry's
+ * ResourceDetailView's props: `resourceKey` and `id`); the others get the generic detail.
  */
-export const DETAIL_VIEWS: Partial<Record<string, () => Promise<Component>>> = {
-  scans: () => import('./views/scans/ScanDetailView.vue'),
-  saq: () => import('./views/saq/SaqFillView.vue'),
-  vulnerabilities: () => import('./views/vulnerabilities/VulnerabilityDetailView.vue'),
-}
+export const DETAIL_VIEWS: Partial<Record<string, Loader>> = Object.fromEntries(
+  RESOURCES.flatMap((r) => (r.custom?.detail ? [[r.key, r.custom.detail]] : [])),
+)
 
 /** Groups whose routes are declared elsewhere (My account's tabs: views/user/routes.ts). */
 export const OWN_ROUTES: readonly GroupId[] = ['user']

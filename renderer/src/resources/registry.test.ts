@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { findOperation, type OperationDef } from '@contract/catalog'
+import { findOperation, type GroupId, type OperationDef } from '@contract/catalog'
 import { describeBody } from '@/data/schemaFields'
-import { RESOURCES, pickerFor, resourceByKey } from '.'
+import { createAppRouter } from '@/router'
+import { DETAIL_VIEWS, GROUP_VIEWS } from '@/screens'
+import { RESOURCES, RESOURCE_GROUPS, RESOURCE_LISTS, detailName, pickerFor, resourceByKey } from '.'
 
 const op = (id: string): OperationDef => {
   const found = findOperation(id)
@@ -107,13 +109,45 @@ describe.each(RESOURCES.map((r) => [r.key, r] as const))('registry entry %s', (_
 })
 
 describe('the registry', () => {
-  it('declares every resource once', () => {
+  it('declares every resource once, each key with the list its types were checked against', () => {
     const keys = RESOURCES.map((r) => r.key)
     expect(new Set(keys).size).toBe(keys.length)
+    expect([...keys].sort()).toEqual(Object.keys(RESOURCE_LISTS).sort())
+    for (const r of RESOURCES) expect(r.ops.list, r.key).toBe(RESOURCE_LISTS[r.key])
   })
 
   it('nests only resources some detail page shows', () => {
     const shown = new Set(RESOURCES.flatMap((r) => (r.related ?? []).map((x) => x.resource)))
     for (const r of RESOURCES.filter((x) => x.nested)) expect(shown, r.key).toContain(r.key)
+  })
+})
+
+describe('views of their own', () => {
+  const routes = createAppRouter().getRoutes()
+  const componentOf = (name: string) => routes.find((r) => r.name === name)?.components?.default
+  const customLists = RESOURCES.filter((r) => r.custom?.list)
+  const customDetails = RESOURCES.filter((r) => r.custom?.detail)
+
+  it('replace a group’s generic list where one entry of the group names its view', () => {
+    const groups = customLists.map((r) => r.group)
+    expect(new Set(groups).size, 'one view per group').toBe(groups.length)
+    for (const r of customLists) {
+      expect(GROUP_VIEWS[r.group], r.key).toBe(r.custom!.list)
+      expect(componentOf(r.group), r.key).toBe(r.custom!.list)
+    }
+    // A group with entries has a view of its own only through one of them.
+    const own = Object.keys(GROUP_VIEWS).filter((g) => RESOURCE_GROUPS.has(g as GroupId))
+    expect(own.sort()).toEqual([...groups].sort())
+  })
+
+  it('replace a record’s generic detail where its entry names its view', () => {
+    expect(Object.keys(DETAIL_VIEWS).sort()).toEqual(customDetails.map((r) => r.key).sort())
+    for (const r of customDetails) {
+      expect(r.ops.show, `${r.key} has a detail page`).toBeDefined()
+      expect(componentOf(detailName(r)), r.key).toBe(r.custom!.detail)
+    }
+    const views = new Set(customDetails.map((r) => r.custom!.detail))
+    for (const r of RESOURCES.filter((x) => x.ops.show && !x.custom?.detail))
+      expect(views.has(componentOf(detailName(r)) as never), r.key).toBe(false)
   })
 })

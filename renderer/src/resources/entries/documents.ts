@@ -22,6 +22,8 @@ export const documentResources = [
     ],
     filters: ['status', 'report_type', 'scan_id'],
     testId: 'reports-table',
+    // Its page adds generation, each row's export job and the details drawer (DocumentsTable).
+    custom: { list: () => import('@/views/reports/ReportsView.vue') },
   }),
   defineResource({
     key: 'advanced_reports',
@@ -45,5 +47,7 @@ export const documentResources = [
     ],
     filters: ['status', 'report_type'],
     testId: 'advanced-reports-table',
+    // Its page adds that, with the form of filters (AdvancedReportForm) to create and edit.
+    custom: { list: () => import('@/views/advanced-reports/AdvancedReportsView.vue') },
   }),
 ]

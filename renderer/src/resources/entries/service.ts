@@ -297,6 +297,11 @@ export const serviceResources = [
       name: { label: 'Name of the copy' },
     },
     testId: 'saq-table',
+    // Its page adds the drafts on this computer and New questionnaire…; a record opens the filler.
+    custom: {
+      list: () => import('@/views/saq/SaqView.vue'),
+      detail: () => import('@/views/saq/SaqFillView.vue'),
+    },
   }),
   defineResource({
     key: 'saq_types',
@@ -322,5 +327,7 @@ export const serviceResources = [
     ops: { list: 'billing.list_features' },
     columns: [{ key: 'code' }, { key: 'name' }, { key: 'kind', kind: 'status' }],
     defaultSort: 'code',
+    // The billing page: plans per product, the default plans, and these features as a tab.
+    custom: { list: () => import('@/views/billing/BillingView.vue') },
   }),
 ]
