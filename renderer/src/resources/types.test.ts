@@ -10,6 +10,9 @@ import {
 // What the registry's types refuse: each `@ts-expect-error` fails the typecheck if the line
 // below it compiles, so a typo in an entry's strings is a compile error, not a blank screen.
 
+/** The words of an entry that are not checked here. */
+const words = (noun: string) => ({ noun, plural: `${noun}s` })
+
 /** A targets entry with `extra` on top (checked against targets.list). */
 const targets = (extra: Partial<ResourceDef<'targets.list'>>): ResourceDef<'targets.list'> => ({
   key: 'targets',
@@ -36,10 +39,9 @@ describe('the registry’s types', () => {
     expectTypeOf<RowAttributes<'scans.list'>>().toHaveProperty('status')
     expectTypeOf<RowAttributes<'scans.list'>>().not.toHaveProperty('staus')
     defineResource({
+      ...words('scan'),
       key: 'scans',
       group: 'scans',
-      noun: 'scan',
-      plural: 'scans',
       titleField: 'name',
       ops: { list: 'scans.list' },
       columns: [
@@ -77,15 +79,8 @@ describe('the registry’s types', () => {
   })
 
   it('give each key its own list operation', () => {
-    defineResource({
-      key: 'hosts',
-      group: 'hosts',
-      noun: 'host',
-      plural: 'hosts',
-      titleField: 'ip',
-      // @ts-expect-error hosts are listed by hosts.list
-      ops: { list: 'targets.list' },
-      columns: [],
-    })
+    type HostsEntry = Parameters<typeof defineResource<'hosts'>>[0]
+    expectTypeOf<HostsEntry['ops']['list']>().toEqualTypeOf<'hosts.list'>()
+    expectTypeOf<HostsEntry['key']>().toEqualTypeOf<'hosts'>()
   })
 })

@@ -2,11 +2,13 @@
 // Element Plus, against the fake preload; and two accounts to switch between.
 import { flushPromises, type ComponentMountingOptions } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach } from 'vitest'
 import { defineComponent, type Component } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
+import { following } from './fakeApp'
 import { installFakeScandesk, type FakeScandesk } from './fakeScandesk'
 import { account } from './fixtures'
 import { mountWithApp } from './mountApp'
@@ -25,6 +27,27 @@ export function withTwoAccounts(): FakeScandesk {
   useAppStore()
   fake.emit('accounts.changed', { accounts: list, activeId: 'acct-aaaa' })
   return fake
+}
+
+/**
+ * `withTwoAccounts` before every test of the file (then `setup`, to answer its calls), and after
+ * it the bridge removed and the document emptied; hands back the running test's fake.
+ */
+export function useTwoAccounts(setup: (fake: FakeScandesk) => void = () => {}): FakeScandesk {
+  let fake: FakeScandesk | null = null
+  beforeEach(() => {
+    fake = withTwoAccounts()
+    setup(fake)
+  })
+  afterEach(() => {
+    fake = null
+    delete window.scandesk
+    document.body.innerHTML = ''
+  })
+  return following(() => {
+    if (!fake) throw new Error('the fake bridge is only there while a test runs')
+    return fake
+  })
 }
 
 /** Mounts a component whose setup runs `use` and hands back what it returned. */

@@ -30,7 +30,7 @@ export interface FakeApp extends FakeScandesk {
 export const twoAccounts = (): AccountView[] => [account('acct-aaaa'), account('acct-bbbb')]
 
 /** A fake that stands for whichever fake `current` returns when it is used. */
-function following(current: () => FakeScandesk): FakeScandesk {
+export function following(current: () => FakeScandesk): FakeScandesk {
   return {
     get bridge() {
       return current().bridge

@@ -1,6 +1,7 @@
 // Mounts a screen the way the shell shows it: on a memory router at its path (with a catch-all
 // for wherever it navigates) and the window's one ConfirmHost beside it.
 import { flushPromises } from '@vue/test-utils'
+import { afterEach } from 'vitest'
 import type { Component } from 'vue'
 import { createMemoryHistory, createRouter, type Router, type RouteRecordRaw } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
@@ -39,6 +40,34 @@ export async function mountRouted(
     unmount() {
       wrapper.unmount()
       host.unmount()
+    },
+  }
+}
+
+/** Options of mountRouted. */
+type RoutedOptions = Parameters<typeof mountRouted>[1]
+
+/**
+ * One screen of a test file: `mount()` mounts `view` with `options` (mountRouted), `router` is the
+ * last mount's router, and every mount is unmounted after its test.
+ */
+export function useRoutedScreen(view: Component, options: RoutedOptions) {
+  const mounted: Routed[] = []
+  let router: Router | null = null
+  afterEach(() => {
+    while (mounted.length) mounted.pop()!.unmount()
+    router = null
+  })
+  return {
+    async mount(): Promise<Routed['wrapper']> {
+      const routed = await mountRouted(view, options)
+      mounted.push(routed)
+      router = routed.router
+      return routed.wrapper
+    },
+    get router(): Router {
+      if (!router) throw new Error('mount() the screen first')
+      return router
     },
   }
 }

@@ -1,17 +1,16 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, submitWith, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import ResourceDetailView from '@/views/resources/ResourceDetailView.vue'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
 import PortListSyncDialog from './PortListSyncDialog.vue'
 import ScannerVerifyDialog from './ScannerVerifyDialog.vue'
 
-let fake: FakeScandesk
 type Call = ApiCall
 const scanner = (over: Record<string, unknown> = {}) => ({
   id: 'scr-1',
@@ -42,13 +41,8 @@ const portList = (over: Record<string, unknown> = {}) => ({
 const serve = (over: ApiAnswers = {}): void =>
   serveAnalyst(fake, { 'scanners.show': () => answer(scanner()) }, over)
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   serve()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as Call[]

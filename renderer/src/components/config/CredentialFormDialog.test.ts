@@ -1,27 +1,21 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, errorOfField, formSettled, submitWith } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import CredentialFormDialog from './CredentialFormDialog.vue'
 
-let fake: FakeScandesk
 type Call = { op: string; input?: { path?: Record<string, string>; body?: unknown } }
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   fake.handle('api.call', (p: Call) => {
     if (p.op === 'credentials.create' || p.op === 'credentials.update')
       return answer({ id: 'crd-1', type: 'credential', attributes: { has_secret: true } })
     if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions: [] })
     return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as Call[]

@@ -1,13 +1,12 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import PortRangeEditor from './PortRangeEditor.vue'
 
-let fake: FakeScandesk
 type Call = ApiCall
 const STORED = [
   { id: 'rng-1', start: 1, end: 1024, protocol: 'tcp' },
@@ -36,13 +35,8 @@ const serve = (over: ApiAnswers = {}): void =>
     over,
   )
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   serve()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as Call[]

@@ -1,20 +1,18 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { errorOfField, submitWith, theTestId } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import ScheduleFormDialog from './ScheduleFormDialog.vue'
 
-let fake: FakeScandesk
 type Call = {
   op: string
   input?: { path?: Record<string, string>; body?: Record<string, unknown> }
 }
 const answer = (data: unknown) => ({ data, fetchedAt: '', fromCache: false })
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   fake.handle('api.call', (p: Call) => {
     const zone = p.input?.body?.time_zone
     if (p.op === 'schedules.first_schedule_date')
@@ -39,10 +37,6 @@ beforeEach(() => {
     if (p.op === 'user.permissions') return answer({ data: { role: 'analyst', permissions: [] } })
     return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as Call[]

@@ -1,21 +1,19 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { resourceByKey } from '@/resources'
-import { listAnswer, withTwoAccounts } from '@/test/composables'
+import { listAnswer, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, inputOf, settle, typeInto } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import ConfirmHost from './ConfirmHost.vue'
 import ResourceTable from './ResourceTable.vue'
 
-let fake: FakeScandesk
 let exports: Record<string, unknown>[]
 
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   exports = []
   fake.handle('api.call', (p: { op: string }) => {
     if (p.op === 'user.permissions')
@@ -25,10 +23,6 @@ beforeEach(() => {
     if (p.op.endsWith('.list')) return listAnswer('O', 3)
     return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 function mountOrganizations() {

@@ -1,19 +1,12 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, formSettled, submitWith, theTestId } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import OperationFormDialog from './OperationFormDialog.vue'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
+const fake = useTwoAccounts()
 
 const creates = () => apiCalls(fake).filter((c) => c.op === 'targets.create')
 const field = (name: string) =>

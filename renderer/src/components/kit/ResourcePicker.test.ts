@@ -1,19 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { listAnswer, withTwoAccounts } from '@/test/composables'
-import type { FakeScandesk } from '@/test/fakeScandesk'
+import { listAnswer, useTwoAccounts } from '@/test/composables'
 import { mountWithApp } from '@/test/mountApp'
 import ResourcePicker from './ResourcePicker.vue'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
+const fake = useTwoAccounts()
 
 async function openPicker(): Promise<void> {
   mountWithApp(ResourcePicker, {

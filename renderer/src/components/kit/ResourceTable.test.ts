@@ -1,23 +1,21 @@
 import { flushPromises } from '@vue/test-utils'
 import { byTestId } from '@/test/dom'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { resourceByKey } from '@/resources'
-import { apiCalls, listAnswer, withTwoAccounts } from '@/test/composables'
-import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { apiCalls, listAnswer, useTwoAccounts } from '@/test/composables'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
 import ConfirmHost from './ConfirmHost.vue'
 import ResourceTable from './ResourceTable.vue'
 
-let fake: FakeScandesk
 let permissions: string[]
 
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   permissions = ['targets.read', 'targets.write', 'scanners.read']
   fake.handle('api.call', (p: { op: string; input?: { body?: { ids: string[] } } }) => {
     if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions })
@@ -27,10 +25,6 @@ beforeEach(() => {
     if (p.op.endsWith('.list')) return listAnswer('T', 3, 42)
     return new Fail({ code: 'INTERNAL', message: `unexpected ${p.op}` })
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 function mountTable(key: string) {

@@ -1,24 +1,21 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { OutboxItem } from '@contract/offline'
 import { resourceByKey } from '@/resources'
-import { apiCalls, catchAllRouter, withTwoAccounts } from '@/test/composables'
+import { apiCalls, catchAllRouter, useTwoAccounts } from '@/test/composables'
 import { byTestId } from '@/test/dom'
-import type { FakeScandesk } from '@/test/fakeScandesk'
 import { outboxItem } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import { isPendingFor } from '@/composables/pendingWrites'
 import ConfirmHost from './ConfirmHost.vue'
 import ResourceTable from './ResourceTable.vue'
 
-let fake: FakeScandesk
 let outbox: OutboxItem[]
 let rows: { id: string; attributes: Record<string, unknown> }[]
 
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   outbox = []
   rows = []
   fake.handle('outbox.list', () => outbox)
@@ -34,10 +31,6 @@ beforeEach(() => {
       fromCache: false,
     }
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 async function mountTable(key: string) {

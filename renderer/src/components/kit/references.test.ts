@@ -1,9 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { useOperation } from '@/data/useOperation'
 import { resourceByKey, RESOURCES } from '@/resources'
-import { apiCalls, mountComposable, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountComposable, useTwoAccounts } from '@/test/composables'
 import { byTestId } from '@/test/dom'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
@@ -38,18 +38,12 @@ function listOf(p: Call) {
 const batches = (fake: FakeScandesk, op: string) =>
   (apiCalls(fake) as Call[]).filter((c) => c.op === op && c.input?.query?.ids)
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   fake.handle('api.call', (p: Call) => {
     if (p.op === 'user.permissions') return answer({ role: 'analyst', permissions: [] })
     if (p.op in HELD) return listOf(p)
     return new Fail({ code: 'NOT_FOUND', message: `nothing for ${p.op}` })
   })
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 /** A router with every resource's detail route (links resolve to /<key>/<id>). */

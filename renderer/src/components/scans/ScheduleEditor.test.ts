@@ -1,11 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { defineComponent, h } from 'vue'
 import { scheduleRule } from '@contract/catalog/schedules'
 import { useSchemaForm } from '@/data/useSchemaForm'
-import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { apiCalls, useTwoAccounts } from '@/test/composables'
 import { byTestId, shown, theTestId } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import ScheduleEditor, {
   SCHEDULE_DEBOUNCE_MS,
@@ -13,16 +13,11 @@ import ScheduleEditor, {
   monthDayWarning,
 } from './ScheduleEditor.vue'
 
-let fake: FakeScandesk
 let mounted: { unmount: () => void }[] = []
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
+const fake = useTwoAccounts()
 afterEach(() => {
   for (const m of mounted) m.unmount()
   mounted = []
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })

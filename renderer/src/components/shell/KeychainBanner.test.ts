@@ -1,20 +1,14 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { withTwoAccounts } from '@/test/composables'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useTwoAccounts } from '@/test/composables'
 import { shown, theTestId } from '@/test/dom'
-import type { FakeScandesk } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import KeychainBanner from './KeychainBanner.vue'
 
-let fake: FakeScandesk
 let unmount: (() => void) | null = null
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
+const fake = useTwoAccounts()
 afterEach(() => {
   unmount?.()
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const LOCKED = {

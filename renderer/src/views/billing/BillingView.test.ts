@@ -1,12 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { describe, expect, it, vi } from 'vitest'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorOfField, settle, submitWith, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import BillingView from './BillingView.vue'
-
-let fake: FakeScandesk
 
 const grant = (limit: number, unlimited = false) => ({ limit, active: true, unlimited })
 const plan = (id: string, over: Record<string, unknown>) => ({
@@ -96,13 +94,8 @@ function serve(over: ApiAnswers = {}, permissions = ['billing.read', 'billing.wr
   )
 }
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   serve()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as ApiCall[]

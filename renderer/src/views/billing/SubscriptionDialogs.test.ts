@@ -1,13 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import ResourceTable from '@/components/kit/ResourceTable.vue'
 import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, settle, submitWith } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { deferred, type FakeScandesk } from '@/test/fakeScandesk'
-
-let fake: FakeScandesk
+import { deferred } from '@/test/fakeScandesk'
 
 const subscription = (id: string, status: string, over: Record<string, unknown> = {}) => ({
   id,
@@ -60,13 +58,8 @@ function serve(over: ApiAnswers = {}, permissions = ['organizations.write', 'bil
   )
 }
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   serve()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op) as ApiCall[]

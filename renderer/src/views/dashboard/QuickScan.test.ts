@@ -1,28 +1,23 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { QUICK_SCAN_DEBOUNCE_MS } from '@/composables/quickScan'
 import { detailName, resourceByKey } from '@/resources'
 import { useConfirmStore } from '@/stores/confirm'
-import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { apiCalls, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorUnder, inputOf, shown, theTestId, typeInto } from '@/test/dom'
-import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import QuickScan from './QuickScan.vue'
 
-let fake: FakeScandesk
 // Unmounted after each test, so no timer of one test asks the next test's fake.
 let mounted: { unmount: () => void }[] = []
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
+const fake = useTwoAccounts()
 afterEach(() => {
   for (const wrapper of mounted) wrapper.unmount()
   mounted = []
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 type Call = { op: string; requestId?: string; input: { body?: Record<string, unknown> } }

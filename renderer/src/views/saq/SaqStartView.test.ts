@@ -1,11 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Router } from 'vue-router'
+import { describe, expect, it } from 'vitest'
 import { byTestId, click, inputOf, theTestId, typeInto } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
-import { mountRouted } from '@/test/routed'
+import { useRoutedScreen } from '@/test/routed'
 import { saqDraft, type SaqDraft } from './draft'
+import { SAQ_A_SECTIONS } from './saqFixtures'
 import SaqStartView from './SaqStartView.vue'
 
 interface Call {
@@ -57,21 +57,7 @@ const TEMPLATE = {
     requirements_count: 3,
     template_version: '4.0.1',
     responses: ['in_place', 'in_place_ccw', 'not_applicable', 'not_in_place'],
-    sections: [
-      {
-        number: '2',
-        title: 'Secure configuration',
-        requirements: [
-          { number: '2.2.1', title: 'Configuration standards', required: true },
-          { number: '2.2.2', title: 'Vendor defaults', required: true },
-        ],
-      },
-      {
-        number: '8',
-        title: 'Identify users',
-        requirements: [{ number: '8.3.1', title: 'Authentication factors', required: true }],
-      },
-    ],
+    sections: SAQ_A_SECTIONS,
   },
 }
 const saq = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
@@ -127,21 +113,11 @@ const fake = useFakeApp({
   },
 })
 
-const mounted: { unmount(): void }[] = []
-afterEach(() => {
-  while (mounted.length) mounted.pop()!.unmount()
+const screen = useRoutedScreen(SaqStartView, {
+  path: '/saq/new',
+  routes: [{ path: '/saq/new', component: SaqStartView }],
 })
-
-let router: Router
-async function mountView() {
-  const routed = await mountRouted(SaqStartView, {
-    path: '/saq/new',
-    routes: [{ path: '/saq/new', component: SaqStartView }],
-  })
-  router = routed.router
-  mounted.push(routed)
-  return routed.wrapper
-}
+const mountView = () => screen.mount()
 const text = (el: Element) => el.textContent?.replace(/\s+/g, ' ').trim() ?? ''
 const calls = (op: string) =>
   fake.calls
@@ -231,7 +207,7 @@ describe('starting a questionnaire', () => {
       '8.3.1',
     ])
     expect(draft.answers).toEqual({})
-    expect(router.currentRoute.value.fullPath).toBe(`/saq/draft/${key}`)
+    expect(screen.router.currentRoute.value.fullPath).toBe(`/saq/draft/${key}`)
   })
 
   it('starts from a saved template with its answers and summary carried', async () => {
@@ -287,7 +263,7 @@ describe('starting a questionnaire', () => {
       body: { name: 'Web shop 2031' },
     })
     expect(Object.keys(saved)).toHaveLength(0)
-    expect(router.currentRoute.value.fullPath).toBe('/saq/saq-077')
+    expect(screen.router.currentRoute.value.fullPath).toBe('/saq/saq-077')
   })
 
   it('keeps what was typed when the template cannot be fetched offline, and retries', async () => {
@@ -299,7 +275,7 @@ describe('starting a questionnaire', () => {
     expect(text(theTestId('saq-start-error'))).toContain('needs the service once')
     expect(Object.keys(saved)).toHaveLength(0)
     expect(inputOf('saq-start-name').value).toBe('Shop EP')
-    expect(router.currentRoute.value.fullPath).toBe('/saq/new')
+    expect(screen.router.currentRoute.value.fullPath).toBe('/saq/new')
 
     failTemplate = null
     await click('saq-start-retry')

@@ -1,11 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Router } from 'vue-router'
+import { describe, expect, it } from 'vitest'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
-import { mountRouted } from '@/test/routed'
+import { useRoutedScreen } from '@/test/routed'
 import type { SaqDraft } from './draft'
+import { SAQ_A_SECTIONS } from './saqFixtures'
 import SaqView from './SaqView.vue'
 
 interface Call {
@@ -18,21 +18,7 @@ const template: SaqDraft['template'] = {
   code: 'A',
   name: 'SAQ A',
   template_version: '4.0.1',
-  sections: [
-    {
-      number: '2',
-      title: 'Secure configuration',
-      requirements: [
-        { number: '2.2.1', title: 'Configuration standards', required: true },
-        { number: '2.2.2', title: 'Vendor defaults', required: true },
-      ],
-    },
-    {
-      number: '8',
-      title: 'Identify users',
-      requirements: [{ number: '8.3.1', title: 'Authentication factors', required: true }],
-    },
-  ],
+  sections: SAQ_A_SECTIONS,
 }
 const draft = (over: Partial<SaqDraft> = {}): SaqDraft => ({
   version: 1,
@@ -100,24 +86,14 @@ const fake = useFakeApp({
   },
 })
 
-const mounted: { unmount(): void }[] = []
-afterEach(() => {
-  while (mounted.length) mounted.pop()!.unmount()
+const screen = useRoutedScreen(SaqView, {
+  path: '/saq',
+  routes: [
+    { path: '/saq', name: 'saq', component: SaqView },
+    { path: '/saq/:id', name: 'saq-detail', component: { render: () => null } },
+  ],
 })
-
-let router: Router
-async function mountView() {
-  const routed = await mountRouted(SaqView, {
-    path: '/saq',
-    routes: [
-      { path: '/saq', name: 'saq', component: SaqView },
-      { path: '/saq/:id', name: 'saq-detail', component: { render: () => null } },
-    ],
-  })
-  router = routed.router
-  mounted.push(routed)
-  return routed.wrapper
-}
+const mountView = () => screen.mount()
 const text = (el: Element) => el.textContent?.replace(/\s+/g, ' ').trim() ?? ''
 const inRow = (row: HTMLElement, id: string) =>
   row.querySelector<HTMLElement>(`[data-testid="${id}"]`)!
@@ -154,12 +130,12 @@ describe('the questionnaires page', () => {
     await mountView()
     inRow(byTestId('saq-draft-row')[1], 'saq-draft-open').click()
     await flushPromises()
-    expect(router.currentRoute.value.fullPath).toBe('/saq/draft/local-aaa')
-    await router.push('/saq')
+    expect(screen.router.currentRoute.value.fullPath).toBe('/saq/draft/local-aaa')
+    await screen.router.push('/saq')
     await flushPromises()
     inRow(byTestId('saq-draft-row')[0], 'saq-draft-open').click()
     await flushPromises()
-    expect(router.currentRoute.value.fullPath).toBe('/saq/saq-009')
+    expect(screen.router.currentRoute.value.fullPath).toBe('/saq/saq-009')
   })
 
   it('discards a draft only after a confirmation naming it', async () => {
@@ -184,13 +160,13 @@ describe('the questionnaires page', () => {
     expect(byTestId('resource-row').map((r) => r.dataset.id)).toEqual(['saq-001', 'saq-003'])
     byTestId('resource-open')[0].click()
     await flushPromises()
-    expect(router.currentRoute.value.fullPath).toBe('/saq/saq-001')
+    expect(screen.router.currentRoute.value.fullPath).toBe('/saq/saq-001')
   })
 
   it('goes to the start screen', async () => {
     await mountView()
     await click('saq-new')
-    expect(router.currentRoute.value.fullPath).toBe('/saq/new')
+    expect(screen.router.currentRoute.value.fullPath).toBe('/saq/new')
   })
 })
 

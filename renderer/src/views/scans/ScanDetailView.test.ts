@@ -1,17 +1,16 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { NOTIFY_ASKED_KEY, resetNotifyForTests } from '@/composables/notify'
 import { detailName, RESOURCES } from '@/resources'
 import { useConfirmStore } from '@/stores/confirm'
-import { apiCalls, withTwoAccounts } from '@/test/composables'
+import { apiCalls, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import ScanDetailView from './ScanDetailView.vue'
 
-let fake: FakeScandesk
 let mounted: { unmount: () => void }[] = []
 let visibility: DocumentVisibilityState = 'visible'
 let shown: { title: string; options?: NotificationOptions }[] = []
@@ -33,8 +32,7 @@ function installNotification(permission: NotificationPermission) {
   return FakeNotification
 }
 
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts(() => {
   shown = []
   resetNotifyForTests()
   localStorage.clear()
@@ -51,8 +49,6 @@ afterEach(() => {
   vi.useRealTimers()
   vi.unstubAllGlobals()
   Reflect.deleteProperty(document, 'visibilityState')
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 type Call = {

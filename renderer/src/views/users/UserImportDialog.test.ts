@@ -1,23 +1,15 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { apiCalls, listAnswer, withTwoAccounts } from '@/test/composables'
+import { apiCalls, listAnswer, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { Fail } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
 import UserImportDialog from './UserImportDialog.vue'
 
-let fake: FakeScandesk
-
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
+const fake = useTwoAccounts()
 
 async function choose(text: string, name = 'users.csv'): Promise<void> {
   const input = theTestId<HTMLInputElement>('import-file')
