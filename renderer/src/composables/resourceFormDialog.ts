@@ -17,6 +17,8 @@ export interface ResourceFormDialogOptions extends Pick<OperationFormOptions, 'l
 
 /** What useResourceFormDialog returns (FormDialogShell takes it whole). */
 export interface ResourceFormDialog {
+  /** The dialog's props (its title and submit label for FormDialogShell). */
+  props: FormDialogProps
   form: OperationForm
   root: Ref<HTMLElement | null>
   /** Binds the form's element (a function ref). */
@@ -70,5 +72,5 @@ export function useResourceFormDialog(
     root.value = el instanceof HTMLElement ? el : null
   }
 
-  return { form, root, setRoot, save, focusFirst }
+  return { props, form, root, setRoot, save, focusFirst }
 }
