@@ -2,13 +2,12 @@
 // Element Plus, against the fake preload; and two accounts to switch between.
 import { flushPromises, type ComponentMountingOptions } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach } from 'vitest'
 import { defineComponent, type Component } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
-import { following } from './fakeApp'
+import { useFakePerTest } from './fakeApp'
 import { installFakeScandesk, type FakeScandesk } from './fakeScandesk'
 import { account } from './fixtures'
 import { mountWithApp } from './mountApp'
@@ -34,18 +33,9 @@ export function withTwoAccounts(): FakeScandesk {
  * it the bridge removed and the document emptied; hands back the running test's fake.
  */
 export function useTwoAccounts(setup: (fake: FakeScandesk) => void = () => {}): FakeScandesk {
-  let fake: FakeScandesk | null = null
-  beforeEach(() => {
-    fake = withTwoAccounts()
+  return useFakePerTest(() => {
+    const fake = withTwoAccounts()
     setup(fake)
-  })
-  afterEach(() => {
-    fake = null
-    delete window.scandesk
-    document.body.innerHTML = ''
-  })
-  return following(() => {
-    if (!fake) throw new Error('the fake bridge is only there while a test runs')
     return fake
   })
 }

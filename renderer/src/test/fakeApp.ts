@@ -30,7 +30,7 @@ export interface FakeApp extends FakeScandesk {
 export const twoAccounts = (): AccountView[] => [account('acct-aaaa'), account('acct-bbbb')]
 
 /** A fake that stands for whichever fake `current` returns when it is used. */
-export function following(current: () => FakeScandesk): FakeScandesk {
+function following(current: () => FakeScandesk): FakeScandesk {
   return {
     get bridge() {
       return current().bridge
@@ -45,15 +45,13 @@ export function following(current: () => FakeScandesk): FakeScandesk {
 }
 
 /**
- * A fresh fake preload and Pinia before every test, and after it the bridge removed and the
+ * The fake `install` makes before every test of the file, and after it the bridge removed and the
  * document emptied; hands back the running test's fake.
  */
-export function useFakeBridge(setup: (fake: FakeScandesk) => void = () => {}): FakeScandesk {
+export function useFakePerTest(install: () => FakeScandesk): FakeScandesk {
   let fake: FakeScandesk | null = null
   beforeEach(() => {
-    fake = installFakeScandesk()
-    setActivePinia(createPinia())
-    setup(fake)
+    fake = install()
   })
   afterEach(() => {
     fake = null
@@ -62,6 +60,16 @@ export function useFakeBridge(setup: (fake: FakeScandesk) => void = () => {}): F
   })
   return following(() => {
     if (!fake) throw new Error('the fake bridge is only there while a test runs')
+    return fake
+  })
+}
+
+/** A fresh fake preload and Pinia before every test (then `setup`), cleared after it. */
+export function useFakeBridge(setup: (fake: FakeScandesk) => void = () => {}): FakeScandesk {
+  return useFakePerTest(() => {
+    const fake = installFakeScandesk()
+    setActivePinia(createPinia())
+    setup(fake)
     return fake
   })
 }
