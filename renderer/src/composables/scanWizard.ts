@@ -6,8 +6,9 @@ import { scanWizardBody } from '@contract/catalog/scans'
 import { parseHostList } from '@contract/hosts'
 import type { AppError } from '@contract/errors'
 import { useDraft } from '@/data/useDraft'
-import { useOperation } from '@/data/useOperation'
+import { answered } from '@/data/envelope'
 import { useOperationCall } from '@/data/useOperationCall'
+import { useRecord, useRows } from '@/data/useRecord'
 import { useSchemaForm, type SchemaForm } from '@/data/useSchemaForm'
 import { detailRoute, resourceByKey } from '@/resources'
 import { useAppStore } from '@/stores/app'
@@ -165,33 +166,33 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   }
 
   // ---- reads
-  const profiles = useOperation(
+  const profiles = useRows(
     'scans.scan_profiles',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
   )
   const activatedProfiles = computed(() =>
-    (profiles.data.value?.data ?? []).filter((p) => p.attributes.activated),
+    profiles.rows.value.filter((p) => p.attributes.activated),
   )
-  const portLists = useOperation(
+  const portLists = useRows(
     'port_lists.activated',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
   )
-  const scanners = useOperation(
+  const scanners = useRows(
     'scanners.activated',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
   )
-  const credentials = useOperation(
+  const credentials = useRows(
     'credentials.list',
     { query: { per_page: 100 } },
     { staleTime: 60_000 },
   )
-  const organization = useOperation('user.organization', () => (step.value === 4 ? {} : null), {
+  const organization = useRecord('user.organization', () => (step.value === 4 ? {} : null), {
     staleTime: 5 * 60_000,
   })
-  const organizationName = computed(() => organization.data.value?.data.attributes.name ?? null)
+  const organizationName = computed(() => organization.attributes.value?.name ?? null)
 
   // ---- hosts: checked line by line, counted by the service once typing pauses
   const hostCheck = computed(() =>
@@ -259,7 +260,7 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
           countError.value = answer.error.message
           return
         }
-        counted.set(todo[i + j], answer.data.data.data.hosts_count)
+        counted.set(todo[i + j], answered(answer.data).hosts_count)
       }
     }
     if (mine !== generation) return
@@ -297,7 +298,7 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
         submitError.value = made.error
         return false
       }
-      const scan = made.data.data.data
+      const scan = answered(made.data)
       if (start) {
         const started = await run('scans.start', { path: { id: scan.id } })
         if (!started.ok)

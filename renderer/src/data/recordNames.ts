@@ -3,6 +3,7 @@
 import type { EntryKey } from '@pinia/colada'
 import type { ErrorCode } from '@contract/errors'
 import { MAX_IDS_FILTER } from '@contract/schemas/common'
+import { recordOf } from './envelope'
 import { parseKey } from './keys'
 
 /** Why a record is shown by its id: no name could be had. */
@@ -95,7 +96,7 @@ export function recordsIn(
   field: string,
   asked: ReadonlySet<string> | null,
 ): { id: string; name: string }[] {
-  const data = (answerData as { data?: unknown } | null | undefined)?.data
+  const data = recordOf(answerData)
   const rows = Array.isArray(data) ? data : data ? [data] : []
   const out: { id: string; name: string }[] = []
   for (const row of rows) {

@@ -1,6 +1,7 @@
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import { useAppStore } from '@/stores/app'
+import { rowsOf, totalOf, type RowOf } from './envelope'
 import { useOperation, type OperationState } from './useOperation'
 
 /** Operations that answer a paged collection: `{data: [...]}` and a `page` query. */
@@ -12,8 +13,7 @@ export type ListOperationId = {
     : never
 }[OperationId]
 
-/** One row of a list operation's answer. */
-export type RowOf<Id extends ListOperationId> = OutputOf<Id>['data'][number]
+export type { RowOf }
 
 /** The filters a list operation takes besides paging, sort and search. */
 export type FiltersOf<Id extends ListOperationId> = Omit<
@@ -76,13 +76,9 @@ export function useOperationList<Id extends ListOperationId>(
   }
   const state: OperationState<OutputOf<Id>> = useOperation(op, input, { keepPrevious: true })
 
-  const answer = computed(
-    () =>
-      state.data.value as
-        { data: RowOf<Id>[]; meta?: { pagination?: { total_count?: number } } } | undefined,
-  )
-  const rows = computed<RowOf<Id>[]>(() => answer.value?.data ?? [])
-  const total = computed(() => answer.value?.meta?.pagination?.total_count ?? rows.value.length)
+  const envelope = () => state.data.value as { data: RowOf<Id>[] } | undefined
+  const rows = computed<RowOf<Id>[]>(() => rowsOf(envelope()))
+  const total = computed(() => totalOf(envelope()))
   const empty = computed(() => !state.loading.value && !state.error.value && !rows.value.length)
   const sortState = computed(() => ({
     prop: sort.value.replace(/^-/, ''),

@@ -1,6 +1,7 @@
 import { onUnmounted, ref, shallowRef } from 'vue'
 import type { GroupId, OperationId } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
+import { answered } from '@/data/envelope'
 import { useOperationCall } from '@/data/useOperationCall'
 import type { ResourceRow } from '@/composables/resourceActions'
 import { toRow } from '@/resources'
@@ -40,8 +41,7 @@ export function useRunInDialog(op: OperationId, alsoChanges: readonly GroupId[] 
     if (mine !== token) return
     stop()
     if (result.ok) {
-      const body = result.data.data as { data?: unknown } | undefined
-      answer.value = toRow(body?.data)
+      answer.value = toRow(answered(result.data))
       state.value = 'done'
     } else {
       error.value = result.error
