@@ -1,4 +1,5 @@
-import { computed, onScopeDispose, ref, watch, type Ref } from 'vue'
+import { useTimeoutFn } from '@vueuse/core'
+import { computed, ref, watch, type Ref } from 'vue'
 import { z } from 'zod'
 import { targetAddress } from '@contract/catalog/targets'
 import type { AppError, Result } from '@contract/errors'
@@ -76,22 +77,15 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
   // The address counted: set once typing paused on a valid address, null while typing (the
   // count being asked for the previous one is then cancelled by the data layer).
   const settled = ref<string | null>(null)
-  let timer: ReturnType<typeof setTimeout> | null = null
-  const stopTimer = () => {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
-  }
+  const settle = useTimeoutFn((next: string) => (settled.value = next), QUICK_SCAN_DEBOUNCE_MS, {
+    immediate: false,
+  })
   watch(address, (next) => {
-    stopTimer()
+    settle.stop()
     settled.value = null
     form.setError('address', null)
-    if (!quickScanSchema.safeParse({ address: next }).success) return
-    timer = setTimeout(() => {
-      timer = null
-      settled.value = next
-    }, QUICK_SCAN_DEBOUNCE_MS)
+    if (quickScanSchema.safeParse({ address: next }).success) settle.start(next)
   })
-  onScopeDispose(stopTimer)
 
   const count = useRecord(
     'targets.calculate_hosts',

@@ -1,5 +1,6 @@
 import { ElMessage } from 'element-plus'
-import { computed, onScopeDispose, ref, watch, type Ref } from 'vue'
+import { useTimeoutFn } from '@vueuse/core'
+import { computed, ref, watch, type Ref } from 'vue'
 import { useRouter } from 'vue-router'
 import type { z } from 'zod'
 import { scanWizardBody } from '@contract/catalog/scans'
@@ -219,16 +220,15 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   const counting = ref(false)
   const countError = ref<string | null>(null)
   let generation = 0
-  let timer: ReturnType<typeof setTimeout> | null = null
-  const stopTimer = () => {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
-  }
-  onScopeDispose(stopTimer)
+  const countSoon = useTimeoutFn(
+    (addresses: string[], mine: number) => void count(addresses, mine),
+    HOSTS_DEBOUNCE_MS,
+    { immediate: false },
+  )
   watch(
     () => JSON.stringify(countable.value),
     () => {
-      stopTimer()
+      countSoon.stop()
       generation++
       hostCount.value = null
       countError.value = null
@@ -236,12 +236,11 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
       counting.value = !!addresses && countAvailable.value
       if (!addresses || !countAvailable.value) return
       const mine = generation
-      timer = setTimeout(() => void count(addresses, mine), HOSTS_DEBOUNCE_MS)
+      countSoon.start(addresses, mine)
     },
     { immediate: true },
   )
   async function count(addresses: string[], mine: number): Promise<void> {
-    timer = null
     if (countAccount !== app.accountId) {
       counted.clear()
       countAccount = app.accountId

@@ -1,4 +1,5 @@
-import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue'
+import { useDebounceFn } from '@vueuse/core'
+import { computed, ref, shallowRef, watch, type Ref } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import { useAppStore } from '@/stores/app'
 import { rowsOf, totalOf, type RowOf } from './envelope'
@@ -60,7 +61,6 @@ export function useOperationList<Id extends ListOperationId>(
   const searchSent = ref('')
   const filters = shallowRef<Partial<FiltersOf<Id>>>({ ...options.filters })
   const selected = ref<string[]>([]) as Ref<string[]>
-  let timer: ReturnType<typeof setTimeout> | null = null
 
   const input = () => {
     const path = options.path ? options.path() : undefined
@@ -111,24 +111,20 @@ export function useOperationList<Id extends ListOperationId>(
     sort.value = s.prop && s.order ? (s.order === 'descending' ? '-' : '') + s.prop : defaultSort
     page.value = 1
   }
+  const sendSearch = useDebounceFn((text: string) => {
+    page.value = 1
+    searchSent.value = text.trim()
+  }, SEARCH_DEBOUNCE_MS)
   /** Changes the search text; the service is asked once typing pauses. */
   function setSearch(text: string): void {
     search.value = text
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = null
-      page.value = 1
-      searchSent.value = text.trim()
-    }, SEARCH_DEBOUNCE_MS)
+    void sendSearch(text)
   }
   /** Replaces the filters (empty values are dropped from the request) and goes to page 1. */
   function setFilters(next: Partial<FiltersOf<Id>>): void {
     filters.value = { ...next }
     page.value = 1
   }
-  onScopeDispose(() => {
-    if (timer) clearTimeout(timer)
-  })
 
   return {
     ...state,
