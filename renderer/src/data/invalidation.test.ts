@@ -1,29 +1,22 @@
 import { useQueryCache } from '@pinia/colada'
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   apiCalls,
   listAnswer,
   mountComposable,
   switchAccount,
-  withTwoAccounts,
+  twoAccountsEachTest,
 } from '@/test/composables'
-import type { FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { useInvalidation } from './invalidation'
 import { accountKey, groupKey, operationKey, parseKey } from './keys'
 import { useOperation } from './useOperation'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-  fake.handle('api.call', (p: { op: string }) => listAnswer(p.op, 1))
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = twoAccountsEachTest()
+beforeEach(() => fake().handle('api.call', (p: { op: string }) => listAnswer(p.op, 1)))
 
-const callsFor = (op: string) => apiCalls(fake).filter((c) => c.op === op)
+const callsFor = (op: string) => apiCalls(fake()).filter((c) => c.op === op)
 
 describe('query keys', () => {
   it('run from the account to the group, the operation and the input', () => {
@@ -96,7 +89,7 @@ describe('removing an account', () => {
     await flushPromises()
     await switchAccount('acct-bbbb')
     expect(cache.getEntries({ key: accountKey('acct-aaaa') })).toHaveLength(2)
-    fake.emit('accounts.changed', { accounts: [account('acct-bbbb')], activeId: 'acct-bbbb' })
+    fake().emit('accounts.changed', { accounts: [account('acct-bbbb')], activeId: 'acct-bbbb' })
     await flushPromises()
     expect(cache.getEntries({ key: accountKey('acct-aaaa') })).toHaveLength(0)
     expect(cache.getEntries({ key: accountKey('acct-bbbb') })).toHaveLength(2)

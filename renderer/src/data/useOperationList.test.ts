@@ -1,22 +1,19 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import type { FakeScandesk } from '@/test/fakeScandesk'
+import { apiCalls, listAnswer, mountComposable, twoAccountsEachTest } from '@/test/composables'
 import { SEARCH_DEBOUNCE_MS, useOperationList } from './useOperationList'
 
-let fake: FakeScandesk
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-  fake = withTwoAccounts()
-  fake.handle('api.call', () => listAnswer('T', 3, 60))
 })
+const fake = twoAccountsEachTest()
+beforeEach(() => fake().handle('api.call', () => listAnswer('T', 3, 60)))
 afterEach(() => {
   vi.useRealTimers()
-  delete window.scandesk
 })
 
 const searches = () =>
-  apiCalls(fake).map((c) => (c.input as { query?: { search?: string; page?: number } }).query)
+  apiCalls(fake()).map((c) => (c.input as { query?: { search?: string; page?: number } }).query)
 
 describe('searching a list', () => {
   it('asks the service once typing pauses, for what was typed last, from page 1', async () => {

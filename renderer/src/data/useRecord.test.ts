@@ -1,16 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { listAnswer, mountComposable, switchAccount, withTwoAccounts } from '@/test/composables'
-import { deferred, type FakeScandesk } from '@/test/fakeScandesk'
+import { describe, expect, it } from 'vitest'
+import { listAnswer, mountComposable, switchAccount, twoAccountsEachTest } from '@/test/composables'
+import { deferred } from '@/test/fakeScandesk'
 import { useDynamicRecord, useRecord, useRows } from './useRecord'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = twoAccountsEachTest()
 
 const answer = (data: unknown, fromCache = false) => ({
   data: { data },
@@ -26,7 +20,7 @@ const target = (id: string, name: string) => ({
 describe('reading one record', () => {
   it('hands the screen the record and its attributes, with the read’s state', async () => {
     const held = deferred<unknown>()
-    fake.handle('api.call', () => held.promise)
+    fake().handle('api.call', () => held.promise)
     const { result } = mountComposable(() => useRecord('targets.show', { path: { id: 'tgt-1' } }))
     await flushPromises()
     expect(result.record.value).toBeUndefined()
@@ -40,7 +34,7 @@ describe('reading one record', () => {
   })
 
   it('hands over an operation’s own object as it is', async () => {
-    fake.handle('api.call', () => answer({ hosts_count: 254 }))
+    fake().handle('api.call', () => answer({ hosts_count: 254 }))
     const { result } = mountComposable(() =>
       useRecord('targets.calculate_hosts', { body: { address: '192.0.2.0/24' } }),
     )
@@ -49,7 +43,7 @@ describe('reading one record', () => {
   })
 
   it('shows only this window’s account’s record after a switch', async () => {
-    fake.handle('api.call', (p: { accountId: string }) =>
+    fake().handle('api.call', (p: { accountId: string }) =>
       answer(target('tgt-1', p.accountId === 'acct-aaaa' ? 'A’s target' : 'B’s target')),
     )
     const { result } = mountComposable(() => useRecord('targets.show', { path: { id: 'tgt-1' } }))
@@ -62,7 +56,7 @@ describe('reading one record', () => {
 
 describe('reading a collection', () => {
   it('hands the screen its rows and the total the service counts', async () => {
-    fake.handle('api.call', () => listAnswer('T', 2, 30))
+    fake().handle('api.call', () => listAnswer('T', 2, 30))
     const { result } = mountComposable(() => useRows('targets.list', { query: { per_page: 2 } }))
     expect(result.rows.value).toEqual([])
     await flushPromises()
@@ -73,7 +67,7 @@ describe('reading a collection', () => {
 
 describe('reading an operation chosen at run time', () => {
   it('hands over its record unchecked for the screen to check', async () => {
-    fake.handle('api.call', () => answer(target('tgt-9', 'Mail')))
+    fake().handle('api.call', () => answer(target('tgt-9', 'Mail')))
     const { result } = mountComposable(() =>
       useDynamicRecord('targets.show', () => ({ path: { id: 'tgt-9' } })),
     )
