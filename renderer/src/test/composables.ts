@@ -1,6 +1,7 @@
 // Runs composables the way views do: inside a mounted component with Pinia, the data layer and
 // Element Plus, against the fake preload; and two accounts to switch between.
 import { flushPromises, type ComponentMountingOptions } from '@vue/test-utils'
+import { afterEach, beforeEach } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, type Component } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
@@ -25,6 +26,25 @@ export function withTwoAccounts(): FakeScandesk {
   useAppStore()
   fake.emit('accounts.changed', { accounts: list, activeId: 'acct-aaaa' })
   return fake
+}
+
+/**
+ * `withTwoAccounts` before each test of the file and window.scandesk removed after it; hands back
+ * the running test's fake.
+ */
+export function twoAccountsEachTest(): () => FakeScandesk {
+  let fake: FakeScandesk | null = null
+  beforeEach(() => {
+    fake = withTwoAccounts()
+  })
+  afterEach(() => {
+    fake = null
+    delete window.scandesk
+  })
+  return () => {
+    if (!fake) throw new Error('twoAccountsEachTest: no test is running')
+    return fake
+  }
 }
 
 /** Mounts a component whose setup runs `use` and hands back what it returned. */
