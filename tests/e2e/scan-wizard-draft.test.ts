@@ -128,6 +128,9 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
     await app.open(page)
     await page.getByTestId('account-switcher').waitFor(WAIT)
     const demoId = await accountIdByLabel(page, 'Demo service')
+    await closeSwitcher(page)
+    // the demo service of this run answers (reconnected after the restart): its upcoming scans
+    await page.getByTestId('upcoming-scan-row').first().waitFor(WAIT)
     // the watch sees the requests: on the latest release the dashboard reads the scan profiles
     await expect.poll(() => ops.includes('scans.scan_profiles'), WAIT).toBe(true)
 
@@ -136,6 +139,10 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
     await page.getByTestId('account-settings-dialog').waitFor(WAIT)
     await page.getByTestId('field-release').click()
     await page.locator('.el-select-dropdown__item:visible', { hasText: /^5\.3\.0$/ }).click()
+    // the choice is in the form before it is saved (Save closes without a change to send)
+    await expect
+      .poll(() => page.locator('[data-field="release"] .el-select__wrapper').textContent())
+      .toContain('5.3.0')
     await page.getByTestId('settings-save').click()
     await page.getByTestId('account-settings-dialog').waitFor({ state: 'hidden', ...WAIT })
     await expect

@@ -304,6 +304,8 @@ export class AccountService {
    */
   async signOut(accountId: string): Promise<AccountView> {
     const row = this.row(accountId)
+    // Signed out by the user: the offline copy is not served until the next sign-in.
+    this.deps.accounts.update(row.id, { copyLocked: true }, this.now())
     await this.endSession(row)
     await this.publish()
     await this.reportUndeleted(

@@ -51,7 +51,8 @@ function fromCopy(copy: CachedAnswer): ApiCallOutput {
  * A cacheable read: network first (conditional when a copy is held: 304 keeps the copy as
  * current), the copy refreshed; when the service cannot be reached, or is known not to answer
  * right now, the copy is served with its age; without a copy, OFFLINE says it was never opened.
- * The copy is the signed-in identity's: a signed-out account reads online only (and is refused).
+ * The copy is the signed-in identity's; one the user signed out of reads online only (and is
+ * refused), one whose session the service ended is served its copy.
  */
 async function read(
   deps: OfflineCallDeps,
@@ -118,8 +119,15 @@ async function read(
       })
     return { data: outcome.data, fetchedAt, fromCache: false, ...warnings }
   } catch (err) {
-    if (!isUnreachable(err)) throw err
-    const orElse = () => fail('OFFLINE', noCopyMessage(messageOf(err)))
+    // Signed out by the service (a session that ended; not one the user ended: that one has no
+    // owner): what was opened before stays readable, marked as the offline copy.
+    const signedOut = err instanceof AppFailure && err.error.code === 'NOT_SIGNED_IN'
+    if (!isUnreachable(err) && !signedOut) throw err
+    const orElse = signedOut
+      ? () => {
+          throw err
+        }
+      : () => fail('OFFLINE', noCopyMessage(messageOf(err)))
     // Not another identity's copy when who is signed in changed meanwhile.
     return sameOwner(owner, await deps.owner(row.id)) ? servedFromCopy(orElse) : orElse()
   }

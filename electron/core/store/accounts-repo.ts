@@ -19,6 +19,8 @@ export interface AccountRow {
   rememberPassword: boolean
   /** The user an administrator of this account is acting as, or null. */
   impersonating: Impersonation | null
+  /** The user signed out: the offline copy is not served until the next sign-in. */
+  copyLocked?: boolean
   createdAt: string
   updatedAt: string
 }
@@ -44,6 +46,7 @@ export type AccountPatch = Partial<
     | 'caBundle'
     | 'rememberPassword'
     | 'impersonating'
+    | 'copyLocked'
   >
 >
 
@@ -60,6 +63,7 @@ interface RawRow {
   ca_bundle: string | null
   remember_password: number
   impersonating: string | null
+  copy_locked?: number
   created_at: string
   updated_at: string
 }
@@ -92,6 +96,7 @@ function fromRaw(r: RawRow): AccountRow {
     caBundle: r.ca_bundle ?? null,
     rememberPassword: r.remember_password === 1,
     impersonating: impersonationOf(r.impersonating),
+    copyLocked: r.copy_locked === 1,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
@@ -108,6 +113,7 @@ const COLUMNS: Record<keyof AccountPatch, string> = {
   caBundle: 'ca_bundle',
   rememberPassword: 'remember_password',
   impersonating: 'impersonating',
+  copyLocked: 'copy_locked',
 }
 
 /** A patch value as SQLite stores it: booleans as 0/1, the impersonation as JSON, null kept. */

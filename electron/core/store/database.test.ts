@@ -322,12 +322,14 @@ function rowsAt(version: number): Record<string, Row[]> {
 
 /** Values of columns added after `version` that its rows take on when migrated. */
 function addedDefaults(table: string, version: number): Row {
+  // No row of any version locks its copy (migration 10): it stays 0.
   if (table === 'accounts' && version < 3) {
-    return { ca_bundle: null, remember_password: 0, impersonating: null }
+    return { ca_bundle: null, remember_password: 0, impersonating: null, copy_locked: 0 }
   }
+  if (table === 'accounts') return { copy_locked: 0 }
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
   // Kept in their plain columns until the account's key seals them (store/sealing.ts).
-  if ((table === 'drafts' || table === 'outbox') && version < 9) return { sealed: null }
+  if (table === 'drafts' || table === 'outbox') return { sealed: null }
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null }
   }

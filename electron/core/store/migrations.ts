@@ -297,4 +297,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 10,
+    name: 'offline copy locked at sign-out',
+    up(db) {
+      // Set when the user signs out (the copy of a signed-out account is not served); cleared at
+      // the next sign-in. A session the service ended leaves it unset: what was opened before stays
+      // readable, marked as the copy, while the user signs in again.
+      db.exec(
+        `ALTER TABLE accounts ADD COLUMN copy_locked INTEGER NOT NULL DEFAULT 0 CHECK (copy_locked IN (0, 1))`,
+      )
+    },
+  },
 ]

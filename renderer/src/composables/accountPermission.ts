@@ -1,4 +1,5 @@
 import { ref } from 'vue'
+import { answered } from '@/data/envelope'
 import { fetchOperation } from '@/data/fetchOperation'
 
 /**
@@ -16,7 +17,7 @@ export function useAccountPermission(permission: string, what: string) {
     asked.add(accountId)
     try {
       const answer = await fetchOperation(accountId, 'user.permissions', {})
-      const { role, permissions } = answer.data.data
+      const { role, permissions } = answered(answer)
       // A service that names permissions some other way hides nothing.
       const known = permissions.some((p) => p.includes('.'))
       reasons.value = {

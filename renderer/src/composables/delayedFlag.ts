@@ -1,4 +1,5 @@
-import { onScopeDispose, ref, watch, type Ref } from 'vue'
+import { useTimeoutFn } from '@vueuse/core'
+import { ref, watch, type Ref } from 'vue'
 
 /** How long work may run before a loading indicator appears (avoids flicker on fast answers). */
 export const LOADING_DELAY_MS = 100
@@ -9,20 +10,15 @@ export const LOADING_DELAY_MS = 100
  */
 export function useDelayedFlag(source: () => boolean, delayMs = LOADING_DELAY_MS): Ref<boolean> {
   const shown = ref(false)
-  let timer: ReturnType<typeof setTimeout> | null = null
-  const clear = () => {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
-  }
+  const showSoon = useTimeoutFn(() => (shown.value = true), delayMs, { immediate: false })
   watch(
     source,
     (on) => {
-      clear()
+      showSoon.stop()
       if (!on) shown.value = false
-      else if (!shown.value) timer = setTimeout(() => (shown.value = true), delayMs)
+      else if (!shown.value) showSoon.start()
     },
     { immediate: true },
   )
-  onScopeDispose(clear)
   return shown
 }

@@ -1,5 +1,5 @@
 import { computed } from 'vue'
-import { useOperation } from '@/data/useOperation'
+import { useRecord } from '@/data/useRecord'
 
 /**
  * The signed-in user's permission strings (`<area>.<verb>`). Where the service grants writes by
@@ -7,8 +7,8 @@ import { useOperation } from '@/data/useOperation'
  * permissions some other way hides nothing (it still refuses with 403, which the user sees).
  */
 export function usePermissions() {
-  const read = useOperation('user.permissions', {}, { staleTime: 5 * 60_000 })
-  const list = computed(() => read.data.value?.data.permissions ?? null)
+  const read = useRecord('user.permissions', {}, { staleTime: 5 * 60_000 })
+  const list = computed(() => read.record.value?.permissions ?? null)
   function canWrite(area: string): boolean {
     const all = list.value
     if (!all || !all.some((p) => p.endsWith('.write'))) return true

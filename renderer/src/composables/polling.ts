@@ -1,3 +1,4 @@
+import { useDocumentVisibility, useTimeoutFn } from '@vueuse/core'
 import { onScopeDispose, readonly, ref, toValue, watch, type MaybeRefOrGetter } from 'vue'
 
 /** Options of a poll. */
@@ -43,24 +44,26 @@ export function usePolling(poll: () => Promise<boolean> | boolean, options: Poll
   /** True while a poll's answer is awaited. */
   const polling = ref(false)
 
-  let timer: ReturnType<typeof setTimeout> | null = null
-  let hiddenTimer: ReturnType<typeof setTimeout> | null = null
   let disposed = false
   const active = () => !disposed && toValue(options.active)
-
-  function clear(): void {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
-  }
+  /** The next poll, `delay` after it was scheduled. */
+  const next = useTimeoutFn(() => void tick(), delay, { immediate: false })
+  /** The pause once the window has stayed hidden for `hiddenPauseMs`. */
+  const pauseSoon = useTimeoutFn(
+    () => {
+      paused.value = true
+      next.stop()
+    },
+    hiddenPauseMs,
+    { immediate: false },
+  )
 
   function schedule(): void {
-    clear()
-    if (!active() || paused.value) return
-    timer = setTimeout(() => void tick(), delay.value)
+    next.stop()
+    if (active() && !paused.value) next.start()
   }
 
   async function tick(): Promise<void> {
-    timer = null
     if (!active() || paused.value) return
     polling.value = true
     let changed: boolean
@@ -85,39 +88,29 @@ export function usePolling(poll: () => Promise<boolean> | boolean, options: Poll
     () => toValue(options.active),
     (on) => {
       if (on) reset()
-      else clear()
+      else next.stop()
     },
     { immediate: true },
   )
 
-  function onVisibility(): void {
-    if (document.visibilityState === 'hidden') {
-      if (hiddenTimer === null)
-        hiddenTimer = setTimeout(() => {
-          hiddenTimer = null
-          paused.value = true
-          clear()
-        }, hiddenPauseMs)
-      return
-    }
-    if (hiddenTimer !== null) clearTimeout(hiddenTimer)
-    hiddenTimer = null
-    if (!paused.value) return
-    paused.value = false
-    delay.value = minMs
-    void tick()
-  }
-  const hasDocument = typeof document !== 'undefined'
-  if (hasDocument) {
-    document.addEventListener('visibilitychange', onVisibility)
-    if (document.visibilityState === 'hidden') onVisibility()
-  }
+  watch(
+    useDocumentVisibility(),
+    (visibility) => {
+      if (visibility === 'hidden') {
+        if (!pauseSoon.isPending.value) pauseSoon.start()
+        return
+      }
+      pauseSoon.stop()
+      if (!paused.value) return
+      paused.value = false
+      delay.value = minMs
+      void tick()
+    },
+    { immediate: true, flush: 'sync' },
+  )
 
   onScopeDispose(() => {
     disposed = true
-    clear()
-    if (hiddenTimer !== null) clearTimeout(hiddenTimer)
-    if (hasDocument) document.removeEventListener('visibilitychange', onVisibility)
   })
 
   return {

@@ -1,10 +1,11 @@
-import { computed, onScopeDispose, ref, watch, type Ref } from 'vue'
+import { useTimeoutFn } from '@vueuse/core'
+import { computed, ref, watch, type Ref } from 'vue'
 import { z } from 'zod'
-import type { OutputOf } from '@contract/catalog'
 import { targetAddress } from '@contract/catalog/targets'
 import type { AppError, Result } from '@contract/errors'
-import { useOperation } from '@/data/useOperation'
+import { answered, type RecordOf } from '@/data/envelope'
 import { useOperationCall } from '@/data/useOperationCall'
+import { useRecord, useRows } from '@/data/useRecord'
 import { useSchemaForm } from '@/data/useSchemaForm'
 import { useAppStore } from '@/stores/app'
 import { useConfirmStore } from '@/stores/confirm'
@@ -35,7 +36,7 @@ export interface QuickScanOutcome {
 }
 
 type Profile = { code: string; name: string }
-type Scan = OutputOf<'scans.create'>['data']
+type Scan = RecordOf<'scans.create'>
 
 /** What was already created for an address, so "Scan now" again does not create it twice. */
 interface Progress {
@@ -76,24 +77,17 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
   // The address counted: set once typing paused on a valid address, null while typing (the
   // count being asked for the previous one is then cancelled by the data layer).
   const settled = ref<string | null>(null)
-  let timer: ReturnType<typeof setTimeout> | null = null
-  const stopTimer = () => {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
-  }
+  const settle = useTimeoutFn((next: string) => (settled.value = next), QUICK_SCAN_DEBOUNCE_MS, {
+    immediate: false,
+  })
   watch(address, (next) => {
-    stopTimer()
+    settle.stop()
     settled.value = null
     form.setError('address', null)
-    if (!quickScanSchema.safeParse({ address: next }).success) return
-    timer = setTimeout(() => {
-      timer = null
-      settled.value = next
-    }, QUICK_SCAN_DEBOUNCE_MS)
+    if (quickScanSchema.safeParse({ address: next }).success) settle.start(next)
   })
-  onScopeDispose(stopTimer)
 
-  const count = useOperation(
+  const count = useRecord(
     'targets.calculate_hosts',
     () => (settled.value ? { body: { address: settled.value } } : null),
     // A write to targets (this very quick scan) must not count again.
@@ -108,7 +102,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     if (reason && settled.value === address.value) form.setError('address', reason)
   })
 
-  const profiles = useOperation(
+  const profiles = useRows(
     'scans.scan_profiles',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
@@ -117,9 +111,8 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
   const profile = computed<Profile | null>(() => {
     if (!profiles.available.value) return FALLBACK_PROFILE
     if (profiles.error.value) return FALLBACK_PROFILE
-    const rows = profiles.data.value?.data
-    if (!rows) return null
-    const activated = rows.filter((r) => r.attributes.activated)
+    if (!profiles.data.value) return null
+    const activated = profiles.rows.value.filter((r) => r.attributes.activated)
     const chosen =
       activated.find((r) => r.attributes.code === FALLBACK_PROFILE.code) ?? activated[0]
     return chosen ? { code: chosen.attributes.code, name: chosen.attributes.name } : null
@@ -163,14 +156,14 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     // A refused address is said once, under the field.
     if (refusal.value) return null
     if (count.error.value) return `Hosts could not be counted: ${count.error.value.message}`
-    const n = count.data.value?.data.hosts_count
+    const n = count.record.value?.hosts_count
     if (n === undefined) return null
     if (n === 0) return 'This covers no hosts.'
     return `This covers ${n.toLocaleString('en-US')} ${n === 1 ? 'host' : 'hosts'}.`
   })
   const hostsCount = computed(() =>
     count.available.value && settled.value === address.value && !count.error.value
-      ? (count.data.value?.data.hosts_count ?? null)
+      ? (count.record.value?.hosts_count ?? null)
       : null,
   )
 
@@ -238,7 +231,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     if (!target) {
       const made = await run('targets.create', { body: { name: shortName(addr), address: addr } })
       if (!made.ok) return failed(made.error, 'The target could not be created:')
-      const row = made.data.data.data
+      const row = answered(made.data)
       target = state.target = { id: row.id, name: row.attributes.name }
     }
 
@@ -256,7 +249,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
           made.error,
           `The target “${target.name}” was created, but the scan could not be:`,
         )
-      scan = state.scan = made.data.data.data
+      scan = state.scan = answered(made.data)
     }
 
     const started = await run('scans.start', { path: { id: scan.id } })
@@ -268,7 +261,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
         `The target “${target.name}” and the scan “${scan.attributes.name}” were created, but the scan could not be started:`,
       )
     }
-    return { ok: true, data: { target, scan: brief(started.data.data.data), started: true } }
+    return { ok: true, data: { target, scan: brief(answered(started.data)), started: true } }
   }
 
   return {

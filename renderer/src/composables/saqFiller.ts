@@ -12,6 +12,7 @@ import {
   type AnswerProblem,
   type SaqResponse,
 } from '@contract/saq'
+import { answered } from '@/data/envelope'
 import { useDraft } from '@/data/useDraft'
 import { useOperationCall } from '@/data/useOperationCall'
 import {
@@ -100,7 +101,7 @@ export function useSaqFiller(
       name: String(a.name ?? saq.id),
       description: typeof a.description === 'string' ? a.description : undefined,
       templateId: null,
-      template: templateFromService(template.data.data.data),
+      template: templateFromService(answered(template.data)),
       answers: answersFromService(a.answers),
       summary: summaryFromService(a.executive_summary),
       attestation: summaryAttestation(a.attestation),
@@ -236,7 +237,7 @@ export function useSaqFiller(
     if (!d) return { dropped: [] }
     const answer = await run('saq.type_template', { path: { id: d.template.typeId } })
     if (!answer.ok) return { error: answer.error }
-    const next = templateFromService(answer.data.data.data)
+    const next = templateFromService(answered(answer.data))
     const numbers = new Set(next.sections.flatMap((s) => s.requirements.map((r) => r.number)))
     const offeredNow = offeredResponses(next)
     const dropped = Object.values(d.answers)
@@ -290,7 +291,7 @@ export function useSaqFiller(
       takeRefusal(result.error, answers)
       return { error: result.error }
     }
-    return { id: result.data.data.data.id }
+    return { id: answered(result.data).id }
   }
 
   /** Approves a submitted SAQ with the draft's final answers and attestation. */

@@ -1,13 +1,15 @@
 import { ElMessage } from 'element-plus'
-import { computed, onScopeDispose, ref, watch, type Ref } from 'vue'
+import { useTimeoutFn } from '@vueuse/core'
+import { computed, ref, watch, type Ref } from 'vue'
 import { useRouter } from 'vue-router'
 import type { z } from 'zod'
 import { scanWizardBody } from '@contract/catalog/scans'
 import { parseHostList } from '@contract/hosts'
 import type { AppError } from '@contract/errors'
 import { useDraft } from '@/data/useDraft'
-import { useOperation } from '@/data/useOperation'
+import { answered } from '@/data/envelope'
 import { useOperationCall } from '@/data/useOperationCall'
+import { useRecord, useRows } from '@/data/useRecord'
 import { useSchemaForm, type SchemaForm } from '@/data/useSchemaForm'
 import { detailRoute, resourceByKey } from '@/resources'
 import { useAppStore } from '@/stores/app'
@@ -165,33 +167,33 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   }
 
   // ---- reads
-  const profiles = useOperation(
+  const profiles = useRows(
     'scans.scan_profiles',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
   )
   const activatedProfiles = computed(() =>
-    (profiles.data.value?.data ?? []).filter((p) => p.attributes.activated),
+    profiles.rows.value.filter((p) => p.attributes.activated),
   )
-  const portLists = useOperation(
+  const portLists = useRows(
     'port_lists.activated',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
   )
-  const scanners = useOperation(
+  const scanners = useRows(
     'scanners.activated',
     { query: { per_page: 100 } },
     { staleTime: 5 * 60_000 },
   )
-  const credentials = useOperation(
+  const credentials = useRows(
     'credentials.list',
     { query: { per_page: 100 } },
     { staleTime: 60_000 },
   )
-  const organization = useOperation('user.organization', () => (step.value === 4 ? {} : null), {
+  const organization = useRecord('user.organization', () => (step.value === 4 ? {} : null), {
     staleTime: 5 * 60_000,
   })
-  const organizationName = computed(() => organization.data.value?.data.attributes.name ?? null)
+  const organizationName = computed(() => organization.attributes.value?.name ?? null)
 
   // ---- hosts: checked line by line, counted by the service once typing pauses
   const hostCheck = computed(() =>
@@ -218,16 +220,15 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
   const counting = ref(false)
   const countError = ref<string | null>(null)
   let generation = 0
-  let timer: ReturnType<typeof setTimeout> | null = null
-  const stopTimer = () => {
-    if (timer !== null) clearTimeout(timer)
-    timer = null
-  }
-  onScopeDispose(stopTimer)
+  const countSoon = useTimeoutFn(
+    (addresses: string[], mine: number) => void count(addresses, mine),
+    HOSTS_DEBOUNCE_MS,
+    { immediate: false },
+  )
   watch(
     () => JSON.stringify(countable.value),
     () => {
-      stopTimer()
+      countSoon.stop()
       generation++
       hostCount.value = null
       countError.value = null
@@ -235,12 +236,11 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
       counting.value = !!addresses && countAvailable.value
       if (!addresses || !countAvailable.value) return
       const mine = generation
-      timer = setTimeout(() => void count(addresses, mine), HOSTS_DEBOUNCE_MS)
+      countSoon.start(addresses, mine)
     },
     { immediate: true },
   )
   async function count(addresses: string[], mine: number): Promise<void> {
-    timer = null
     if (countAccount !== app.accountId) {
       counted.clear()
       countAccount = app.accountId
@@ -259,7 +259,7 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
           countError.value = answer.error.message
           return
         }
-        counted.set(todo[i + j], answer.data.data.data.hosts_count)
+        counted.set(todo[i + j], answered(answer.data).hosts_count)
       }
     }
     if (mine !== generation) return
@@ -297,7 +297,7 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
         submitError.value = made.error
         return false
       }
-      const scan = made.data.data.data
+      const scan = answered(made.data)
       if (start) {
         const started = await run('scans.start', { path: { id: scan.id } })
         if (!started.ok)

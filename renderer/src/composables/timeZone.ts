@@ -1,6 +1,6 @@
 import { computed, type ComputedRef } from 'vue'
 import { isTimeZone } from '@contract/catalog/schedules'
-import { useOperation } from '@/data/useOperation'
+import { useRecord } from '@/data/useRecord'
 
 /** This computer's IANA time zone, or null when the runtime does not say. */
 export function systemTimeZone(): string | null {
@@ -14,9 +14,9 @@ export function systemTimeZone(): string | null {
  * `user.show`, shared with the screens that show it.
  */
 export function usePreferredTimeZone(): ComputedRef<string> {
-  const me = useOperation('user.show', {}, { staleTime: 5 * 60_000 })
+  const me = useRecord('user.show', {}, { staleTime: 5 * 60_000 })
   return computed(() => {
-    const own = me.data.value?.data.attributes.time_zone
+    const own = me.attributes.value?.time_zone
     return (own && isTimeZone(own) ? own : null) ?? systemTimeZone() ?? 'UTC'
   })
 }

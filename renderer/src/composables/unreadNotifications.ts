@@ -1,7 +1,7 @@
 import { computed, onScopeDispose } from 'vue'
 import { on } from '@/bridge/bridge'
 import { useInvalidation } from '@/data/invalidation'
-import { useOperation } from '@/data/useOperation'
+import { useRows } from '@/data/useRecord'
 import { useAppStore } from '@/stores/app'
 
 /**
@@ -11,7 +11,7 @@ import { useAppStore } from '@/stores/app'
 export function useUnreadNotifications() {
   const app = useAppStore()
   const invalidate = useInvalidation()
-  const read = useOperation(
+  const read = useRows(
     'notifications.list',
     () => (app.account?.signedIn ? { query: { read: 'false' as const, per_page: 1 } } : null),
     { staleTime: 60_000 },
@@ -23,6 +23,6 @@ export function useUnreadNotifications() {
   return computed(() => {
     const answer = read.data.value
     if (!answer || read.fromCache.value) return 0
-    return answer.meta?.unread_count ?? answer.meta?.pagination?.total_count ?? answer.data.length
+    return answer.meta?.unread_count ?? read.total.value
   })
 }

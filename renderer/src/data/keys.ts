@@ -1,15 +1,35 @@
 import type { EntryKey } from '@pinia/colada'
-import type { OperationId } from '@contract/catalog'
+import { catalog, type GroupId, type OperationId } from '@contract/catalog'
 
-/** First element of every operation query key (lets invalidation tell our entries apart). */
+/** First element of every operation query key (lets us tell our entries from others). */
 export const OP_KEY = 'op'
 
 /**
- * The query key of one read: the account, the operation and its input. Inputs are normalised
- * (undefined, null and '' dropped, keys sorted by the cache) so equal requests share one entry.
+ * Keys run from general to specific — `['op', accountId, group, opId, input]` — so a prefix names
+ * a whole family: every read of an account (`accountKey`), of one of its groups (`groupKey`, what
+ * a write invalidates), or of one operation whatever its input (`operationPrefix`).
+ */
+export function accountKey(accountId: string): EntryKey {
+  return [OP_KEY, accountId]
+}
+
+/** The prefix of every read of `accountId` in `group`. */
+export function groupKey(accountId: string, group: GroupId): EntryKey {
+  return [OP_KEY, accountId, group]
+}
+
+/** The prefix of every read of `accountId` of operation `op`, whatever its input. */
+export function operationPrefix(accountId: string, op: OperationId): EntryKey {
+  return [OP_KEY, accountId, catalog[op].group, op]
+}
+
+/**
+ * The query key of one read: the account, the operation's group, the operation and its input.
+ * Inputs are normalised (undefined, null and '' dropped, keys sorted by the cache) so equal
+ * requests share one entry.
  */
 export function operationKey(accountId: string, op: OperationId, input: unknown): EntryKey {
-  return [OP_KEY, accountId, op, normalise(input) as EntryKey[number]]
+  return [...operationPrefix(accountId, op), normalise(input) as EntryKey[number]]
 }
 
 /** Drops empty values so `{search: ''}` and `{}` are the same request. */
@@ -29,7 +49,11 @@ export function normalise(value: unknown): unknown {
 }
 
 /** The parts of one of our keys, or null for another kind of entry. */
-export function parseKey(key: EntryKey): { accountId: string; op: string } | null {
-  if (key[0] !== OP_KEY || typeof key[1] !== 'string' || typeof key[2] !== 'string') return null
-  return { accountId: key[1], op: key[2] }
+export function parseKey(
+  key: EntryKey,
+): { accountId: string; group: GroupId; op: OperationId; input: unknown } | null {
+  const [kind, accountId, group, op, input] = key
+  if (kind !== OP_KEY || typeof accountId !== 'string' || typeof op !== 'string') return null
+  if (typeof group !== 'string' || !Object.hasOwn(catalog, op)) return null
+  return { accountId, group: group as GroupId, op: op as OperationId, input }
 }

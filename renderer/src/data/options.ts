@@ -2,7 +2,7 @@ import type { PiniaColadaOptions } from '@pinia/colada'
 import { watch } from 'vue'
 import { useAccountsStore } from '@/stores/accounts'
 import { catchUpPlugin } from './catchUp'
-import { parseKey } from './keys'
+import { OP_KEY, parseKey } from './keys'
 
 /** How long an answer counts as fresh before a view asks again on its own. */
 export const STALE_MS = 30_000
@@ -24,7 +24,7 @@ export const DATA_OPTIONS: PiniaColadaOptions = {
           (ids) => {
             if (!ids) return
             const known = new Set(ids)
-            for (const entry of queryCache.getEntries()) {
+            for (const entry of queryCache.getEntries({ key: [OP_KEY] })) {
               const key = parseKey(entry.key)
               if (key && !known.has(key.accountId) && key.accountId !== '-')
                 queryCache.remove(entry)

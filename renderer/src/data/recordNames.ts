@@ -3,6 +3,8 @@
 import type { EntryKey } from '@pinia/colada'
 import type { ErrorCode } from '@contract/errors'
 import { MAX_IDS_FILTER } from '@contract/schemas/common'
+import { recordOf } from './envelope'
+import { parseKey } from './keys'
 
 /** Why a record is shown by its id: no name could be had. */
 export type UnnamedReason =
@@ -66,7 +68,7 @@ export function reasonOf(code: ErrorCode): UnnamedReason {
 
 /** The ids a batch read asked for (its query's `ids`), or null for any other read. */
 export function askedIds(key: EntryKey): ReadonlySet<string> | null {
-  const input = key[3] as { query?: { ids?: unknown } } | undefined
+  const input = parseKey(key)?.input as { query?: { ids?: unknown } } | undefined
   const ids = input?.query?.ids
   return typeof ids === 'string' && ids ? new Set(ids.split(',')) : null
 }
@@ -94,7 +96,7 @@ export function recordsIn(
   field: string,
   asked: ReadonlySet<string> | null,
 ): { id: string; name: string }[] {
-  const data = (answerData as { data?: unknown } | null | undefined)?.data
+  const data = recordOf(answerData)
   const rows = Array.isArray(data) ? data : data ? [data] : []
   const out: { id: string; name: string }[] = []
   for (const row of rows) {

@@ -13,7 +13,7 @@ import { useAppStore } from '@/stores/app'
 import { operationInRelease } from '@/stores/scope'
 import { toAppError } from './errors'
 import { fetchDynamic, type Answer } from './fetchOperation'
-import { OP_KEY, operationKey } from './keys'
+import { operationKey, operationPrefix } from './keys'
 import { STALE_MS } from './options'
 import { askedIds, batchInput, batches, reasonOf, recordsIn, type RecordName } from './recordNames'
 
@@ -72,7 +72,7 @@ export function useNames(
   const wantedKey = computed(() => JSON.stringify([...wanted.value]))
 
   const entriesOf = (accountId: string, op: OperationId) =>
-    cache.getEntries({ key: [OP_KEY, accountId, op] })
+    cache.getEntries({ key: operationPrefix(accountId, op) })
   const opsOf = (source: NameSource) => [source.list, ...(source.reads ?? [])]
   const available = (source: NameSource) => operationInRelease(source.list, app.account?.release)
 

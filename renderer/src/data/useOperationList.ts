@@ -1,6 +1,8 @@
-import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue'
+import { useDebounceFn } from '@vueuse/core'
+import { computed, ref, shallowRef, watch, type Ref } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import { useAppStore } from '@/stores/app'
+import { rowsOf, totalOf, type RowOf } from './envelope'
 import { useOperation, type OperationState } from './useOperation'
 
 /** Operations that answer a paged collection: `{data: [...]}` and a `page` query. */
@@ -12,8 +14,7 @@ export type ListOperationId = {
     : never
 }[OperationId]
 
-/** One row of a list operation's answer. */
-export type RowOf<Id extends ListOperationId> = OutputOf<Id>['data'][number]
+export type { RowOf }
 
 /** The filters a list operation takes besides paging, sort and search. */
 export type FiltersOf<Id extends ListOperationId> = Omit<
@@ -60,7 +61,6 @@ export function useOperationList<Id extends ListOperationId>(
   const searchSent = ref('')
   const filters = shallowRef<Partial<FiltersOf<Id>>>({ ...options.filters })
   const selected = ref<string[]>([]) as Ref<string[]>
-  let timer: ReturnType<typeof setTimeout> | null = null
 
   const input = () => {
     const path = options.path ? options.path() : undefined
@@ -76,13 +76,9 @@ export function useOperationList<Id extends ListOperationId>(
   }
   const state: OperationState<OutputOf<Id>> = useOperation(op, input, { keepPrevious: true })
 
-  const answer = computed(
-    () =>
-      state.data.value as
-        { data: RowOf<Id>[]; meta?: { pagination?: { total_count?: number } } } | undefined,
-  )
-  const rows = computed<RowOf<Id>[]>(() => answer.value?.data ?? [])
-  const total = computed(() => answer.value?.meta?.pagination?.total_count ?? rows.value.length)
+  const envelope = () => state.data.value as { data: RowOf<Id>[] } | undefined
+  const rows = computed<RowOf<Id>[]>(() => rowsOf(envelope()))
+  const total = computed(() => totalOf(envelope()))
   const empty = computed(() => !state.loading.value && !state.error.value && !rows.value.length)
   const sortState = computed(() => ({
     prop: sort.value.replace(/^-/, ''),
@@ -115,24 +111,20 @@ export function useOperationList<Id extends ListOperationId>(
     sort.value = s.prop && s.order ? (s.order === 'descending' ? '-' : '') + s.prop : defaultSort
     page.value = 1
   }
+  const sendSearch = useDebounceFn((text: string) => {
+    page.value = 1
+    searchSent.value = text.trim()
+  }, SEARCH_DEBOUNCE_MS)
   /** Changes the search text; the service is asked once typing pauses. */
   function setSearch(text: string): void {
     search.value = text
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = null
-      page.value = 1
-      searchSent.value = text.trim()
-    }, SEARCH_DEBOUNCE_MS)
+    void sendSearch(text)
   }
   /** Replaces the filters (empty values are dropped from the request) and goes to page 1. */
   function setFilters(next: Partial<FiltersOf<Id>>): void {
     filters.value = { ...next }
     page.value = 1
   }
-  onScopeDispose(() => {
-    if (timer) clearTimeout(timer)
-  })
 
   return {
     ...state,

@@ -1,14 +1,14 @@
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
-import type { OutputOf } from '@contract/catalog'
+import { recordOf, type RecordOf } from '@/data/envelope'
 import { useAppStore } from './app'
 import { useStoreOperation } from './storeOperation'
 
 /** The current user as the service shows it (wire names; catalog/user.ts userAttributes). */
-export type CurrentUser = OutputOf<'user.show'>['data']
+export type CurrentUser = RecordOf<'user.show'>
 
 /** The current user's role and permission strings (`<area>.<verb>`). */
-export type UserPermissions = OutputOf<'user.permissions'>['data']
+export type UserPermissions = RecordOf<'user.permissions'>
 
 /**
  * The signed-in user of this window's account: profile and permissions, read through the data
@@ -39,8 +39,8 @@ export const useCurrentUserStore = defineStore('currentUser', () => {
     { flush: 'sync' },
   )
 
-  const user = computed<CurrentUser | null>(() => shown.data.value?.data ?? null)
-  const permissions = computed<UserPermissions | null>(() => allowed.data.value?.data ?? null)
+  const user = computed<CurrentUser | null>(() => recordOf(shown.data.value) ?? null)
+  const permissions = computed<UserPermissions | null>(() => recordOf(allowed.data.value) ?? null)
   const loading = computed(() => shown.loading.value || allowed.loading.value)
 
   /** Asks for the profile and permissions again; concurrent callers share one request. */

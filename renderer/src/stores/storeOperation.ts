@@ -77,7 +77,7 @@ function queryCache(): QueryCache {
 }
 
 /**
- * `useOperation` for a setup store: the same query keys (`['op', accountId, opId, input]`, the
+ * `useOperation` for a setup store: the same query keys (`['op', accountId, group, opId, input]`, the
  * account from `useAppStore().accountId`), the same fetcher (an aborted read is cancelled in
  * main) and the same state, so a store and the views share one cache entry. `useOperation` itself
  * cannot run in a store: Pinia Colada's `useQuery` binds to the component instance current when

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { OutputOf } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
+import { rowsOf, type RowOf } from '@/data/envelope'
 import { useStoreOperation } from './storeOperation'
 
 /** One row of the Upcoming scans panel (view model; the wire item is catalog/scans.ts). */
@@ -25,8 +25,8 @@ export interface UpcomingScansState {
 /** Choices of the panel's limit select. */
 export const UPCOMING_LIMITS = [5, 10, 25, 50] as const
 
-function toRows(answer: OutputOf<'scans.upcoming'>): UpcomingScanRow[] {
-  return answer.data.map(({ id, attributes: a }) => ({
+function toRows(rows: RowOf<'scans.upcoming'>[]): UpcomingScanRow[] {
+  return rows.map(({ id, attributes: a }) => ({
     id,
     name: a.name,
     description: a.description,
@@ -48,7 +48,7 @@ export const useUpcomingScansStore = defineStore('upcomingScans', () => {
   })
 
   const current = computed<UpcomingScansState>(() => ({
-    rows: read.data.value ? toRows(read.data.value) : null,
+    rows: read.data.value ? toRows(rowsOf(read.data.value)) : null,
     error: read.error.value,
     loading: read.loading.value,
     fetchedAt: read.fetchedAt.value,

@@ -1,6 +1,8 @@
+import { useIntervalFn } from '@vueuse/core'
 import { onUnmounted, ref, shallowRef } from 'vue'
 import type { GroupId, OperationId } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
+import { answered } from '@/data/envelope'
 import { useOperationCall } from '@/data/useOperationCall'
 import type { ResourceRow } from '@/composables/resourceActions'
 import { toRow } from '@/resources'
@@ -19,29 +21,22 @@ export function useRunInDialog(op: OperationId, alsoChanges: readonly GroupId[] 
   const answer = shallowRef<ResourceRow | null>(null)
   const error = shallowRef<AppError | null>(null)
   const elapsed = ref(0)
-  let timer: ReturnType<typeof setInterval> | undefined
+  const clock = useIntervalFn(() => elapsed.value++, 1000, { immediate: false })
   let token = 0
-
-  const stop = () => {
-    if (timer !== undefined) clearInterval(timer)
-    timer = undefined
-  }
 
   /** Runs the operation on the row `id`; a run started while one is out supersedes it. */
   async function start(id: string): Promise<void> {
     const mine = ++token
-    stop()
     state.value = 'running'
     error.value = null
     answer.value = null
     elapsed.value = 0
-    timer = setInterval(() => elapsed.value++, 1000)
+    clock.resume()
     const result = await runDynamic(op, { path: { id } })
     if (mine !== token) return
-    stop()
+    clock.pause()
     if (result.ok) {
-      const body = result.data.data as { data?: unknown } | undefined
-      answer.value = toRow(body?.data)
+      answer.value = toRow(answered(result.data))
       state.value = 'done'
     } else {
       error.value = result.error
@@ -51,7 +46,7 @@ export function useRunInDialog(op: OperationId, alsoChanges: readonly GroupId[] 
 
   onUnmounted(() => {
     token++
-    stop()
+    clock.pause()
   })
 
   return { state, answer, error, elapsed, start }

@@ -1,10 +1,10 @@
 import { computed, ref, watch, type MaybeRefOrGetter, toValue } from 'vue'
-import type { OutputOf } from '@contract/catalog'
 import type { ScanStatus } from '@contract/catalog/scans'
 import { askNotifyOnce, notify, notifyState } from '@/composables/notify'
 import { usePolling, type PollingOptions } from '@/composables/polling'
 import { useInvalidation } from '@/data/invalidation'
-import { useOperation } from '@/data/useOperation'
+import type { RecordOf } from '@/data/envelope'
+import { useRecord } from '@/data/useRecord'
 import { useAppStore } from '@/stores/app'
 
 /** States in which a scan changes by itself: its detail is asked again while it is in one. */
@@ -14,7 +14,7 @@ export const LIVE_STATES: readonly ScanStatus[] = ['queued', 'running', 'stoppin
 export const FINISHED_STATES: readonly ScanStatus[] = ['completed', 'stopped', 'failed']
 
 /** Scan record as scans.show answers it. */
-export type Scan = OutputOf<'scans.show'>['data']
+export type Scan = RecordOf<'scans.show'>
 
 const FINISH_WORDS: Record<string, string> = {
   completed: 'completed',
@@ -49,8 +49,8 @@ export function finishTag(accountId: string, scanId: string, startedAt?: string 
 export function useScanLive(id: MaybeRefOrGetter<string>, polling: Partial<PollingOptions> = {}) {
   const app = useAppStore()
   const invalidate = useInvalidation()
-  const read = useOperation('scans.show', () => ({ path: { id: toValue(id) } }))
-  const scan = computed<Scan | null>(() => read.data.value?.data ?? null)
+  const read = useRecord('scans.show', () => ({ path: { id: toValue(id) } }))
+  const scan = computed<Scan | null>(() => read.record.value ?? null)
   const status = computed<ScanStatus | null>(() => scan.value?.attributes.status ?? null)
   const live = computed(() => !!status.value && LIVE_STATES.includes(status.value))
   /** Where notifications stand (a view offers to ask while it is 'default'). */
