@@ -33,11 +33,7 @@ export function withTwoAccounts(): FakeScandesk {
  * it the bridge removed and the document emptied; hands back the running test's fake.
  */
 export function useTwoAccounts(setup: (fake: FakeScandesk) => void = () => {}): FakeScandesk {
-  return useFakePerTest(() => {
-    const fake = withTwoAccounts()
-    setup(fake)
-    return fake
-  })
+  return useFakePerTest(withTwoAccounts, setup)
 }
 
 /** Mounts a component whose setup runs `use` and hands back what it returned. */

@@ -45,13 +45,18 @@ function following(current: () => FakeScandesk): FakeScandesk {
 }
 
 /**
- * The fake `install` makes before every test of the file, and after it the bridge removed and the
- * document emptied; hands back the running test's fake.
+ * The fake `install` makes before every test of the file (then `setup`, which may already use the
+ * fake handed back), and after it the bridge removed and the document emptied; hands back the
+ * running test's fake.
  */
-export function useFakePerTest(install: () => FakeScandesk): FakeScandesk {
+export function useFakePerTest(
+  install: () => FakeScandesk,
+  setup: (fake: FakeScandesk) => void = () => {},
+): FakeScandesk {
   let fake: FakeScandesk | null = null
   beforeEach(() => {
     fake = install()
+    setup(fake)
   })
   afterEach(() => {
     fake = null
@@ -69,9 +74,8 @@ export function useFakeBridge(setup: (fake: FakeScandesk) => void = () => {}): F
   return useFakePerTest(() => {
     const fake = installFakeScandesk()
     setActivePinia(createPinia())
-    setup(fake)
     return fake
-  })
+  }, setup)
 }
 
 /**
