@@ -197,8 +197,35 @@ export async function waitForList(
       `.resource-table[data-resource="${resource}"]${account}[data-state="${options.state ?? 'ready'}"]`,
     )
     .filter({ visible: true })
-  await table.waitFor({ timeout: options.timeout ?? 30_000 })
+  try {
+    await table.waitFor({ timeout: options.timeout ?? 30_000 })
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await listsOnScreen(page)}`, { cause: error })
+  }
   return table
+}
+
+/** What the page shows instead, for a wait that timed out: its address, lists and alerts. */
+async function listsOnScreen(page: Page): Promise<string> {
+  const lists = await page
+    .locator('.resource-table')
+    .evaluateAll((els) =>
+      els.map((el) =>
+        ['resource', 'account', 'state']
+          .map((k) => `${k}=${el.getAttribute(`data-${k}`)}`)
+          .join(' '),
+      ),
+    )
+    .catch(() => [])
+  const alerts = await page
+    .locator('.el-alert, .el-message')
+    .allInnerTexts()
+    .catch(() => [])
+  return [
+    `on screen at ${page.url()}:`,
+    ...lists.map((l) => `  list ${l}`),
+    ...alerts.map((a) => `  alert ${a.replace(/\s+/g, ' ')}`),
+  ].join('\n')
 }
 
 /**
