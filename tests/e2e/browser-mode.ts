@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Page, type Request } from 'playwright-core'
 
 export const CHROMIUM = '/usr/bin/chromium'
 
@@ -149,6 +149,7 @@ export async function launchChromium(): Promise<Browser> {
 
 /** Collects console errors and failed requests of a page, for clearer failures. */
 export function watchPage(page: Page): string[] {
+  trackRequests(page)
   const problems: string[] = []
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
   page.on('console', (msg) => {
@@ -205,24 +206,44 @@ export async function waitForList(
   return table
 }
 
+/** The page's requests still waiting for their answer, with what each asked and since when. */
+const inFlight = new WeakMap<Page, Map<Request, { since: number; what: string }>>()
+
+function trackRequests(page: Page): void {
+  if (inFlight.has(page)) return
+  const open = new Map<Request, { since: number; what: string }>()
+  inFlight.set(page, open)
+  page.on('request', (request) => {
+    const body = request.postData() ?? ''
+    const what = `${request.method()} ${new URL(request.url()).pathname} ${body.slice(0, 160)}`
+    open.set(request, { since: Date.now(), what })
+  })
+  page.on('requestfinished', (request) => open.delete(request))
+  page.on('requestfailed', (request) => open.delete(request))
+}
+
 /** What the page shows instead, for a wait that timed out: its address, lists and alerts. */
 async function listsOnScreen(page: Page): Promise<string> {
   const lists = await page
     .locator('.resource-table')
     .evaluateAll((els) =>
       els.map((el) =>
-        ['resource', 'account', 'state']
+        ['resource', 'account', 'state', 'waiting']
           .map((k) => `${k}=${el.getAttribute(`data-${k}`)}`)
           .join(' '),
       ),
     )
     .catch(() => [])
   const alerts = await page
-    .locator('.el-alert, .el-message')
+    .locator('.el-alert, .el-message, .el-dialog__header')
     .allInnerTexts()
     .catch(() => [])
+  const waiting = [...(inFlight.get(page)?.values() ?? [])].map(
+    (r) => `  waiting ${Math.round((Date.now() - r.since) / 1000)} s for ${r.what}`,
+  )
   return [
     `on screen at ${page.url()}:`,
+    ...waiting,
     ...lists.map((l) => `  list ${l}`),
     ...alerts.map((a) => `  alert ${a.replace(/\s+/g, ' ')}`),
   ].join('\n')
