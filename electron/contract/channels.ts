@@ -152,6 +152,12 @@ export interface ChannelOutputs
 export interface AccountList {
   accounts: AccountView[]
   activeId: string | null
+  /**
+   * When main read the list, counted up with every reading: lists reach the window by two ways
+   * (events and answers) and may arrive out of order, so an older one is not applied over a
+   * newer one. Main always sets it.
+   */
+  revision?: number
 }
 
 /** Payload type of each event. */

@@ -132,7 +132,7 @@ describe('adding an account', () => {
     expect(await vault.get(view.id, 'api_key')).toBe(API_KEY)
     expect(await vault.get(view.id, 'session_token')).toBe('session-for-analyst@example.com')
     expect(await vault.get(view.id, 'password')).toBeNull()
-    expect(changes.at(-1)).toEqual({ accounts: [view], activeId: view.id })
+    expect(changes.at(-1)).toMatchObject({ accounts: [view], activeId: view.id })
   })
 
   it('stores nothing when the password is wrong', async () => {
@@ -233,6 +233,16 @@ describe('signing out and in', () => {
     await service.signOut(view.id)
     expect((await refused(service.signIn(view.id, 'wrong'))).message).toBe(WRONG_PASSWORD)
     expect((await service.list()).accounts[0].signedIn).toBe(false)
+  })
+})
+
+describe('the account list', () => {
+  it('counts every reading, so the window can tell an older list from a newer one', async () => {
+    const a = await added(service.add(input()))
+    const first = service.list()
+    await service.setActive(a.id)
+    const [before, after] = [await first, await service.list()]
+    expect(after.revision).toBeGreaterThan(before.revision ?? Infinity)
   })
 })
 

@@ -60,6 +60,7 @@ const ACTIVE_KEY = 'active_account_id'
 export class AccountService {
   private readonly challenges: SignInChallenges<PendingAdd>
   private readonly sessions: SessionKeeper
+  private listRevision = 0
 
   constructor(private readonly deps: AccountServiceDeps) {
     this.sessions = new SessionKeeper({
@@ -122,11 +123,13 @@ export class AccountService {
 
   /** Every account and the active one. */
   async list(): Promise<AccountList> {
+    // Read at once (the revision, the rows, the active one), then the views, which wait.
+    const revision = ++this.listRevision
     const rows = this.deps.accounts.list()
-    const accounts = await Promise.all(rows.map((r) => this.view(r)))
     let activeId = this.deps.settings.get<string | null>(ACTIVE_KEY, null)
     if (!rows.some((r) => r.id === activeId)) activeId = rows[0]?.id ?? null
-    return { accounts, activeId }
+    const accounts = await Promise.all(rows.map((r) => this.view(r)))
+    return { accounts, activeId, revision }
   }
 
   /** Announces the current list (after a change made here or by the sessions handlers). */

@@ -150,6 +150,32 @@ describe('switching accounts', () => {
     expect(result.ok).toBe(false)
     expect(store.activeId).toBe('acct-aaaa')
   })
+
+  it('keeps the chosen account while main is asked, whatever list main sent before it', async () => {
+    const answer = deferred<unknown>()
+    fake.handle('accounts.setActive', () => answer.promise)
+    const store = useAccountsStore()
+    const both = [account('acct-aaaa'), account('acct-bbbb')]
+    fake.emit('accounts.changed', { accounts: both, activeId: 'acct-aaaa', revision: 1 })
+    const switching = store.setActive('acct-bbbb')
+    // a list main read before the switch (an event on its way) arrives meanwhile
+    fake.emit('accounts.changed', { accounts: both, activeId: 'acct-aaaa', revision: 2 })
+    expect(store.activeId).toBe('acct-bbbb')
+    answer.resolve({ accounts: both, activeId: 'acct-bbbb', revision: 3 })
+    await switching
+    expect(store.activeId).toBe('acct-bbbb')
+  })
+
+  it('does not apply a list main read before the one it already applied', () => {
+    const store = useAccountsStore()
+    const both = [account('acct-aaaa'), account('acct-bbbb')]
+    fake.emit('accounts.changed', { accounts: both, activeId: 'acct-bbbb', revision: 5 })
+    fake.emit('accounts.changed', { accounts: [both[0]!], activeId: 'acct-aaaa', revision: 4 })
+    expect(store.activeId).toBe('acct-bbbb')
+    expect(store.accounts.map((a) => a.id)).toEqual(['acct-aaaa', 'acct-bbbb'])
+    fake.emit('accounts.changed', { accounts: [both[0]!], activeId: 'acct-aaaa', revision: 6 })
+    expect(store.accounts.map((a) => a.id)).toEqual(['acct-aaaa'])
+  })
 })
 
 describe('signing out', () => {

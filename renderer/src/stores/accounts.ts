@@ -29,12 +29,21 @@ export const useAccountsStore = defineStore('accounts', () => {
   const active = computed(() => accounts.value.find((a) => a.id === activeId.value) ?? null)
   const hasAccounts = computed(() => accounts.value.length > 0)
 
+  // The account a setActive still on its way to main makes active: a list main made before it
+  // (an event sent while the request travels) does not switch the screen back meanwhile.
+  let choosing: string | null = null
+
+  let revision = 0
+
   function apply(list: AccountList): void {
+    if (list.revision !== undefined) {
+      if (list.revision < revision) return
+      revision = list.revision
+    }
     accounts.value = list.accounts
+    const wanted = choosing ?? list.activeId
     activeId.value =
-      list.activeId && list.accounts.some((a) => a.id === list.activeId)
-        ? list.activeId
-        : (list.accounts[0]?.id ?? null)
+      wanted && list.accounts.some((a) => a.id === wanted) ? wanted : (list.accounts[0]?.id ?? null)
     loaded.value = true
   }
 
@@ -178,7 +187,13 @@ export const useAccountsStore = defineStore('accounts', () => {
   async function setActive(accountId: string): Promise<Result<AccountList>> {
     const previous = activeId.value
     activeId.value = accountId
-    const result = await request('accounts.setActive', { accountId })
+    choosing = accountId
+    let result: Result<AccountList>
+    try {
+      result = await request('accounts.setActive', { accountId })
+    } finally {
+      if (choosing === accountId) choosing = null
+    }
     if (result.ok) apply(result.data)
     else activeId.value = previous
     return result
