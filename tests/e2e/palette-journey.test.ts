@@ -54,6 +54,28 @@ describe('the command palette, on the demo service', () => {
     await expect.poll(() => input.isVisible(), WAIT).toBe(false)
   })
 
+  it('works offline from an action, and then finds the target in the offline copy', async () => {
+    let input = await openPalette(page)
+    await input.fill('work offline')
+    await optionsOf(page, 'actions').filter({ hasText: 'Work offline' }).waitFor(WAIT)
+    await input.press('Enter')
+    await page.locator('[data-testid="connectivity"][data-state="work-offline"]').waitFor(WAIT)
+
+    input = await openPalette(page)
+    await input.fill(TARGET)
+    const status = page.getByTestId('palette-status')
+    await expect.poll(() => status.textContent(), WAIT).toMatch(/^\s*Offline: records of /)
+    const group = page.locator('[data-testid="palette-group"][data-group="records:targets"]')
+    await group.locator('[role="option"]', { hasText: TARGET }).waitFor(WAIT)
+    expect(await group.getAttribute('data-state')).toBe('ready')
+    expect(await group.innerText()).toContain('offline copy')
+
+    await input.fill('work online')
+    await optionsOf(page, 'actions').filter({ hasText: 'Work online' }).waitFor(WAIT)
+    await input.press('Enter')
+    await page.locator('[data-testid="connectivity"][data-state="online"]').waitFor(WAIT)
+  })
+
   it('opens a screen by its name', async () => {
     const input = await openPalette(page)
     await input.fill('vulnerab')
