@@ -55,10 +55,10 @@ export function cachedRows(cache: QueryCache, accountId: string, op: OperationId
 
 /**
  * One search of a list for the command palette. Online: the service's answer (main serves the
- * offline copy when the service turns out to be out of reach). Offline: main's copy of that same
- * search if one was made before, together with the matching rows of every list of that kind held
- * in memory (`cachedRows`), since a search never made online has no copy of its own. Aborting
- * `signal` cancels the request in main (fetchDynamic) and rejects.
+ * offline copy when the service turns out to be out of reach). Offline (`offline`, or main says
+ * so): main's copy of that same search if one was made before, together with the matching rows of
+ * every list of that kind held in memory (`cachedRows`), since a search never made online has no
+ * copy of its own. Aborting `signal` cancels the request in main (fetchDynamic) and rejects.
  */
 export async function searchList(
   cache: QueryCache,
@@ -67,20 +67,20 @@ export async function searchList(
   offline: boolean,
   signal: AbortSignal,
 ): Promise<Found> {
-  const asked = fetchDynamic(accountId, search.op, search.input, signal)
-  if (!offline) {
-    const answer = await asked
-    return { rows: rowsIn(answer.data).slice(0, search.limit), fromCopy: answer.fromCache }
-  }
   const rows = new Map<string, FoundRow>()
+  let fromCopy = offline
   try {
-    for (const row of rowsIn((await asked).data)) rows.set(row.id, row)
+    const answer = await fetchDynamic(accountId, search.op, search.input, signal)
+    for (const row of rowsIn(answer.data)) rows.set(row.id, row)
+    if (!offline)
+      return { rows: [...rows.values()].slice(0, search.limit), fromCopy: answer.fromCache }
   } catch (err) {
     if (signal.aborted) throw err
     // No copy of this search: what memory holds is all there is.
     if (toAppError(err).code !== 'OFFLINE') throw err
+    fromCopy = true
   }
   for (const row of cachedRows(cache, accountId, search.op))
     if (!rows.has(row.id) && search.matches(row)) rows.set(row.id, row)
-  return { rows: [...rows.values()].slice(0, search.limit), fromCopy: true }
+  return { rows: [...rows.values()].slice(0, search.limit), fromCopy }
 }
