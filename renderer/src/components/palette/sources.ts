@@ -9,7 +9,7 @@ import type { PaletteSourceFactory } from './types'
  */
 export const PALETTE_SOURCES: readonly PaletteSourceFactory[] = [
   recentSource,
-  screenSource,
   actionSource,
+  screenSource,
   recordSources,
 ]
