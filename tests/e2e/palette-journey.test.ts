@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useDemoJourney, waitForList } from './harness'
+import { useDemoJourney, waitForFocus, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
 // The demo's 34th target (sandbox/domains/scanning/seed-setup.ts): one of a kind by name.
@@ -11,7 +11,7 @@ async function openPalette(page: Page) {
   await page.keyboard.press('Control+k')
   const input = page.getByTestId('palette-input')
   await input.waitFor(WAIT)
-  await expect.poll(() => input.evaluate((el) => el === document.activeElement), WAIT).toBe(true)
+  await waitForFocus(input)
   return input
 }
 
