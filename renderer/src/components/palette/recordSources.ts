@@ -5,7 +5,7 @@ import { detailRoute, resourceByKey, type ResourceDef, type ResourceKey } from '
 import { useAppStore } from '@/stores/app'
 import { operationInRelease } from '@/stores/scope'
 import {
-  matchesText,
+  containsText,
   type PaletteItem,
   type PaletteSourceFactory,
   type RemoteSource,
@@ -94,7 +94,7 @@ export function recordItem(resource: ResourceDef, kind: RecordKind, row: FoundRo
 export function rowMatches(kind: RecordKind, row: FoundRow, text: string): boolean {
   if (kind.query && CVE.test(text))
     return textOf(row.attributes.cve_ids).toUpperCase().includes(text.toUpperCase())
-  return matchesText(text, ...kind.fields.map((field) => textOf(row.attributes[field])))
+  return containsText(text, ...kind.fields.map((field) => textOf(row.attributes[field])))
 }
 
 /** The remote source of one group of records, for this window's account. */

@@ -73,12 +73,28 @@ export interface PaletteGroup {
   fromCopy?: boolean
 }
 
-/** Whether `text` (any case) finds `words`: each word typed is in one of them. */
+/** Whether `part` starts a word of `haystack` (at its start or after a non-alphanumeric). */
+function startsAWord(haystack: string, part: string): boolean {
+  for (let at = haystack.indexOf(part); at !== -1; at = haystack.indexOf(part, at + 1))
+    if (at === 0 || !/[\p{L}\p{N}]/u.test(haystack[at - 1])) return true
+  return false
+}
+
+/**
+ * Whether `text` (any case) finds `words`: each word typed starts a word of them ("port li" finds
+ * "Port lists", not "Downloaded files"; "saq" finds "Questionnaires (SAQ)").
+ */
 export function matchesText(text: string, ...words: (string | undefined | null)[]): boolean {
   const haystack = words.filter(Boolean).join(' ').toLowerCase()
   return text
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean)
-    .every((part) => haystack.includes(part))
+    .every((part) => startsAWord(haystack, part))
+}
+
+/** Whether `text` (any case) is in `words`, as the service's `search` matches (offline). */
+export function containsText(text: string, ...words: (string | undefined | null)[]): boolean {
+  const needle = text.trim().toLowerCase()
+  return words.some((word) => word?.toLowerCase().includes(needle))
 }
