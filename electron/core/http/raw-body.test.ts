@@ -12,8 +12,9 @@ import path from 'node:path'
 import tls from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppFailure } from '@contract/errors'
+import { downloadToFolder } from '../files/download'
 import { createAccountClient, type AccountClient } from './client'
-import type { StreamSink } from './stream'
+import type { StreamOptions, StreamSink } from './stream'
 
 const MiB = 1024 * 1024
 /** A body of varied bytes starting like a PDF. */
@@ -33,31 +34,54 @@ interface Answer {
   first: number
   /** Destroy the connection after this many body bytes. */
   cutAt?: number
+  /** Send nothing more after this many body bytes, keeping the connection open. */
+  stallAt?: number
+  /** Close the connection right after the last byte (Connection: close). */
+  close?: boolean
+  /** Send the body chunked, without a Content-Length. */
+  chunked?: boolean
 }
 
 let answer: Answer = { body: BODY, first: 1000 }
 /** Connections the service accepted, and how many of them the client closed. */
 const seen = { connections: 0, closed: 0 }
+/** The service's side of every connection, in order. */
+const sockets: net.Socket[] = []
 
 /** Answers every request on a connection with `answer`, writing the body a piece at a time. */
 function serve(socket: net.Socket): void {
   seen.connections++
+  sockets.push(socket)
   socket.on('close', () => seen.closed++)
   socket.on('error', () => undefined)
   socket.on('data', () => {
-    const { body, first, cutAt } = answer
+    const { body, first, cutAt, stallAt, close, chunked } = answer
     const length = answer.length ?? body.length
-    const end = cutAt ?? body.length
-    const head = `HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: ${length}\r\nConnection: keep-alive\r\n\r\n`
-    socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, Math.min(first, end))]))
+    const end = cutAt ?? stallAt ?? body.length
+    const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`
+    const head = `HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n${framing}\r\nConnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`
+    const frame = (piece: Buffer) =>
+      chunked && piece.length
+        ? Buffer.concat([
+            Buffer.from(`${piece.length.toString(16)}\r\n`),
+            piece,
+            Buffer.from('\r\n'),
+          ])
+        : piece
+    socket.write(Buffer.concat([Buffer.from(head), frame(body.subarray(0, Math.min(first, end)))]))
     let offset = Math.min(first, end)
     const next = () => {
       if (socket.destroyed) return
-      if (offset >= end) return void (cutAt !== undefined && socket.destroy())
+      if (offset >= end) {
+        if (cutAt !== undefined) socket.destroy()
+        else if (chunked && stallAt === undefined) socket.write('0\r\n\r\n')
+        else if (close) socket.end()
+        return
+      }
       const piece = body.subarray(offset, Math.min(offset + 64 * 1024, end))
       offset += piece.length
       // A pause now and then, so the body arrives over many reads.
-      if (socket.write(piece)) setImmediate(next)
+      if (socket.write(frame(piece))) setImmediate(next)
       else socket.once('drain', next)
     }
     setTimeout(next, 20)
@@ -104,6 +128,7 @@ beforeAll(async () => {
   secure = tls.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, serve)
 })
 afterAll(async () => {
+  for (const socket of sockets) socket.destroy()
   for (const server of [plain, secure])
     await new Promise((resolve) => server.close(resolve)).catch(() => undefined)
   fs.rmSync(dir, { recursive: true, force: true })
@@ -135,8 +160,9 @@ function slowSink(): StreamSink & { received: Buffer[] } {
   }
 }
 
-function download(c: AccountClient, sink: StreamSink) {
-  return c.download('reports.download', { path: { id: 'r1' }, query: { format: 'pdf' } }, sink)
+function download(c: AccountClient, sink: StreamSink, options?: StreamOptions) {
+  const input = { path: { id: 'r1' }, query: { format: 'pdf' } }
+  return c.download('reports.download', input, sink, options)
 }
 
 async function failure(p: Promise<unknown>): Promise<AppFailure> {
@@ -202,5 +228,116 @@ describe('a body read past the parser', () => {
       'The connection closed after 3.0 MiB of 5.0 MiB; the file is incomplete.',
     )
     c.close()
+  })
+})
+
+describe('a body read past the parser keeps every limit', () => {
+  it('a service that closes right after the last byte, while the sink still holds it, is no cut', async () => {
+    answer = { body: BODY, first: 1000, close: true }
+    const c = await client('http')
+    const received: Buffer[] = []
+    let total = 0
+    const sink: StreamSink = {
+      write(chunk) {
+        received.push(chunk)
+        total += chunk.length
+        // The last bytes are held long after the service closed the connection.
+        if (total === BODY.length) return new Promise<void>((resolve) => setTimeout(resolve, 100))
+      },
+    }
+    const result = await download(c, sink)
+    expect(result.bytes).toBe(BODY.length)
+    expect(sha256(Buffer.concat(received))).toBe(sha256(BODY))
+    c.close()
+  })
+
+  for (const chunked of [false, true])
+    it(`a service silent mid-body past the idle timeout, after the sink held the connection, is a timeout (${chunked ? 'chunked' : 'Content-Length'})`, async () => {
+      answer = { body: BODY, first: 1000, stallAt: 2 * MiB, chunked }
+      const c = await client('https')
+      const before = { ...seen }
+      const sink = slowSink()
+      const err = await failure(download(c, sink, { idleMs: 300 }))
+      expect(err.error.code).toBe('TIMEOUT')
+      expect(sink.received.length).toBeGreaterThan(7) // held at least once before the silence
+      await expect.poll(() => seen.closed - before.closed).toBe(1)
+      c.close()
+    })
+
+  it('the deadline ends a body still arriving', async () => {
+    answer = { body: BODY, first: 1000, stallAt: 2 * MiB }
+    const c = await client('http')
+    const err = await failure(download(c, slowSink(), { deadlineMs: 400, idleMs: 10_000 }))
+    expect(err.error.code).toBe('TIMEOUT')
+    c.close()
+  })
+
+  it('a chunked body is left to the parser: whole, and the connection kept', async () => {
+    answer = { body: BODY, first: 1000, chunked: true }
+    const c = await client('http')
+    const from = sockets.length
+    for (let i = 0; i < 2; i++) {
+      const sink = slowSink()
+      const result = await download(c, sink)
+      expect(result).toMatchObject({ contentLength: null, bytes: BODY.length })
+      expect(sha256(Buffer.concat(sink.received))).toBe(sha256(BODY))
+    }
+    const opened = sockets.slice(from)
+    expect(opened.length).toBe(1)
+    expect(opened[0].destroyed).toBe(false)
+    c.close()
+  })
+
+  describe('into a folder', () => {
+    const request = (c: AccountClient, folder: string, signal?: AbortSignal) => ({
+      client: c,
+      opId: 'reports.download' as const,
+      input: { path: { id: 'r1' }, query: { format: 'pdf' as const } },
+      folder,
+      fileName: 'report.pdf',
+      format: 'pdf' as const,
+      ...(signal ? { signal } : {}),
+    })
+
+    it('lands whole under its name', async () => {
+      answer = { body: BODY, first: 1000 }
+      const c = await client('https')
+      const folder = fs.mkdtempSync(path.join(dir, 'f-'))
+      await downloadToFolder(request(c, folder))
+      expect(fs.readdirSync(folder)).toEqual(['report.pdf'])
+      expect(sha256(fs.readFileSync(path.join(folder, 'report.pdf')))).toBe(sha256(BODY))
+      c.close()
+    })
+
+    it('cancelled mid-body: CANCELLED, the connection closed, nothing kept', async () => {
+      answer = { body: BODY, first: 1000, stallAt: 3 * MiB }
+      const c = await client('http')
+      const folder = fs.mkdtempSync(path.join(dir, 'f-'))
+      const before = { ...seen }
+      const stop = new AbortController()
+      const done = downloadToFolder(request(c, folder, stop.signal))
+      // The service goes silent after 3 MiB; the download is cancelled while it waits mid-body.
+      setTimeout(() => stop.abort(), 300)
+      const err = await failure(done)
+      expect(err.error.code).toBe('CANCELLED')
+      await expect.poll(() => seen.closed - before.closed).toBe(1)
+      expect(fs.readdirSync(folder)).toEqual([])
+      c.close()
+    })
+
+    it('cut mid-body or longer than announced: nothing kept', async () => {
+      const c = await client('http')
+      for (const a of [
+        { body: BODY, first: 1000, cutAt: 3 * MiB },
+        { body: BODY, first: 1000, length: 2 * MiB },
+      ]) {
+        answer = a
+        const folder = fs.mkdtempSync(path.join(dir, 'f-'))
+        const err = await failure(downloadToFolder(request(c, folder)))
+        expect(err.error.code).toBe('INTEGRITY_FAILED')
+        expect(fs.readdirSync(folder)).toEqual([])
+      }
+      c.close()
+    })
   })
 })

@@ -126,7 +126,12 @@ export function streamRequest(
       () => settle(transportFailure(undefined, host, 'deadline')),
       deadlineMs,
     )
-    const idle = setTimeout(() => settle(transportFailure('ETIMEDOUT', host, null)), idleMs)
+    // Silence while the sink holds the connection does not count (a cleared timer cannot be
+    // refreshed again, so the timer stays armed and waits again instead).
+    const idle = setTimeout(() => {
+      if (paused) idle.refresh()
+      else settle(transportFailure('ETIMEDOUT', host, null))
+    }, idleMs)
     const onAbort = () => settle(transportFailure(undefined, host, 'cancelled'))
     signal?.addEventListener('abort', onAbort, { once: true })
 
@@ -155,6 +160,8 @@ export function streamRequest(
     }
 
     req.on('error', (err: NodeJS.ErrnoException) => {
+      // Read past the parser, a reset after the last byte ends nothing (the sink finishes it).
+      if (raw && bytes === head?.contentLength) return
       // The parser finished the announced body, then met more bytes on the connection.
       if (res?.complete && /^HPE_/.test(err.code ?? ''))
         return settle(
@@ -194,7 +201,10 @@ export function streamRequest(
           return
         }
         raw = body.socket
-        raw.on('close', () => settle(truncated()))
+        // Every byte arrived (the sink may still hold the last ones): a close now is no cut.
+        raw.on('close', () => {
+          if (bytes !== head?.contentLength) settle(truncated())
+        })
         for (const chunk of body.prefix) onData(chunk)
         if (settled) return
         raw.on('data', onData)
@@ -207,10 +217,13 @@ export function streamRequest(
         if (length != null && bytes !== length) return settle(truncated())
         settle(null)
       })
+      // Once the body is read past the parser, the socket's own close decides (above).
       response.on('close', () => {
-        if (!finished) settle(truncated())
+        if (!finished && !raw) settle(truncated())
       })
-      response.on('error', () => settle(truncated()))
+      response.on('error', () => {
+        if (!raw) settle(truncated())
+      })
     })
 
     function onData(chunk: Buffer): void {
@@ -238,7 +251,6 @@ export function streamRequest(
       const source: Socket | IncomingMessage = raw ?? (res as IncomingMessage)
       source.pause()
       paused = true
-      clearTimeout(idle)
       pending.then(() => {
         paused = false
         if (settled) return
