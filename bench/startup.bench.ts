@@ -163,13 +163,18 @@ export async function benchStartup(): Promise<string[]> {
     const bareTask = { ...task, reads: warm.reads }
     await runChild(scripts.bare, bareTask)
 
+    // Another build's child (an older tree, bundled the same way) run in the same rounds, so a
+    // change is measured before and after in one run.
+    const other = process.env.SCANDESK_BENCH_STARTUP_COMPARE
     const ours: (StartupReport & { wallMs: number })[] = []
     const bare: (StartupReport & { wallMs: number })[] = []
+    const others: (StartupReport & { wallMs: number })[] = []
     for (let round = 0; round < ROUNDS; round++) {
       const steps = [
         async () => void ours.push(await runChild(scripts.child, task)),
         async () => void bare.push(await runChild(scripts.bare, bareTask)),
       ]
+      if (other) steps.push(async () => void others.push(await runChild(other, task)))
       if (round % 2) steps.reverse()
       for (const step of steps) await step()
     }
@@ -182,6 +187,11 @@ export async function benchStartup(): Promise<string[]> {
         TARGET,
       ),
       `  inside ScanDesk's process (medians, ms since it started): main began ${ms(ours.map((r) => r.mainMs))} (Node and module loading), core created ${ms(ours.map((r) => r.coreMs))}, accounts.list answered ${ms(ours.map((r) => r.readyMs))}; the bare script's: began ${ms(bare.map((r) => r.mainMs))}, stores open ${ms(bare.map((r) => r.coreMs))}, read ${ms(bare.map((r) => r.readyMs))}`,
+      ...(other
+        ? [
+            `  the compared build (${other}): ${(median(others.map((r) => r.wallMs)) / median(bare.map((r) => r.wallMs))).toFixed(2)}x (${ms(others.map((r) => r.wallMs))}; main began ${ms(others.map((r) => r.mainMs))}, accounts.list answered ${ms(others.map((r) => r.readyMs))})`,
+          ]
+        : []),
     ]
   } finally {
     if (osKeychain) for (const id of ids) await osKeychain.deleteAll(id).catch(() => undefined)

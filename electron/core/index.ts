@@ -3,7 +3,7 @@ import { EVENT_NAMES } from '@contract/channel-names'
 import { AppFailure } from '@contract/errors'
 import { AccountKeys } from './accounts/account-keys'
 import { AccountService } from './accounts/account-service'
-import { ClientPool } from './accounts/client-pool'
+import { ClientPool, loadClientModule } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
 import { createKeychainVault } from './accounts/keychain-vault'
 import { ResilientVault } from './accounts/resilient-vault'
@@ -29,6 +29,7 @@ import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
 import { TombstonesRepo } from './store/tombstones-repo'
+import { warmUpLater } from './warm-up'
 
 export type { DemoService } from './accounts/demo-account'
 export type { Vault } from './accounts/vault'
@@ -275,6 +276,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     void notifications.poll(id)
   })
 
+  // What the first window does not need loads after it (each also loads on its first use).
+  const cancelWarmUp = warmUpLater([loadClientModule])
+
   let closed: Promise<void> | null = null
   return {
     events,
@@ -292,6 +296,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       }),
     close() {
       closed ??= (async () => {
+        cancelWarmUp()
         cancels.cancelAll()
         await sealing
         notifications.close()

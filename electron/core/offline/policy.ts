@@ -56,11 +56,22 @@ export function carriesCredentials(op: OperationDef): boolean {
   return false
 }
 
-const NEVER_CACHED = new Set(operations.filter(carriesCredentials).map((op) => op.id))
+/**
+ * Per operation id: whether its answers never go to the offline copy. Decided at an operation's
+ * first use, not when the module loads (walking every answer schema of the catalog took ~20 ms
+ * of the core's start).
+ */
+const credentialAnswers = new Map<string, boolean>()
 
-/** The operations whose answers never go to the offline copy (computed once from the catalog). */
+function neverCachedOp(op: OperationDef): boolean {
+  let never = credentialAnswers.get(op.id)
+  if (never === undefined) credentialAnswers.set(op.id, (never = carriesCredentials(op)))
+  return never
+}
+
+/** The operations whose answers never go to the offline copy (each one's answer walked once). */
 export function neverCached(): ReadonlySet<string> {
-  return NEVER_CACHED
+  return new Set(operations.filter(neverCachedOp).map((op) => op.id))
 }
 
 /**
@@ -72,6 +83,6 @@ export function isCacheable(op: OperationDef): boolean {
     op.method === 'GET' &&
     op.offline === 'cache' &&
     op.responseKind !== 'file' &&
-    !NEVER_CACHED.has(op.id)
+    !neverCachedOp(op)
   )
 }
