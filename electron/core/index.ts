@@ -9,6 +9,7 @@ import { createKeychainVault } from './accounts/keychain-vault'
 import { ResilientVault } from './accounts/resilient-vault'
 import type { Vault } from './accounts/vault'
 import { openLinkFromOs } from './accounts/link-intake'
+import { loadCatalog } from './catalog'
 import { CoreEvents } from './events'
 import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
@@ -277,7 +278,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   })
 
   // What the first window does not need loads after it (each also loads on its first use).
-  const cancelWarmUp = warmUpLater([loadClientModule])
+  const cancelWarmUp = warmUpLater([loadCatalog, loadClientModule])
 
   let closed: Promise<void> | null = null
   return {

@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import { operations } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
 
@@ -69,8 +68,8 @@ function neverCachedOp(op: OperationDef): boolean {
   return never
 }
 
-/** The operations whose answers never go to the offline copy (each one's answer walked once). */
-export function neverCached(): ReadonlySet<string> {
+/** Those of `operations` whose answers never go to the offline copy (each answer walked once). */
+export function neverCached(operations: readonly OperationDef[]): ReadonlySet<string> {
   return new Set(operations.filter(neverCachedOp).map((op) => op.id))
 }
 
