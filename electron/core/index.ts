@@ -14,6 +14,7 @@ import { CoreEvents } from './events'
 import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
+import { loadCsvModule } from './handlers/csv'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
@@ -278,7 +279,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   })
 
   // What the first window does not need loads after it (each also loads on its first use).
-  const cancelWarmUp = warmUpLater([loadCatalog, loadClientModule])
+  const cancelWarmUp = warmUpLater([loadCatalog, loadClientModule, loadCsvModule])
 
   let closed: Promise<void> | null = null
   return {
