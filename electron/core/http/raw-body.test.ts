@@ -3,7 +3,6 @@
 // from the socket directly. Every byte arrives once and in order, over TLS too; the connection is
 // not reused afterwards (a body that fits in the first read keeps it); a body longer than its
 // Content-Length, or cut short, is refused as before.
-import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import net, { type AddressInfo } from 'node:net'
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppFailure } from '@contract/errors'
 import { downloadToFolder } from '../files/download'
 import { createAccountClient, type AccountClient } from './client'
+import { makeTestCertificate } from './test-cert'
 import type { StreamOptions, StreamSink } from './stream'
 
 const MiB = 1024 * 1024
@@ -100,32 +100,10 @@ async function listen(server: net.Server): Promise<number> {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-raw-body-'))
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=ScanDesk test CA',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-    ],
-    { stdio: 'ignore' },
-  )
-  cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8')
+  const made = makeTestCertificate(dir, 'ScanDesk test CA')
+  cert = made.cert
   plain = net.createServer(serve)
-  secure = tls.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, serve)
+  secure = tls.createServer({ key: made.key, cert }, serve)
 })
 afterAll(async () => {
   for (const socket of sockets) socket.destroy()
