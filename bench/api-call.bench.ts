@@ -64,7 +64,7 @@ export async function benchApiCall(): Promise<string[]> {
         `api.call scans.upcoming (limit 10) vs bare axios, ${ROUNDS} alternating rounds × ${PER_ROUND}`,
         median(core_),
         median(base),
-        1.2,
+        1.1,
       ),
     ]
   } finally {

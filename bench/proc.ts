@@ -1,20 +1,50 @@
-// Bench helpers: run a program without a shell and time it; read a process's peak memory.
+// Bench helpers: run a program without a shell and time it (wall and CPU); read a process's peak
+// memory.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
 /** What one finished program run gave back. */
 export interface RunResult {
   ms: number
+  /**
+   * CPU time (user + system, all its threads) of the program, from this process's count of its
+   * finished children (Linux, 10 ms steps); null where that is not readable. Right only while
+   * no other child of this process ends at the same time: run programs one after another.
+   */
+  cpuMs: number | null
   stdout: string
 }
 
-/** Runs `command args` (no shell), resolving with its wall time and stdout; rejects on failure. */
+/** Linux's clock ticks per second in /proc (USER_HZ, 100 on every Linux ScanDesk runs on). */
+const TICKS_PER_SECOND = 100
+
+/**
+ * CPU time in ms of this process's children that ended and were waited for (cutime + cstime of
+ * /proc/self/stat), or null off Linux.
+ */
+export function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    // Fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3])
+    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Runs `command args` (no shell), resolving with its wall time, CPU time and stdout; rejects on
+ * failure.
+ */
 export function runTimed(
   command: string,
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
+    const cpuBefore = childrenCpuMs()
     const start = process.hrtime.bigint()
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,7 +58,9 @@ export function runTimed(
     child.once('error', reject)
     child.once('close', (code, signal) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6
-      if (code === 0) return resolve({ ms, stdout: Buffer.concat(out).toString('utf8') })
+      const cpuAfter = childrenCpuMs()
+      const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
+      if (code === 0) return resolve({ ms, cpuMs, stdout: Buffer.concat(out).toString('utf8') })
       const why = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-5).join('\n')
       reject(new Error(`${command} failed (${signal ?? `exit ${code}`}): ${why}`))
     })

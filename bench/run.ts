@@ -7,6 +7,7 @@ import { benchDownload } from './download.bench'
 import { benchLists } from './lists.bench'
 import { benchOffline } from './offline.bench'
 import { SMOKE } from './proc'
+import { benchStartup } from './startup.bench'
 import { benchVerify } from './verify.bench'
 
 const BENCHES: [string, () => Promise<string[]>][] = [
@@ -14,6 +15,7 @@ const BENCHES: [string, () => Promise<string[]>][] = [
   ['download', benchDownload],
   ['lists', benchLists],
   ['offline', benchOffline],
+  ['startup', benchStartup],
   ['verify', benchVerify],
 ]
 

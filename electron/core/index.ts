@@ -3,16 +3,18 @@ import { EVENT_NAMES } from '@contract/channel-names'
 import { AppFailure } from '@contract/errors'
 import { AccountKeys } from './accounts/account-keys'
 import { AccountService } from './accounts/account-service'
-import { ClientPool } from './accounts/client-pool'
+import { ClientPool, loadClientModule } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
 import { createKeychainVault } from './accounts/keychain-vault'
 import { ResilientVault } from './accounts/resilient-vault'
 import type { Vault } from './accounts/vault'
 import { openLinkFromOs } from './accounts/link-intake'
+import { loadCatalog } from './catalog'
 import { CoreEvents } from './events'
 import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
+import { loadCsvModule } from './handlers/csv'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
@@ -29,6 +31,7 @@ import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
 import { TombstonesRepo } from './store/tombstones-repo'
+import { warmUpLater } from './warm-up'
 
 export type { DemoService } from './accounts/demo-account'
 export type { Vault } from './accounts/vault'
@@ -275,6 +278,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     void notifications.poll(id)
   })
 
+  // What the first window does not need loads after it (each also loads on its first use).
+  const cancelWarmUp = warmUpLater([loadCatalog, loadClientModule, loadCsvModule])
+
   let closed: Promise<void> | null = null
   return {
     events,
@@ -292,6 +298,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       }),
     close() {
       closed ??= (async () => {
+        cancelWarmUp()
         cancels.cancelAll()
         await sealing
         notifications.close()

@@ -149,7 +149,7 @@ export class AccountService {
    */
   async add(input: AddAccountInput, options: AddOptions = {}): Promise<SignInOutcome> {
     const baseUrl = normaliseBaseUrl(input.baseUrl)
-    const client = this.sessions.newClient(baseUrl, input, input.accessToken)
+    const client = await this.sessions.newClient(baseUrl, input, input.accessToken)
     try {
       if (input.authMethod === 'access_token') {
         const { email } = await checkAccessToken(client)
@@ -273,7 +273,10 @@ export class AccountService {
   ): Promise<AccountView> {
     const row = this.row(accountId)
     const baseUrl = normaliseBaseUrl(next.baseUrl)
-    const client = this.sessions.newClient(baseUrl, { apiKey: next.apiKey, release: row.release })
+    const client = await this.sessions.newClient(baseUrl, {
+      apiKey: next.apiKey,
+      release: row.release,
+    })
     let answer: PasswordAnswer
     try {
       answer = await signInWithPassword(client, next.username, next.password)
@@ -397,7 +400,7 @@ export class AccountService {
   ): Promise<{ client: AccountClient; owned: boolean }> {
     const p = c.pending
     if (!p) return { client: await this.clientFor(c.accountId ?? ''), owned: false }
-    return { client: this.sessions.newClient(p.baseUrl, p.input), owned: true }
+    return { client: await this.sessions.newClient(p.baseUrl, p.input), owned: true }
   }
 
   private async afterSignIn(

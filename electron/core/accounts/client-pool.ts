@@ -1,5 +1,5 @@
 import { fail } from '@contract/errors'
-import { createAccountClient, type AccountClient } from '../http/client'
+import type { AccountClient } from '../http/client'
 import {
   type AccountClientOptions,
   type AuthCredential,
@@ -39,6 +39,17 @@ function keyOf(row: AccountRow): ClientKey {
 
 function sameKey(a: ClientKey, b: ClientKey): boolean {
   return (Object.keys(a) as (keyof ClientKey)[]).every((k) => a[k] === b[k])
+}
+
+/**
+ * The HTTP client (axios and what it loads: ~100 ms, more than the rest of the core's start), loaded
+ * when the first client is made or a little after the start (warm-up.ts), not before the first
+ * window.
+ */
+let clientModule: Promise<typeof import('../http/client')> | null = null
+
+export function loadClientModule(): Promise<typeof import('../http/client')> {
+  return (clientModule ??= import('../http/client'))
 }
 
 /** The vault kind that holds an account's request credential, and its scheme. */
@@ -174,7 +185,10 @@ export class ClientPool {
   }
 
   /** A client for an account that is not stored yet (adding one). */
-  create(options: Omit<AccountClientOptions, 'limits' | 'userAgent'>): AccountClient {
+  async create(
+    options: Omit<AccountClientOptions, 'limits' | 'userAgent'>,
+  ): Promise<AccountClient> {
+    const { createAccountClient } = await loadClientModule()
     return createAccountClient({
       ...options,
       limits: this.options.limits,

@@ -104,7 +104,7 @@ export async function detectRelease(
     hostConfirm(ctx.mode, ctx.host),
     input.trustConfirmation,
   )
-  const client = ctx.clients.create({
+  const client = await ctx.clients.create({
     baseUrl: normaliseBaseUrl(input.baseUrl),
     apiKey: input.apiKey,
     release: 'latest',

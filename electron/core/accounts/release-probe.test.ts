@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findOperation } from '@contract/catalog/index'
+import * as catalog from '@contract/catalog/index'
 import { AppFailure } from '@contract/errors'
 import { RELEASES, type Release } from '@contract/releases'
 import type { AccountClient } from '../http/client'
@@ -12,6 +12,8 @@ import {
   type ProbeAnswer,
 } from './release-probe'
 import { WRONG_API_KEY } from './sign-in'
+
+const { findOperation } = catalog
 
 /** The answers a service of `release` gives, read off the catalog. */
 function answersOf(release: Release): ProbeAnswer[] {
@@ -45,22 +47,27 @@ function serviceOf(release: Release, calls: string[]): AccountClient {
 
 describe('telling the release from the probes', () => {
   it.each(RELEASES)('recognises %s from the operations it has', (release) => {
-    expect(inferRelease(answersOf(release))).toBe(release)
+    expect(inferRelease(answersOf(release), catalog)).toBe(release)
   })
 
   it('takes the newest release consistent with the answers it has', () => {
     const answers = answersOf('5.4.2').map((a) =>
       a.op === 'vulnerabilities.chat_history' ? { ...a, seen: 'unknown' as const } : a,
     )
-    expect(inferRelease(answers)).toBe('5.5.x')
+    expect(inferRelease(answers, catalog)).toBe('5.5.x')
   })
 
   it('answers null when nothing could be asked or no release fits', () => {
-    expect(inferRelease(RELEASE_PROBES.map((op) => ({ op, seen: 'unknown', why: '' })))).toBe(null)
+    expect(
+      inferRelease(
+        RELEASE_PROBES.map((op) => ({ op, seen: 'unknown', why: '' })),
+        catalog,
+      ),
+    ).toBe(null)
     const impossible = answersOf('latest').map((a) =>
       a.op === 'webhooks.list' ? { ...a, seen: 'absent' as const } : a,
     )
-    expect(inferRelease(impossible)).toBeNull()
+    expect(inferRelease(impossible, catalog)).toBeNull()
   })
 
   it('reads 404 as missing, 401/403/422 as present and the rest as no answer', () => {

@@ -1,7 +1,7 @@
-import { findOperation } from '@contract/catalog/index'
 import { AppFailure, fail } from '@contract/errors'
 import { RELEASES, type Release } from '@contract/releases'
 import type { ReleaseDetection } from '@contract/sessions'
+import { loadCatalog, type Catalog } from '../catalog'
 import type { AccountClient } from '../http/client'
 import { ServiceFailure } from '../http/errors'
 import type { CallInput } from '../http/request'
@@ -29,7 +29,10 @@ export type ProbeAnswer =
   | { op: string; seen: 'unknown'; why: string }
 
 /** The newest release whose operation set matches every probe that gave an answer, or null. */
-export function inferRelease(answers: readonly ProbeAnswer[]): Release | null {
+export function inferRelease(
+  answers: readonly ProbeAnswer[],
+  { findOperation }: Pick<Catalog, 'findOperation'>,
+): Release | null {
   const known = answers.filter((a) => a.seen !== 'unknown')
   if (!known.length) return null
   for (const release of RELEASES) {
@@ -107,7 +110,8 @@ export async function probeRelease(
       return ask(client, op, { path: { id } })
     }),
   )
-  const release = inferRelease(answers)
+  const { findOperation } = await loadCatalog()
+  const release = inferRelease(answers, { findOperation })
   const evidence = answers.map((a) => `${findOperation(a.op)?.summary ?? a.op}: ${a.why}`)
   evidence.push(
     release

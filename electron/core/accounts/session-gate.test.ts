@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { AppFailure, type AppError } from '@contract/errors'
+import { loadCatalog } from '../catalog'
 import type { AccountClient } from '../http/client'
 import { SessionGate, type GateAccount } from './session-gate'
 
@@ -80,6 +81,10 @@ function setup(waitMs?: number) {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 30))
+
+// The gate looks operations up in the catalog, loaded by the time any call reaches it (api.call
+// and the HTTP client load it first); the timings below are the gate's alone.
+beforeAll(() => loadCatalog())
 
 describe('a session that ends', () => {
   it('pauses only that account, prompts once, and resumes every waiting call', async () => {

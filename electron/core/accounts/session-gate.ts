@@ -1,5 +1,5 @@
-import { findOperation } from '@contract/catalog/index'
 import { AppFailure } from '@contract/errors'
+import { catalogIfLoaded, loadCatalog } from '../catalog'
 import type { AccountClient } from '../http/client'
 
 /** How long a call waits for the user to sign in again before it fails. */
@@ -139,7 +139,8 @@ export class SessionGate {
     signal: AbortSignal | undefined,
     send: () => Promise<T>,
   ): Promise<T> {
-    if (findOperation(opId)?.auth !== 'user') return send()
+    const catalog = catalogIfLoaded() ?? (await loadCatalog())
+    if (catalog.findOperation(opId)?.auth !== 'user') return send()
     if (account.authMethod === 'access_token') {
       try {
         return await send()

@@ -67,7 +67,7 @@ export class SessionKeeper {
     baseUrl: string,
     a: { apiKey: string; release: Release; caBundle?: string | null },
     accessToken?: string,
-  ): AccountClient {
+  ): Promise<AccountClient> {
     return this.deps.clients.create({
       baseUrl,
       apiKey: a.apiKey,

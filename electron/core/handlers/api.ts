@@ -1,7 +1,7 @@
-import { findOperation } from '@contract/catalog/index'
 import { fail } from '@contract/errors'
 import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
 import { signedInIdentity } from '../accounts/identity'
+import { catalogIfLoaded, loadCatalog } from '../catalog'
 import { offlineCall } from '../offline/calls'
 import type { AccountRow } from '../store/accounts-repo'
 import type { HandlerTable } from './dispatch'
@@ -28,8 +28,9 @@ export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' 
   return {
     'api.call': async ({ accountId, op, requestId, input }) => {
       if (MAIN_ONLY_OPERATIONS.has(op)) fail('FORBIDDEN', MAIN_ONLY_MESSAGE)
+      const catalog = catalogIfLoaded() ?? (await loadCatalog())
       const def =
-        findOperation(op) ??
+        catalog.findOperation(op) ??
         fail('UNKNOWN_OPERATION', `ScanDesk does not know the operation "${op.slice(0, 60)}".`)
       const row = ctx.accounts.row(accountId)
       const signal = requestId ? ctx.cancels.start(requestId) : undefined

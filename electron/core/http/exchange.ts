@@ -5,6 +5,7 @@ import axios, { type AxiosResponse } from 'axios'
 import { answersFile } from '@contract/catalog/saq'
 import type { OperationDef } from '@contract/catalog/types'
 import { fail } from '@contract/errors'
+import { releaseController, takeController, whenAborted } from './call-abort'
 import { addValidatorHeaders, conditionalStatus, type Validators } from './conditional'
 import { identifyingHeaders, refuseWhenBlocked, type Connection } from './connection'
 import { redactor } from './errors'
@@ -46,9 +47,10 @@ export async function exchange(
   const accountSignal = options.accountSignal?.()
   const userSignal = callOptions.signal
   if (userSignal?.aborted || accountSignal?.aborted) fail('CANCELLED', 'The request was cancelled.')
-  // One controller per call, its deadline timer cleared when the call ends (cheaper than
-  // AbortSignal.timeout + AbortSignal.any, whose timers stay armed until they fire).
-  const controller = new AbortController()
+  // One controller per call (one an earlier call left unaborted: call-abort.ts), its deadline
+  // timer cleared when the call ends (cheaper than AbortSignal.timeout + AbortSignal.any, whose
+  // timers stay armed until they fire).
+  const controller = takeController()
   // An abort also ends the wait between retries (axios-retry does not watch the signal there).
   let stop: (reason: unknown) => void = () => undefined
   const stopped = new Promise<never>((_resolve, reject) => {
@@ -67,7 +69,7 @@ export async function exchange(
     stop(new axios.CanceledError())
   }
   userSignal?.addEventListener('abort', onUserAbort, { once: true })
-  accountSignal?.addEventListener('abort', onUserAbort, { once: true })
+  const unwatch = accountSignal && whenAborted(accountSignal, onUserAbort)
   try {
     const sent = conn.instance.request<string>({
       method: op.method,
@@ -89,6 +91,7 @@ export async function exchange(
   } finally {
     clearTimeout(timer)
     userSignal?.removeEventListener('abort', onUserAbort)
-    accountSignal?.removeEventListener('abort', onUserAbort)
+    unwatch?.()
+    releaseController(controller)
   }
 }

@@ -2,7 +2,6 @@
 // names a recording server on 127.0.0.1 that must see nothing (no request, no CONNECT, not even a
 // connection) while calls, conditional reads, probes and downloads reach the service directly,
 // over http and over https (the service's certificate from its own CA, as on premises).
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
@@ -11,6 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccountClient, type AccountClient } from './client'
+import { makeTestCertificate } from './test-cert'
 
 const PROXY_VARIABLES = [
   'HTTP_PROXY',
@@ -69,32 +69,10 @@ beforeAll(async () => {
   const proxyPort = await listen(proxy)
 
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-proxy-env-'))
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=ScanDesk proxy test CA',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-    ],
-    { stdio: 'ignore' },
-  )
-  cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8')
+  const made = makeTestCertificate(dir, 'ScanDesk proxy test CA')
+  cert = made.cert
   plain = http.createServer(service)
-  secure = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, service)
+  secure = https.createServer({ key: made.key, cert }, service)
   await Promise.all([listen(plain), listen(secure)])
 
   for (const name of [...PROXY_VARIABLES, ...NO_PROXY_VARIABLES]) saved.set(name, process.env[name])

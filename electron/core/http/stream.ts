@@ -1,7 +1,9 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http'
 import https from 'node:https'
+import type { Socket } from 'node:net'
 import { AppFailure, type AppError } from '@contract/errors'
 import { ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
+import { takeOverBody } from './raw-body'
 
 /** The headers of a streamed answer, handed to the sink before its first byte. */
 export interface StreamHead {
@@ -93,7 +95,9 @@ function openRequest(target: StreamTarget): ClientRequest {
 /**
  * Streams one GET answer into `sink`: no size cap, a total deadline and an idle timeout, no
  * retries. Error statuses map like every other call (401 → UNAUTHORIZED); a body cut short or
- * longer than its Content-Length → INTEGRITY_FAILED.
+ * longer than its Content-Length → INTEGRITY_FAILED. A body of known length still incomplete
+ * once the sink has started is read from the socket directly (raw-body.ts); the connection is
+ * then closed at the end instead of being kept for another request.
  */
 export function streamRequest(
   target: StreamTarget,
@@ -112,13 +116,22 @@ export function streamRequest(
     let head: StreamHead | null = null
     let bytes = 0
     let finished = false
+    /** The socket a body taken off the parser arrives on (raw-body.ts), else null. */
+    let raw: Socket | null = null
+    /** True while the sink holds the connection. */
+    let paused = false
 
     const req = openRequest(target)
     const deadline = setTimeout(
       () => settle(transportFailure(undefined, host, 'deadline')),
       deadlineMs,
     )
-    const idle = setTimeout(() => settle(transportFailure('ETIMEDOUT', host, null)), idleMs)
+    // Silence while the sink holds the connection does not count (a cleared timer cannot be
+    // refreshed again, so the timer stays armed and waits again instead).
+    const idle = setTimeout(() => {
+      if (paused) idle.refresh()
+      else settle(transportFailure('ETIMEDOUT', host, null))
+    }, idleMs)
     const onAbort = () => settle(transportFailure(undefined, host, 'cancelled'))
     signal?.addEventListener('abort', onAbort, { once: true })
 
@@ -128,11 +141,13 @@ export function streamRequest(
       clearTimeout(deadline)
       clearTimeout(idle)
       signal?.removeEventListener('abort', onAbort)
-      if (error) {
+      // A socket read past its parser cannot carry another request.
+      if (error || raw) {
         res?.destroy()
         req.destroy()
-        reject(error)
-      } else resolve({ ...(head as StreamHead), bytes })
+      }
+      if (error) reject(error)
+      else resolve({ ...(head as StreamHead), bytes })
     }
 
     function fromSink(err: unknown): void {
@@ -145,6 +160,8 @@ export function streamRequest(
     }
 
     req.on('error', (err: NodeJS.ErrnoException) => {
+      // Read past the parser, a reset after the last byte ends nothing (the sink finishes it).
+      if (raw && bytes === head?.contentLength) return
       // The parser finished the announced body, then met more bytes on the connection.
       if (res?.complete && /^HPE_/.test(err.code ?? ''))
         return settle(
@@ -177,8 +194,21 @@ export function streamRequest(
       response.pause()
       started.then(() => {
         if (settled) return
-        response.on('data', onData)
-        response.resume()
+        const body = takeOverBody(req, response)
+        if (!body) {
+          response.on('data', onData)
+          response.resume()
+          return
+        }
+        raw = body.socket
+        // Every byte arrived (the sink may still hold the last ones): a close now is no cut.
+        raw.on('close', () => {
+          if (bytes !== head?.contentLength) settle(truncated())
+        })
+        for (const chunk of body.prefix) onData(chunk)
+        if (settled) return
+        raw.on('data', onData)
+        if (!paused) raw.resume()
       }, fromSink)
       response.on('end', () => {
         finished = true
@@ -187,15 +217,24 @@ export function streamRequest(
         if (length != null && bytes !== length) return settle(truncated())
         settle(null)
       })
+      // Once the body is read past the parser, the socket's own close decides (above).
       response.on('close', () => {
-        if (!finished) settle(truncated())
+        if (!finished && !raw) settle(truncated())
       })
-      response.on('error', () => settle(truncated()))
+      response.on('error', () => {
+        if (!raw) settle(truncated())
+      })
     })
 
     function onData(chunk: Buffer): void {
       if (settled) return
       idle.refresh()
+      const length = head?.contentLength
+      // Read past the parser, the announced length is checked here (the parser checked it before).
+      if (raw && length != null && bytes + chunk.length > length)
+        return settle(
+          integrity('The service sent more bytes than it announced; the file cannot be trusted.'),
+        )
       bytes += chunk.length
       let pending: void | Promise<void>
       try {
@@ -203,15 +242,21 @@ export function streamRequest(
       } catch (err) {
         return fromSink(err)
       }
-      if (!pending) return
+      const done = raw !== null && bytes === length
+      if (!pending) {
+        if (done) settle(null)
+        return
+      }
       // The sink is busy: hold the connection, and do not count the wait as silence.
-      const r = res as IncomingMessage
-      r.pause()
-      clearTimeout(idle)
+      const source: Socket | IncomingMessage = raw ?? (res as IncomingMessage)
+      source.pause()
+      paused = true
       pending.then(() => {
+        paused = false
         if (settled) return
+        if (done) return settle(null)
         idle.refresh()
-        r.resume()
+        source.resume()
       }, fromSink)
     }
 

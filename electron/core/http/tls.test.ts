@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -7,6 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppFailure } from '@contract/errors'
 import { createAccountClient } from './client'
+import { makeTestCertificate } from './test-cert'
 
 // A certificate authority of our own, as an on-premises deployment has (made with openssl).
 let dir: string
@@ -16,33 +16,10 @@ let cert: string
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-tls-'))
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=ScanDesk test CA',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-    ],
-    { stdio: 'ignore' },
-  )
-  cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8')
-  server = https.createServer(
-    { key: fs.readFileSync(path.join(dir, 'key.pem')), cert },
-    (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
+  const made = makeTestCertificate(dir, 'ScanDesk test CA')
+  cert = made.cert
+  server = https.createServer({ key: made.key, cert }, (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
   )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`

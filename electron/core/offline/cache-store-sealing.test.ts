@@ -141,3 +141,52 @@ describe('the offline copy per signed-in identity', () => {
     expect((await store.get(ADMIN, 'user.show'))?.data).toEqual({ email: 'admin' })
   })
 })
+
+describe('a fetch time renewed within a minute of its stamp', () => {
+  const T = '2026-11-25T08:00:00.000Z'
+  const later = (seconds: number) => new Date(Date.parse(T) + seconds * 1000).toISOString()
+
+  it('is read at once, written at close; a crash leaves the stamp less than a minute older', async () => {
+    const first = start()
+    await first.store.put(ANALYST, 'r', answer({ hosts: 1 }, T))
+    const [before] = rows(first.db)
+    await first.store.touch(ANALYST, 'r', later(20))
+    await first.store.put(ANALYST, 'r', answer({ hosts: 1 }, later(40)))
+    expect(rows(first.db)[0].stamp.equals(before.stamp)).toBe(true)
+    expect((await first.store.get(ANALYST, 'r'))?.fetchedAt).toBe(later(40))
+
+    // A crash now (the first store is never closed): the next start reads the stamp on disk.
+    const crashed = start()
+    expect((await crashed.store.get(ANALYST, 'r'))?.fetchedAt).toBe(T)
+
+    first.store.close()
+    expect((await start().store.get(ANALYST, 'r'))?.fetchedAt).toBe(later(40))
+  })
+
+  it('is written before the copy’s ages are reported', async () => {
+    const { store, db } = start()
+    await store.put(ANALYST, 'r', answer({ hosts: 1 }, T))
+    await store.touch(ANALYST, 'r', later(30))
+    expect(await store.status('acc-1')).toMatchObject({ oldest: later(30), newest: later(30) })
+    expect((await start().store.get(ANALYST, 'r'))?.fetchedAt).toBe(later(30))
+    expect(rows(db)).toHaveLength(1)
+  })
+
+  it('a minute or more after the stamp is written at once', async () => {
+    const { store, db } = start()
+    await store.put(ANALYST, 'r', answer({ hosts: 1 }, T))
+    const [before] = rows(db)
+    await store.touch(ANALYST, 'r', later(60))
+    expect(rows(db)[0].stamp.equals(before.stamp)).toBe(false)
+    expect((await start().store.get(ANALYST, 'r'))?.fetchedAt).toBe(later(60))
+  })
+
+  it('is not given to a new answer stored after it', async () => {
+    const first = start()
+    await first.store.put(ANALYST, 'r', answer({ hosts: 1 }, T))
+    await first.store.touch(ANALYST, 'r', later(50))
+    await first.store.put(ANALYST, 'r', answer({ hosts: 2 }, later(10)))
+    first.store.close()
+    expect(await start().store.get(ANALYST, 'r')).toEqual(answer({ hosts: 2 }, later(10)))
+  })
+})

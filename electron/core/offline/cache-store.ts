@@ -1,70 +1,21 @@
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { CacheStatus } from '@contract/offline'
-import { entryName, type AccountKey, type AccountKeys } from '../accounts/account-keys'
+import { entryName, type AccountKey } from '../accounts/account-keys'
 import type { Db } from '../store/database'
+import type { CachedAnswer, CacheOwner, CacheStoreOptions } from './cache-types'
 import { MemoryCopies } from './cache-memory'
+import { nameOf, recentKey, RecentEntries, type Recent } from './cache-recent'
 import { blobTag, openRow, openStamp, sealAnswer, sealStamp, type SealedRow } from './cache-seal'
+import { StampRenewals } from './cache-stamps'
 
-/** One stored answer with the validators the service gave it. */
-export interface CachedAnswer {
-  data: unknown
-  fetchedAt: string
-  etag: string | null
-  lastModified: string | null
-  /** What a tolerant reading had to say about the answer (shown once by the view). */
-  warnings?: string[]
-}
-
-/**
- * Whose copy: the account, and who is signed in to it (the user, or the user an administrator
- * acts as). Each identity has its own entries; a signed-out account has none to read or write.
- */
-export interface CacheOwner {
-  accountId: string
-  identity: string
-}
-
-/** What the store needs besides its database. */
-export interface CacheStoreOptions {
-  keys: AccountKeys
-  /** The cap per account, read at each write (Settings.cacheMaxBytes). */
-  maxBytes: () => number
-  /** Why the previous file was set aside at start (shown in the status), or null. */
-  setAside?: string | null
-  /** Bytes written after which the WAL is checkpointed once writes pause. */
-  checkpointBytes?: number
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void
-  now?: () => Date
-}
+export type { CachedAnswer, CacheOwner, CacheStoreOptions } from './cache-types'
 
 const CHECKPOINT_IDLE_MS = 1_000
 
 function digestOf(text: string): string {
   return createHash('sha256').update(text).digest('base64')
 }
-
-/** account + identity + request: the key of what is remembered in memory about an entry. */
-const nameOf = (owner: CacheOwner, request: string) => `${owner.identity}\n${request}`
-const recentKey = (owner: CacheOwner, request: string) =>
-  `${owner.accountId}\n${nameOf(owner, request)}`
-
-/** What is remembered in memory of a stored entry: its validators and a digest of its content. */
-interface Recent {
-  etag: string | null
-  lastModified: string | null
-  digest: string
-  /** The authentication tag of its answer blob (a new stamp is bound to it). */
-  tag: string
-  /** When its use was last written (the eviction order), ms. */
-  usedAt: number
-}
-
-/** Entries whose validators and digest are remembered (the most recently used). */
-const RECENT_MAX = 2_000
-/** Decoded answers kept warm: how many, and the largest (JSON characters). */
-const HOT_MAX = 256
-const HOT_MAX_CHARS = 256 * 1024
 
 /**
  * The offline copy: per account and signed-in identity, the last answer of each cacheable read,
@@ -77,10 +28,10 @@ const HOT_MAX_CHARS = 256 * 1024
  */
 export class CacheStore {
   private readonly memory = new MemoryCopies()
-  /** account + identity + request → validators and digest, so a read need not open its copy. */
-  private readonly recent = new Map<string, Recent>()
-  /** The most recently used answers, decoded (small ones only): a 304 needs no decryption. */
-  private readonly hot = new Map<string, CachedAnswer>()
+  /** What is remembered of stored entries, and warm answers: a 304 needs no decryption. */
+  private readonly memo = new RecentEntries()
+  /** Fetch times renewed since their stamp was written (cache-stamps.ts). */
+  private readonly renewals = new StampRenewals()
   private readonly statements = new Map<string, Database.Statement>()
   private unwritten = 0
   private checkpointTimer: NodeJS.Timeout | null = null
@@ -121,11 +72,9 @@ export class CacheStore {
     if (this.closed) return null
     if (!key) return this.memory.get(owner.accountId, nameOf(owner, request))
     const { accountId } = owner
-    const id = entryName(key, nameOf(owner, request))
-    const warm = this.hot.get(recentKey(owner, request))
+    const id = this.idOf(key, owner, request)
+    const warm = this.memo.warmAnswer(recentKey(owner, request))
     if (warm) {
-      this.hot.delete(recentKey(owner, request))
-      this.hot.set(recentKey(owner, request), warm)
       this.used(owner, request, id)
       return warm
     }
@@ -143,7 +92,15 @@ export class CacheStore {
     return answer
   }
 
-  /** The answer of a row that opens (see cache-seal), remembered and kept warm; or null. */
+  /** The entry's name: remembered, or the HMAC of identity and request under the key. */
+  private idOf(key: AccountKey, owner: CacheOwner, request: string): Buffer {
+    return this.memo.get(recentKey(owner, request))?.id ?? entryName(key, nameOf(owner, request))
+  }
+
+  /**
+   * The answer of a row that opens (see cache-seal), remembered and kept warm, with a fetch time
+   * renewed since its stamp was sealed; or null.
+   */
   private opened(
     key: AccountKey,
     owner: CacheOwner,
@@ -155,15 +112,19 @@ export class CacheStore {
     if (!sealed) return null
     try {
       const parsed = JSON.parse(sealed.text) as Omit<CachedAnswer, 'fetchedAt'>
-      const answer = { ...parsed, fetchedAt: sealed.fetchedAt }
-      this.remember(owner, request, {
+      const key = recentKey(owner, request)
+      const fetchedAt = this.renewals.renewedAt(key, sealed.tag) ?? sealed.fetchedAt
+      const answer = { ...parsed, fetchedAt }
+      this.memo.remember(key, {
+        id,
         etag: answer.etag,
         lastModified: answer.lastModified,
         digest: digestOf(sealed.text),
         tag: sealed.tag,
         usedAt: 0,
+        stampedAt: Date.parse(sealed.fetchedAt),
       })
-      this.warm(owner, request, answer, sealed.text.length)
+      this.memo.warm(key, answer, sealed.text.length)
       return answer
     } catch {
       return null
@@ -172,7 +133,7 @@ export class CacheStore {
 
   /** Records a use for the eviction order, at most once a minute per entry (a write each). */
   private used(owner: CacheOwner, request: string, id: Buffer): void {
-    const recent = this.recent.get(recentKey(owner, request))
+    const recent = this.memo.get(recentKey(owner, request))
     const now = this.now().getTime()
     if (recent && now - recent.usedAt < 60_000) return
     if (recent) recent.usedAt = now
@@ -183,14 +144,6 @@ export class CacheStore {
     )
   }
 
-  private warm(owner: CacheOwner, request: string, answer: CachedAnswer, size: number): void {
-    const key = recentKey(owner, request)
-    this.hot.delete(key)
-    if (size > HOT_MAX_CHARS) return
-    this.hot.set(key, answer)
-    if (this.hot.size > HOT_MAX) this.hot.delete(this.hot.keys().next().value!)
-  }
-
   /** Stores (or replaces) the answer of `request` for this identity; false when it was not kept. */
   async put(owner: CacheOwner, request: string, answer: CachedAnswer): Promise<boolean> {
     const key = await this.key(owner.accountId)
@@ -198,21 +151,16 @@ export class CacheStore {
     const cap = this.options.maxBytes()
     if (!key) return this.memory.put(owner.accountId, nameOf(owner, request), answer, cap)
     const { accountId } = owner
-    const id = entryName(key, nameOf(owner, request))
+    const name = recentKey(owner, request)
+    const id = this.idOf(key, owner, request)
     const { data, etag, lastModified, warnings } = answer
     const text = JSON.stringify({ data, etag, lastModified, warnings })
     const digest = digestOf(text)
     // The same answer as stored: only a new stamp (no compress, seal, rewrite of the answer).
-    const known = this.recent.get(recentKey(owner, request))
-    if (known?.digest === digest) {
-      const stamp = sealStamp(key, accountId, id, { at: answer.fetchedAt, of: known.tag })
-      const { changes } = this.sql(
-        'UPDATE cache_entries SET stamp = ?, used_at = ? WHERE account_id = ? AND id = ?',
-      ).run(stamp, this.now().getTime(), accountId, id)
-      if (changes > 0) {
-        this.warm(owner, request, answer, text.length)
-        return true
-      }
+    const known = this.memo.get(name)
+    if (known?.digest === digest && this.renew(key, owner, request, known, answer.fetchedAt)) {
+      this.memo.warm(name, answer, text.length)
+      return true
     }
     const blob = sealAnswer(key, accountId, id, text)
     const tag = blobTag(blob)
@@ -228,10 +176,64 @@ export class CacheStore {
       ).run(accountId, id, blob, stamp, size, this.now().getTime())
       this.evict(accountId, cap)
     })()
-    this.remember(owner, request, { etag, lastModified, digest, tag, usedAt: this.now().getTime() })
-    this.warm(owner, request, answer, text.length)
+    this.renewals.drop(name)
+    this.memo.remember(name, {
+      id,
+      etag,
+      lastModified,
+      digest,
+      tag,
+      usedAt: this.now().getTime(),
+      stampedAt: Date.parse(answer.fetchedAt),
+    })
+    this.memo.warm(name, answer, text.length)
     this.wrote(size)
     return true
+  }
+
+  /**
+   * The entry's answer counts as fetched at `fetchedAt`: held in memory, or its stamp sealed and
+   * written now (cache-stamps.ts). False when the row is gone.
+   */
+  private renew(
+    key: AccountKey,
+    owner: CacheOwner,
+    request: string,
+    known: Recent,
+    fetchedAt: string,
+  ): boolean {
+    const name = recentKey(owner, request)
+    const { accountId } = owner
+    if (this.renewals.hold(name, key, accountId, known, fetchedAt)) {
+      this.used(owner, request, known.id)
+      return true
+    }
+    this.renewals.drop(name)
+    const now = this.now().getTime()
+    const stamp = sealStamp(key, accountId, known.id, { at: fetchedAt, of: known.tag })
+    const { changes } = this.sql(
+      'UPDATE cache_entries SET stamp = ?, used_at = ? WHERE account_id = ? AND id = ?',
+    ).run(stamp, now, accountId, known.id)
+    if (changes === 0) return false
+    known.stampedAt = Date.parse(fetchedAt)
+    known.usedAt = now
+    return true
+  }
+
+  /** Writes the fetch times held in memory: the account's, or every account's. */
+  private sealRenewals(accountId?: string): void {
+    if (this.closed || this.renewals.empty(accountId)) return
+    const update = this.sql('UPDATE cache_entries SET stamp = ? WHERE account_id = ? AND id = ?')
+    this.db.transaction(() =>
+      this.renewals.sealAll(
+        (account, id, stamp) => update.run(stamp, account, id).changes,
+        (name, tag, at) => {
+          const known = this.memo.get(name)
+          if (known?.tag === tag) known.stampedAt = at
+        },
+        accountId,
+      ),
+    )()
   }
 
   /** The service said the copy is current (304): it counts as fetched at `fetchedAt`. */
@@ -239,16 +241,20 @@ export class CacheStore {
     const key = await this.key(owner.accountId)
     if (this.closed) return
     if (!key) return this.memory.touch(owner.accountId, nameOf(owner, request), fetchedAt)
+    const name = recentKey(owner, request)
+    const known = this.memo.get(name)
+    if (known) {
+      if (this.renew(key, owner, request, known, fetchedAt)) this.memo.renewWarm(name, fetchedAt)
+      return
+    }
+    // Not remembered: the stamp on disk names the answer the new one is bound to.
     const { accountId } = owner
     const id = entryName(key, nameOf(owner, request))
-    let tag = this.recent.get(recentKey(owner, request))?.tag
-    if (!tag) {
-      const row = this.sql('SELECT stamp FROM cache_entries WHERE account_id = ? AND id = ?').get(
-        accountId,
-        id,
-      ) as { stamp: Buffer } | undefined
-      tag = row && openStamp(key, accountId, id, row.stamp)?.of
-    }
+    const row = this.sql('SELECT stamp FROM cache_entries WHERE account_id = ? AND id = ?').get(
+      accountId,
+      id,
+    ) as { stamp: Buffer } | undefined
+    const tag = row && openStamp(key, accountId, id, row.stamp)?.of
     if (!tag) return
     this.sql('UPDATE cache_entries SET stamp = ?, used_at = ? WHERE account_id = ? AND id = ?').run(
       sealStamp(key, accountId, id, { at: fetchedAt, of: tag }),
@@ -256,8 +262,7 @@ export class CacheStore {
       accountId,
       id,
     )
-    const warm = this.hot.get(recentKey(owner, request))
-    if (warm) this.hot.set(recentKey(owner, request), { ...warm, fetchedAt })
+    this.memo.renewWarm(name, fetchedAt)
   }
 
   /**
@@ -268,23 +273,18 @@ export class CacheStore {
     owner: CacheOwner,
     request: string,
   ): Promise<{ etag: string | null; lastModified: string | null } | null> {
-    const known = this.recent.get(recentKey(owner, request))
+    const known = this.memo.get(recentKey(owner, request))
     if (known) return { etag: known.etag, lastModified: known.lastModified }
     const copy = await this.get(owner, request)
     return copy ? { etag: copy.etag, lastModified: copy.lastModified } : null
-  }
-
-  private remember(owner: CacheOwner, request: string, recent: Recent): void {
-    const key = recentKey(owner, request)
-    this.recent.delete(key)
-    this.recent.set(key, recent)
-    if (this.recent.size > RECENT_MAX) this.recent.delete(this.recent.keys().next().value!)
   }
 
   /** Removes the least recently used entries until the account's copy is within 90% of `cap`. */
   private evict(accountId: string, cap: number): void {
     let total = this.stored(accountId).bytes
     if (total <= cap) return
+    // What survives keeps its renewed times; what goes is forgotten below.
+    this.sealRenewals(accountId)
     const rows = this.db
       .prepare('SELECT id, size FROM cache_entries WHERE account_id = ? ORDER BY used_at, rowid')
       .iterate(accountId) as IterableIterator<{ id: Buffer; size: number }>
@@ -296,10 +296,9 @@ export class CacheStore {
     }
     const del = this.sql('DELETE FROM cache_entries WHERE account_id = ? AND id = ?')
     for (const id of drop) del.run(accountId, id)
-    // Rows are named by HMAC, not by request: forget every warm answer of the account.
-    if (drop.length)
-      for (const key of [...this.hot.keys()])
-        if (key.startsWith(`${accountId}\n`)) this.hot.delete(key)
+    if (!drop.length) return
+    const dropped = new Set(drop.map((id) => id.toString('base64')))
+    this.memo.forgetRows(accountId, (id) => dropped.has(id.toString('base64')))
   }
 
   /** Rows and bytes of the account's copy on disk (every identity; opened or not). */
@@ -333,6 +332,7 @@ export class CacheStore {
       }
     }
     // Ages only from stamps that open: a time written in clear by anyone else is not shown.
+    this.sealRenewals(accountId)
     const times: string[] = []
     if (!this.closed)
       for (const row of this.sql(
@@ -359,8 +359,8 @@ export class CacheStore {
   /** Deletes the account's copy, every identity's (on request, at sign-out, with the account). */
   clear(accountId: string): void {
     this.memory.clear(accountId)
-    for (const map of [this.recent, this.hot])
-      for (const key of [...map.keys()]) if (key.startsWith(`${accountId}\n`)) map.delete(key)
+    this.memo.forgetAccount(accountId)
+    this.renewals.dropAccount(accountId)
     if (this.closed) return
     const { changes } = this.sql('DELETE FROM cache_entries WHERE account_id = ?').run(accountId)
     if (changes > 0) this.wrote(1)
@@ -393,6 +393,7 @@ export class CacheStore {
 
   close(): void {
     if (this.closed) return
+    this.sealRenewals()
     if (this.unwritten > 0) this.checkpoint()
     this.closed = true
     this.memory.clearAll()

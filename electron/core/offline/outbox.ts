@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { findOperation } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { fail, type AppError } from '@contract/errors'
 import type { OutboxCounts, OutboxItem, OutboxState } from '@contract/offline'
 import { openJson, sealJson, type AccountKey, type AccountKeys } from '../accounts/account-keys'
+import { findOperationLazily } from '../catalog'
 import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
 import { prepareRequest, type CallInput } from '../http/request'
@@ -117,7 +117,7 @@ export class Outbox {
       accountId: row.account_id,
       accountLabel: row.account_label,
       op: row.op,
-      summary: findOperation(row.op)?.summary ?? row.op,
+      summary: (await findOperationLazily(row.op))?.summary ?? row.op,
       target: payload?.target ?? null,
       state: payload ? row.state : 'failed',
       error: payload ? payload.error : UNREADABLE,

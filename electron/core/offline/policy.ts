@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import { operations } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
 
@@ -56,11 +55,22 @@ export function carriesCredentials(op: OperationDef): boolean {
   return false
 }
 
-const NEVER_CACHED = new Set(operations.filter(carriesCredentials).map((op) => op.id))
+/**
+ * Per operation id: whether its answers never go to the offline copy. Decided at an operation's
+ * first use, not when the module loads (walking every answer schema of the catalog took ~20 ms
+ * of the core's start).
+ */
+const credentialAnswers = new Map<string, boolean>()
 
-/** The operations whose answers never go to the offline copy (computed once from the catalog). */
-export function neverCached(): ReadonlySet<string> {
-  return NEVER_CACHED
+function neverCachedOp(op: OperationDef): boolean {
+  let never = credentialAnswers.get(op.id)
+  if (never === undefined) credentialAnswers.set(op.id, (never = carriesCredentials(op)))
+  return never
+}
+
+/** Those of `operations` whose answers never go to the offline copy (each answer walked once). */
+export function neverCached(operations: readonly OperationDef[]): ReadonlySet<string> {
+  return new Set(operations.filter(neverCachedOp).map((op) => op.id))
 }
 
 /**
@@ -72,6 +82,6 @@ export function isCacheable(op: OperationDef): boolean {
     op.method === 'GET' &&
     op.offline === 'cache' &&
     op.responseKind !== 'file' &&
-    !NEVER_CACHED.has(op.id)
+    !neverCachedOp(op)
   )
 }

@@ -136,6 +136,12 @@ function cacheOf(db: Db): Map<string, AccountRow> {
   return cache
 }
 
+/**
+ * The id of the demo account per open database (null: there is none), known once asked: every
+ * API call asks (DemoAccounts.needsStart); an insert or delete forgets it.
+ */
+const demoIds = new WeakMap<Db, string | null>()
+
 /** The accounts table (the only writer of it: the in-memory row cache relies on that). */
 export class AccountsRepo {
   private readonly cache: Map<string, AccountRow>
@@ -173,15 +179,21 @@ export class AccountsRepo {
 
   /** The demo service's account, if one was added. */
   findDemo(): AccountRow | undefined {
+    const known = demoIds.get(this.db)
+    if (known === null) return undefined
+    if (known !== undefined) return this.get(known)
     const row = this.statement(
-      'SELECT * FROM accounts WHERE is_demo = 1 ORDER BY created_at LIMIT 1',
-    ).get() as RawRow | undefined
-    return row && fromRaw(row)
+      'SELECT id FROM accounts WHERE is_demo = 1 ORDER BY created_at LIMIT 1',
+    ).get() as { id: string } | undefined
+    // A write inside an open transaction could still roll back: remember committed state only.
+    if (!this.db.inTransaction) demoIds.set(this.db, row?.id ?? null)
+    return row && this.get(row.id)
   }
 
   /** Inserts a new account. */
   insert(a: AccountRow): void {
     this.cache.delete(a.id)
+    demoIds.delete(this.db)
     this.statement(
       `INSERT INTO accounts (id, label, base_url, username, release, color, auth_method, is_demo,
          allow_insecure_http, ca_bundle, remember_password, impersonating, created_at, updated_at)
@@ -222,6 +234,7 @@ export class AccountsRepo {
       return this.statement('DELETE FROM accounts WHERE id = ?').run(id).changes > 0
     } finally {
       this.cache.delete(id)
+      demoIds.delete(this.db)
     }
   }
 }

@@ -65,6 +65,27 @@ describe('the accounts table', () => {
     expect(repo.get('acc-00000001')).toBeUndefined()
   })
 
+  it('finds the demo account from memory yet sees one added, changed or removed, from any repo', () => {
+    const a = new AccountsRepo(db)
+    const b = new AccountsRepo(db)
+    a.insert(row())
+    expect(a.findDemo()).toBeUndefined()
+    b.insert(row({ id: 'acc-00000002', isDemo: true, createdAt: '2025-02-01T00:00:00.000Z' }))
+    expect(a.findDemo()?.id).toBe('acc-00000002')
+    b.update('acc-00000002', { baseUrl: 'http://127.0.0.1:5555' }, 'later')
+    expect(a.findDemo()?.baseUrl).toBe('http://127.0.0.1:5555')
+    b.delete('acc-00000002')
+    expect(a.findDemo()).toBeUndefined()
+    expect(() =>
+      db.transaction(() => {
+        a.insert(row({ id: 'acc-00000003', isDemo: true }))
+        expect(a.findDemo()?.id).toBe('acc-00000003')
+        throw new Error('roll back')
+      })(),
+    ).toThrow('roll back')
+    expect(a.findDemo()).toBeUndefined()
+  })
+
   it('keeps the CA bundle, the remember-password flag and the impersonation, and clears them', () => {
     const repo = new AccountsRepo(db)
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
