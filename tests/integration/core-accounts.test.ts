@@ -90,7 +90,10 @@ describe('signing out, in and removing', () => {
   it('removes the row and every vault entry and announces each change', async () => {
     const view = await addAnalyst(s.t, s.sandbox)
     await s.t.ok('accounts.remove', { accountId: view.id })
-    expect(await s.t.ok<AccountList>('accounts.list')).toMatchObject({ accounts: [], activeId: null })
+    expect(await s.t.ok<AccountList>('accounts.list')).toMatchObject({
+      accounts: [],
+      activeId: null,
+    })
     expect(s.t.vault?.size).toBe(0)
     const changes = s.t.events.filter((e) => e.name === 'accounts.changed')
     expect(changes.map((c) => (c.payload as AccountList).accounts.length)).toEqual([1, 0])
