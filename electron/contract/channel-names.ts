@@ -62,6 +62,8 @@ export const CHANNEL_NAMES = [
   'outbox.discard',
   'csv.export',
   'csv.reveal',
+  'changes.snapshots',
+  'changes.compare',
 ] as const
 
 /** One request channel name. */
@@ -79,6 +81,7 @@ export const EVENT_NAMES = [
   'connectivity.mode',
   'outbox.changed',
   'notifications.arrived',
+  'changes.snapshotTaken',
 ] as const
 
 /** One event name. */

@@ -1,4 +1,5 @@
 import { accountHandlers } from './accounts'
+import { changesHandlers } from './changes'
 import { apiHandlers } from './api'
 import { appHandlers } from './app'
 import type { HandlerContext } from './context'
@@ -24,5 +25,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...draftsHandlers(ctx.drafts),
     ...offlineHandlers(ctx),
     ...csvHandlers(ctx),
+    ...changesHandlers(ctx.changes, ctx),
   }
 }
