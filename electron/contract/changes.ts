@@ -1,9 +1,28 @@
 import { z } from 'zod'
 import { accountId } from './accounts'
+import type { CsvExportOutcome } from './csv'
+import { absolutePath } from './files'
 import type { RunComparison } from './findings/compare'
 
 /** A scan's or a run's id as the service gives it (the catalog's path id rule). */
 const serviceId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an id')
+
+const twoRuns = {
+  accountId,
+  scanId: serviceId,
+  from: serviceId.optional(),
+  to: serviceId.optional(),
+}
+const namedRuns = <T extends { from?: string; to?: string }>(schema: z.ZodType<T>) =>
+  schema
+    .refine((v) => (v.from === undefined) === (v.to === undefined), {
+      message: 'name both runs, or neither',
+      path: ['to'],
+    })
+    .refine((v) => v.from === undefined || v.from !== v.to, {
+      message: 'choose two different runs',
+      path: ['to'],
+    })
 
 /** Inputs of the run comparison channels (checked in main before any work). */
 export const changesInputs = {
@@ -16,21 +35,14 @@ export const changesInputs = {
    * What changed between two runs of a scan: `from` (earlier) and `to` (later) run ids, both
    * snapshots; without them, the latest completed run against the one before it.
    */
-  'changes.compare': z
-    .strictObject({
-      accountId,
-      scanId: serviceId,
-      from: serviceId.optional(),
-      to: serviceId.optional(),
-    })
-    .refine((v) => (v.from === undefined) === (v.to === undefined), {
-      message: 'name both runs, or neither',
-      path: ['to'],
-    })
-    .refine((v) => v.from === undefined || v.from !== v.to, {
-      message: 'choose two different runs',
-      path: ['to'],
-    }),
+  'changes.compare': namedRuns(z.strictObject(twoRuns)),
+  /**
+   * The same comparison saved as CSV through the CSV export (save dialog, or in browser mode a
+   * typed path inside the user's folders; formula cells escaped): one row per finding and group.
+   */
+  'changes.exportCsv': namedRuns(
+    z.strictObject({ ...twoRuns, path: absolutePath.optional(), replace: z.boolean().optional() }),
+  ),
 }
 
 /** One run ScanDesk keeps a snapshot of. */
@@ -77,4 +89,5 @@ export interface ChangesEvents {
 export interface ChangesOutputs {
   'changes.snapshots': { snapshots: SnapshotSummary[]; notes: string[] }
   'changes.compare': ChangesAnswer
+  'changes.exportCsv': CsvExportOutcome
 }

@@ -64,6 +64,7 @@ export const CHANNEL_NAMES = [
   'csv.reveal',
   'changes.snapshots',
   'changes.compare',
+  'changes.exportCsv',
 ] as const
 
 /** One request channel name. */

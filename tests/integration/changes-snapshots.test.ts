@@ -1,7 +1,13 @@
 // Snapshots of runs and the comparison of two runs, against the real sandbox over HTTP: the
 // notification watcher sees a run complete and ScanDesk keeps that run's findings; a second run
 // compares exactly with the first; without snapshots the latest two runs compare from times.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Papa from 'papaparse'
 import { describe, expect, it } from 'vitest'
+import type { CsvExportOutcome } from '@contract/csv'
+import { headlessHost } from '../../electron/core/host'
 import type { ChangesAnswer, SnapshotSummary } from '@contract/changes'
 import { addAnalyst, startTestCore, type TestCore } from './core-helpers'
 import { useSandboxAndCore } from './fixture'
@@ -98,7 +104,11 @@ describe('run snapshots and changes', () => {
 
   it('compares the latest two runs from times when there is no snapshot of both, and says so', async () => {
     s.sandbox.reset()
-    const t = await startTestCore({ notificationIntervalMs: 0 })
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-changes-'))
+    const t = await startTestCore({
+      notificationIntervalMs: 0,
+      host: { ...headlessHost, userFolders: () => [home] },
+    })
     try {
       const { id: accountId } = await addAnalyst(t, s.sandbox)
       const answer = await t.ok<ChangesAnswer>('changes.compare', { accountId, scanId: 'scn-002' })
@@ -107,6 +117,25 @@ describe('run snapshots and changes', () => {
       expect(answer.comparison?.fixed.length).toBeGreaterThan(0)
       expect(answer.comparison?.changed).toBeNull()
       expect(answer.notes.join(' ')).toMatch(/first and last seen times/)
+      // Saved as CSV through the CSV export: browser mode suggests a file, then writes the typed one.
+      const ask = { accountId, scanId: 'scn-002' }
+      const offered = await t.ok<CsvExportOutcome>('changes.exportCsv', ask)
+      expect(offered).toMatchObject({ saved: false, suggestedPath: expect.stringContaining(home) })
+      const file = path.join(home, 'changes.csv')
+      const saved = await t.ok<CsvExportOutcome>('changes.exportCsv', { ...ask, path: file })
+      const c = answer.comparison!
+      const total = c.new.length + c.fixed.length + c.stillOpen.length
+      expect(saved).toMatchObject({ saved: true, path: file, rows: total })
+      const rows = Papa.parse<Record<string, string>>(fs.readFileSync(file, 'utf8'), {
+        header: true,
+        skipEmptyLines: true,
+      }).data
+      expect(rows.filter((r) => r.change === 'new').map((r) => r.finding_id)).toEqual(
+        c.new.map((f) => f.id),
+      )
+      expect(rows.filter((r) => r.change === 'fixed')).toHaveLength(c.fixed.length)
+      expect(rows.some((r) => r.change === 'changed')).toBe(false)
+
       // Opening it took the latest run's snapshot; the run before has none.
       const snaps = await t.ok<{ snapshots: SnapshotSummary[] }>('changes.snapshots', {
         accountId,
@@ -130,6 +159,7 @@ describe('run snapshots and changes', () => {
       )
     } finally {
       await t.close()
+      fs.rmSync(home, { recursive: true, force: true })
     }
   })
 })

@@ -135,6 +135,7 @@ function examples(
     'outbox.discard': { id: OUTBOX_ID },
     'changes.snapshots': { accountId, scanId: 'scn-001' },
     'changes.compare': { accountId, scanId: 'scn-001', from: 'run-001', to: 'run-002' },
+    'changes.exportCsv': { accountId, scanId: 'scn-001', path: path.join(home, 'changes.csv') },
   }
 }
 

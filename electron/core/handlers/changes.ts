@@ -1,5 +1,7 @@
 import { findOperation } from '@contract/catalog/index'
+import { changesCsv } from '../changes/csv'
 import type { Read } from '../changes/findings'
+import type { CsvExports } from '../files/csv-export'
 import type { ChangesService } from '../changes/service'
 import { signedInIdentity } from '../accounts/identity'
 import { offlineCall } from '../offline/calls'
@@ -56,7 +58,8 @@ export function offlineRead(ctx: HandlerContext, accountId: string): Read {
 export function changesHandlers(
   changes: ChangesService,
   ctx: Pick<HandlerContext, 'accounts'>,
-): Pick<HandlerTable, 'changes.snapshots' | 'changes.compare'> {
+  csv: CsvExports,
+): Pick<HandlerTable, 'changes.snapshots' | 'changes.compare' | 'changes.exportCsv'> {
   return {
     'changes.snapshots': async ({ accountId, scanId }) => {
       ctx.accounts.row(accountId)
@@ -65,6 +68,13 @@ export function changesHandlers(
     'changes.compare': async ({ accountId, scanId, from, to }) => {
       ctx.accounts.row(accountId)
       return changes.compare(accountId, scanId, from && to ? { from, to } : undefined)
+    },
+    // Compared again in main (never rows the renderer sends), then saved like any CSV export.
+    'changes.exportCsv': async ({ accountId, scanId, from, to, path, replace }) => {
+      ctx.accounts.row(accountId)
+      const answer = await changes.compare(accountId, scanId, from && to ? { from, to } : undefined)
+      const title = `Changes of ${scanId}${answer.from && answer.to ? `, ${answer.from.runId} to ${answer.to.runId}` : ''}`
+      return csv.exportRows({ accountId, title, path, replace }, changesCsv(answer))
     },
   }
 }

@@ -6,8 +6,8 @@ import type { HandlerTable } from './dispatch'
  * csv.export / csv.reveal: the organizations and users lists saved as CSV where the user chooses
  * (Electron's save dialog, or a typed path in browser mode), and "Show in folder" for those files.
  */
-export function csvHandlers(ctx: HandlerContext): Pick<HandlerTable, 'csv.export' | 'csv.reveal'> {
-  const exports = new CsvExports({
+export function csvExportsOf(ctx: HandlerContext): CsvExports {
+  return new CsvExports({
     mode: ctx.mode,
     host: ctx.host,
     folders: ctx.exports.folders,
@@ -22,6 +22,13 @@ export function csvHandlers(ctx: HandlerContext): Pick<HandlerTable, 'csv.export
     accountLabel: (accountId) => ctx.accounts.row(accountId).label,
     now: () => new Date(),
   })
+}
+
+/** The handlers over one CsvExports (shared with the Changes view's export: "Show in folder"). */
+export function csvHandlers(
+  ctx: HandlerContext,
+  exports: CsvExports,
+): Pick<HandlerTable, 'csv.export' | 'csv.reveal'> {
   return {
     'csv.export': async (input) => {
       ctx.accounts.row(input.accountId)
