@@ -301,7 +301,14 @@ describe('the scan statistics and related lists', () => {
     const wrapper = mountDetail()
     await flushPromises()
     const labels = wrapper.findAll('.el-tabs__item').map((t) => t.text())
-    expect(labels).toEqual(['Overview', 'Changes', 'Hosts', 'Vulnerabilities', 'History', 'Reports'])
+    expect(labels).toEqual([
+      'Overview',
+      'Changes',
+      'Hosts',
+      'Vulnerabilities',
+      'History',
+      'Reports',
+    ])
   })
 
   it('shows the scan’s reports in the Reports tab, with why there is none', async () => {
