@@ -229,6 +229,11 @@ export interface CollectionSpec {
   type: string
   /** Id prefix, e.g. 'tgt' → tgt-001. */
   prefix: string
+  /**
+   * Rows only a parent's list shows (a scan's fixed findings: `scans.vulnerabilities` lists them,
+   * `vulnerabilities.list` does not unless asked for them by `ids`).
+   */
+  onlyUnderParent?: (row: Row) => boolean
   /** When true, callers see only rows whose internal.organization_id is their organization's. */
   orgScoped?: boolean
   /**

@@ -62,6 +62,9 @@ export const CHANNEL_NAMES = [
   'outbox.discard',
   'csv.export',
   'csv.reveal',
+  'changes.snapshots',
+  'changes.compare',
+  'changes.exportCsv',
 ] as const
 
 /** One request channel name. */
@@ -79,6 +82,7 @@ export const EVENT_NAMES = [
   'connectivity.mode',
   'outbox.changed',
   'notifications.arrived',
+  'changes.snapshotTaken',
 ] as const
 
 /** One event name. */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { accountId, addAccountInput, type AccountView } from './accounts'
 import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
+import { changesInputs, type ChangesEvents, type ChangesOutputs } from './changes'
 import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
@@ -129,11 +130,12 @@ export const channelInputs = {
   ...draftsInputs,
   ...offlineInputs,
   ...csvInputs,
+  ...changesInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
 export interface ChannelOutputs
-  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs {
+  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs, ChangesOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }
@@ -161,7 +163,7 @@ export interface AccountList {
 }
 
 /** Payload type of each event. */
-export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents {
+export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents, ChangesEvents {
   'accounts.changed': AccountList
   'keychain.status': KeychainStatus
   /** New notifications of an account (the watcher's later rounds): its badge and list refresh. */

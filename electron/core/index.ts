@@ -3,6 +3,9 @@ import { EVENT_NAMES } from '@contract/channel-names'
 import { AppFailure } from '@contract/errors'
 import { AccountKeys } from './accounts/account-keys'
 import { AccountService } from './accounts/account-service'
+import type { Read } from './changes/findings'
+import { ChangesService } from './changes/service'
+import type { HandlerContext } from './handlers/context'
 import { ClientPool, loadClientModule } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
 import { createKeychainVault } from './accounts/keychain-vault'
@@ -15,6 +18,7 @@ import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
 import { loadCsvModule } from './handlers/csv'
+import { offlineRead, onlineRead } from './handlers/changes'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
@@ -30,6 +34,7 @@ import { openDatabase } from './store/database'
 import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
+import { SnapshotsRepo } from './store/snapshots-repo'
 import { TombstonesRepo } from './store/tombstones-repo'
 import { warmUpLater } from './warm-up'
 
@@ -199,7 +204,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     backoff: options.exportBackoff,
     log,
   })
-  const handlerContext = {
+  // Snapshots of runs, sealed like drafts; reads through the handler context's clients.
+  const changes: ChangesService = new ChangesService({
+    snapshots: new SnapshotsRepo(db, keys),
+    online: (id): Read => onlineRead(handlerContext, id),
+    offline: (id): Read => offlineRead(handlerContext, id),
+    taken: (accountId, scanId, snapshot) =>
+      events.emit('changes.snapshotTaken', { accountId, scanId, snapshot }),
+    log,
+  })
+  const handlerContext: HandlerContext = {
     mode: options.mode,
     version: options.version,
     log,
@@ -217,6 +231,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     host,
     exports: exportServices,
     drafts: new DraftsRepo(db, keys),
+    changes,
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated
@@ -249,7 +264,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         title: String(n.attributes.title),
         body: typeof n.attributes.body === 'string' ? n.attributes.body : null,
         kind: String(n.attributes.kind),
+        resourceType:
+          typeof n.attributes.resource_type === 'string' ? n.attributes.resource_type : null,
+        resourceId: typeof n.attributes.resource_id === 'string' ? n.attributes.resource_id : null,
       }))
+    },
+    // A run ScanDesk sees complete: its findings are kept as that run's snapshot.
+    scanCompleted: (accountId, scanId) => {
+      changes.ensureLatest(accountId, scanId).catch((err: unknown) => {
+        log('info', `no snapshot of ${scanId} taken: ${(err as Error).message}`)
+      })
     },
   })
   events.on('accounts.changed', (list) => {

@@ -75,8 +75,11 @@ function list(
   ctx: SandboxContext,
 ): SandboxResponse {
   const q = req.query
+  const hidden = g.parent || q.ids !== undefined ? undefined : spec.onlyUnderParent
   let rows = keepIds(
-    ctx.db.list(g.collection).filter((r) => inScope(spec, r, req) && matchesParent(g, r, req)),
+    ctx.db
+      .list(g.collection)
+      .filter((r) => inScope(spec, r, req) && matchesParent(g, r, req) && !hidden?.(r)),
     q,
   )
 

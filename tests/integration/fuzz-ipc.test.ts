@@ -133,6 +133,9 @@ function examples(
     'outbox.list': { accountId },
     'outbox.retry': { id: OUTBOX_ID },
     'outbox.discard': { id: OUTBOX_ID },
+    'changes.snapshots': { accountId, scanId: 'scn-001' },
+    'changes.compare': { accountId, scanId: 'scn-001', from: 'run-001', to: 'run-002' },
+    'changes.exportCsv': { accountId, scanId: 'scn-001', path: path.join(home, 'changes.csv') },
   }
 }
 

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { CsvExportOp, CsvExportOutcome } from '@contract/csv'
+import { formatCsv, type CsvExportOp, type CsvExportOutcome } from '@contract/csv'
 import { AppFailure, fail } from '@contract/errors'
 import {
   checkFolder,
@@ -63,8 +63,31 @@ export class CsvExports {
 
   /** `Organizations - <account label> - <YYYY-MM-DD>.csv`, safe for every OS. */
   defaultName(op: CsvExportOp, accountId: string): string {
+    return this.nameFor(TITLES[op], accountId)
+  }
+
+  private nameFor(title: string, accountId: string): string {
     const date = this.deps.now().toISOString().slice(0, 10)
-    return safeFileName(`${TITLES[op]} - ${this.deps.accountLabel(accountId)} - ${date}.csv`)
+    return safeFileName(`${title} - ${this.deps.accountLabel(accountId)} - ${date}.csv`)
+  }
+
+  /**
+   * Saves rows ScanDesk made itself (a scan's changes between runs) the same way: where the user
+   * chooses, formula-looking cells escaped, every field quoted, written atomically. `title` names
+   * the file; the first row is the header.
+   */
+  async exportRows(
+    req: Omit<CsvExportRequest, 'op' | 'query'> & { title: string },
+    rows: readonly (readonly string[])[],
+  ): Promise<CsvExportOutcome> {
+    const chosen = await this.choose(req, this.nameFor(req.title, req.accountId))
+    if ('outcome' in chosen) return chosen.outcome
+    const csv = formatCsv(rows)
+    return this.write(req.accountId, chosen, {
+      text: csv.text,
+      rows: rows.length - 1,
+      escapedCells: csv.escapedCells,
+    })
   }
 
   /**
@@ -73,16 +96,27 @@ export class CsvExports {
    * with a path (inside the user's folders), a file already there is replaced only with `replace`.
    */
   async export(req: CsvExportRequest): Promise<CsvExportOutcome> {
+    const chosen = await this.choose(req, this.defaultName(req.op, req.accountId))
+    if ('outcome' in chosen) return chosen.outcome
+    const answer = await this.fetch(req)
+    return this.write(req.accountId, chosen, escapeCsvAnswer(answer.bytes, answer.contentType))
+  }
+
+  /** Where to save: the dialog's choice or the typed path (checked), or why nothing is saved. */
+  private async choose(
+    req: { accountId: string; path?: string; replace?: boolean },
+    name: string,
+  ): Promise<{ outcome: CsvExportOutcome } | { folder: string; target: string; replace: boolean }> {
     const { deps } = this
     refuseRendererPath(deps.mode, req.path, 'file', 'file to save')
     const home = deps.folders.get(req.accountId) ?? deps.host.userFolders?.()[0] ?? os.homedir()
-    const suggested = path.join(home, this.defaultName(req.op, req.accountId))
+    const suggested = path.join(home, name)
     let chosen: string
     let replace: boolean
     if (req.path === undefined) {
-      if (deps.mode === 'browser') return { saved: false, suggestedPath: suggested }
+      if (deps.mode === 'browser') return { outcome: { saved: false, suggestedPath: suggested } }
       const picked = await deps.host.pickSaveAs(suggested)
-      if (!picked) return { saved: false }
+      if (!picked) return { outcome: { saved: false } }
       chosen = picked
       replace = true
     } else {
@@ -96,9 +130,16 @@ export class CsvExports {
     if (existing?.isDirectory()) fail('VALIDATION', `${target} is a folder; choose a file name.`)
     if (existing && !replace)
       fail('CONFLICT', `There is already a file at ${target}. Replace it, or choose another name.`)
+    return { folder, target, replace }
+  }
 
-    const answer = await this.fetch(req)
-    const csv = escapeCsvAnswer(answer.bytes, answer.contentType)
+  /** Writes the checked text atomically and remembers the file for "Show in folder". */
+  private async write(
+    accountId: string,
+    { folder, target, replace }: { folder: string; target: string; replace: boolean },
+    csv: { text: string; rows: number; escapedCells: number },
+  ): Promise<CsvExportOutcome> {
+    const { deps } = this
     await writeAtomically(folder, path.basename(target), csv.text, {
       place: replace ? 'replace' : 'new',
       doing: 'save the CSV file',
@@ -109,7 +150,7 @@ export class CsvExports {
         }),
       ops: deps.fileOps,
     })
-    deps.folders.remember(req.accountId, folder)
+    deps.folders.remember(accountId, folder)
     this.saved.add(target)
     return { saved: true, path: target, rows: csv.rows, escapedCells: csv.escapedCells }
   }

@@ -1,4 +1,5 @@
 import type { AccountService } from '../accounts/account-service'
+import type { ChangesService } from '../changes/service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
@@ -39,4 +40,6 @@ export interface HandlerContext {
   exports: ExportServices
   /** Work in progress per account (scan wizard, SAQ answers). */
   drafts: DraftsRepo
+  /** Snapshots of runs and their comparison. */
+  changes: ChangesService
 }

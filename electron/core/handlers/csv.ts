@@ -7,20 +7,15 @@ export function loadCsvModule(): Promise<typeof import('../files/csv-export')> {
   return import('../files/csv-export')
 }
 
+/** The one CsvExports of the handler table, made when the CSV module is first needed. */
+export type LazyCsvExports = () => Promise<CsvExports>
+
 /**
- * csv.export / csv.reveal: the organizations and users lists saved as CSV where the user chooses
- * (Electron's save dialog, or a typed path in browser mode), and "Show in folder" for those files.
+ * The CsvExports shared by csv.* and the Changes view's export ("Show in folder" knows the files
+ * of both), made at its first use; a failed load is tried again by the next request.
  */
-export function csvHandlers(ctx: HandlerContext): Pick<HandlerTable, 'csv.export' | 'csv.reveal'> {
+export function csvExportsOf(ctx: HandlerContext): LazyCsvExports {
   let made: Promise<CsvExports> | null = null
-  const csv = () =>
-    (made ??= loadCsvModule().then(
-      ({ CsvExports }) => create(CsvExports),
-      (err: unknown) => {
-        made = null // the next request tries again
-        throw err
-      },
-    ))
   const create = (Exports: typeof CsvExports) =>
     new Exports({
       mode: ctx.mode,
@@ -37,6 +32,24 @@ export function csvHandlers(ctx: HandlerContext): Pick<HandlerTable, 'csv.export
       accountLabel: (accountId) => ctx.accounts.row(accountId).label,
       now: () => new Date(),
     })
+  return () =>
+    (made ??= loadCsvModule().then(
+      ({ CsvExports }) => create(CsvExports),
+      (err: unknown) => {
+        made = null // the next request tries again
+        throw err
+      },
+    ))
+}
+
+/**
+ * csv.export / csv.reveal: the organizations and users lists saved as CSV where the user chooses
+ * (Electron's save dialog, or a typed path in browser mode), and "Show in folder" for those files.
+ */
+export function csvHandlers(
+  ctx: HandlerContext,
+  csv: LazyCsvExports,
+): Pick<HandlerTable, 'csv.export' | 'csv.reveal'> {
   return {
     'csv.export': async (input) => {
       ctx.accounts.row(input.accountId)

@@ -1,8 +1,9 @@
 import { accountHandlers } from './accounts'
+import { changesHandlers } from './changes'
 import { apiHandlers } from './api'
 import { appHandlers } from './app'
 import type { HandlerContext } from './context'
-import { csvHandlers } from './csv'
+import { csvExportsOf, csvHandlers } from './csv'
 import { demoHandlers } from './demo'
 import { draftsHandlers } from './drafts'
 import { filesHandlers } from './files'
@@ -13,6 +14,7 @@ import { settingsHandlers } from './settings'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
 export function createHandlerTable(ctx: HandlerContext): HandlerTable {
+  const csv = csvExportsOf(ctx)
   return {
     ...appHandlers(ctx),
     ...apiHandlers(ctx),
@@ -23,6 +25,7 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...sessionHandlers(ctx),
     ...draftsHandlers(ctx.drafts),
     ...offlineHandlers(ctx),
-    ...csvHandlers(ctx),
+    ...csvHandlers(ctx, csv),
+    ...changesHandlers(ctx.changes, ctx, csv),
   }
 }

@@ -23,6 +23,7 @@ function setup(settings = fakeSettings()) {
   const shown: { title: string; body: string }[] = []
   const events = new CoreEvents()
   const arrived: unknown[] = []
+  const completed: string[] = []
   events.on('notifications.arrived', (p) => arrived.push(p))
   const watcher = new NotificationWatcher({
     events,
@@ -30,6 +31,7 @@ function setup(settings = fakeSettings()) {
     host: { notify: (title, body) => void shown.push({ title, body }) },
     log: () => undefined,
     intervalMs: 60_000,
+    scanCompleted: (accountId, scanId) => void completed.push(`${accountId} ${scanId}`),
     accounts: () => [{ id: 'acct-1', label: 'Acme' }],
     unseen: async () => {
       if (fail) throw new Error('down')
@@ -40,6 +42,7 @@ function setup(settings = fakeSettings()) {
     watcher,
     shown,
     arrived,
+    completed,
     set: (next: WatchedNotification[]) => void (list = next),
     failing: (on: boolean) => void (fail = on),
   }
@@ -92,5 +95,29 @@ describe('the notification watcher', () => {
     await w.watcher.round()
     expect(w.shown).toEqual([])
     expect(w.arrived).toEqual([])
+  })
+
+  it('names the scan of each new scan_completed notification, muted or not, not the backlog', async () => {
+    const w = setup(fakeSettings({ notifications_muted_kinds: ['scan_completed'] }))
+    const about = (id: string, kind: string, scan: string | null) => ({
+      ...note(id, kind),
+      resourceType: scan ? 'scan' : null,
+      resourceId: scan,
+    })
+    w.set([about('n1', 'scan_completed', 'scn-001')])
+    w.watcher.start()
+    await w.watcher.round()
+    expect(w.completed).toEqual([])
+    w.set([
+      about('n4', 'scan_failed', 'scn-003'),
+      about('n3', 'scan_completed', null),
+      about('n2', 'scan_completed', 'scn-002'),
+      about('n1', 'scan_completed', 'scn-001'),
+    ])
+    await w.watcher.round()
+    expect(w.completed).toEqual(['acct-1 scn-002'])
+    // Muted scan_completed: no pop-up, still a snapshot; scan_failed is not muted.
+    expect(w.shown.map((n) => n.title)).toEqual(['Acme: Title n4'])
+    w.watcher.close()
   })
 })

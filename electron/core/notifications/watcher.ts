@@ -12,6 +12,9 @@ export interface WatchedNotification {
   title: string
   body: string | null
   kind: string
+  /** What the notification is about (a scan_completed names its scan). */
+  resourceType?: string | null
+  resourceId?: string | null
 }
 
 /** What the watcher needs from the rest of main. */
@@ -24,6 +27,11 @@ export interface NotificationWatcherDeps {
   accounts(): { id: string; label: string }[]
   /** The account's unseen notifications, newest first (throws when it cannot ask). */
   unseen(accountId: string): Promise<WatchedNotification[]>
+  /**
+   * Told of every new `scan_completed` notification naming its scan (muted or not, not the
+   * backlog learnt at the first round): the run's snapshot is taken.
+   */
+  scanCompleted?(accountId: string, scanId: string): void
   /** Between two rounds (default 60 s). */
   intervalMs?: number
 }
@@ -81,6 +89,9 @@ export class NotificationWatcher {
       const fresh = before ? list.filter((n) => !before.includes(n.id)) : []
       this.known.set(accountId, [...list.map((n) => n.id), ...(before ?? [])].slice(0, MEMORY))
       if (!fresh.length) return
+      for (const n of fresh)
+        if (n.kind === 'scan_completed' && n.resourceType === 'scan' && n.resourceId)
+          this.deps.scanCompleted?.(accountId, n.resourceId)
       const muted = readMutedKinds(this.deps.settings) as string[]
       const name =
         label ?? this.deps.accounts().find((a) => a.id === accountId)?.label ?? 'ScanDesk'

@@ -309,4 +309,28 @@ export const MIGRATIONS: readonly Migration[] = [
       )
     },
   },
+  {
+    version: 11,
+    name: 'run snapshots',
+    up(db) {
+      // A snapshot of a scan's findings as one run saw them (issue 19): the exact comparison of
+      // any two runs. One row per run, sealed with the account's key (deflated JSON, bound to
+      // account, scan and run); in clear only what lists and retention need: ids, times, the
+      // number of findings and the sealed size. Retention: store/snapshots-repo.ts.
+      db.exec(`
+        CREATE TABLE run_snapshots (
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          scan_id TEXT NOT NULL,
+          run_id TEXT NOT NULL,
+          finished_at TEXT NOT NULL,
+          taken_at TEXT NOT NULL,
+          findings INTEGER NOT NULL CHECK (findings >= 0),
+          bytes INTEGER NOT NULL CHECK (bytes >= 0),
+          sealed BLOB NOT NULL,
+          PRIMARY KEY (account_id, scan_id, run_id)
+        ) STRICT;
+        CREATE INDEX run_snapshots_age ON run_snapshots (account_id, finished_at);
+      `)
+    },
+  },
 ]

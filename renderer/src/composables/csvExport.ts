@@ -8,13 +8,21 @@ import { countOf, useConfirmStore } from '@/stores/confirm'
 /** The list filters an export sends (search, sort, filters; no paging). */
 export type ExportQuery = Record<string, string | number | boolean>
 
-/** What a list's "Export CSV…" is exporting, while browser mode asks where to save it. */
-export interface PendingExport {
-  op: CsvExportOp
-  query: ExportQuery
-  noun: string
-  plural: string
+/** A scan's changes between two runs (both named, or the latest two), compared again in main. */
+export interface ChangesExport {
+  scanId: string
+  from?: string
+  to?: string
 }
+
+/**
+ * What an "Export CSV…" is exporting, while browser mode asks where to save it: a list's CSV
+ * export operation with its filters, or a scan's changes between runs.
+ */
+export type PendingExport = { noun: string; plural: string } & (
+  | { op: CsvExportOp; query: ExportQuery; changes?: undefined }
+  | { changes: ChangesExport; op?: undefined }
+)
 
 /**
  * "Export CSV…" of a list for this window's account: main opens the save dialog (Electron), or
@@ -35,13 +43,15 @@ export function useCsvExport() {
     if (!accountId) return
     busy.value = true
     problem.value = null
-    const result = await request('csv.export', {
-      accountId,
-      op: what.op,
-      query: what.query,
+    const where = {
       ...(typed !== undefined ? { path: typed } : {}),
       ...(replace ? { replace } : {}),
-    }).finally(() => (busy.value = false))
+    }
+    const result = await (
+      what.changes
+        ? request('changes.exportCsv', { accountId, ...what.changes, ...where })
+        : request('csv.export', { accountId, op: what.op, query: what.query, ...where })
+    ).finally(() => (busy.value = false))
     if (!result.ok) {
       if (result.error.code === 'CONFLICT' && typed !== undefined && !replace) {
         const ok = await confirm.ask({

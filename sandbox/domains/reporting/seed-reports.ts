@@ -76,7 +76,7 @@ export function scanFindings(ctx: SandboxContext, scanId: string, index: number)
   const fromScan: Finding[] = []
   for (const v of ctx.db.list('vulnerabilities')) {
     const a = v.attributes
-    if (a.scan_id !== scanId) continue
+    if (a.scan_id !== scanId || v.internal?.fixed === true) continue
     const severity = str(a.severity) as Finding['severity'] | null
     const hostRow = str(a.host_id) ? ctx.db.get('hosts', String(a.host_id)) : undefined
     fromScan.push({

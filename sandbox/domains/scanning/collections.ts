@@ -1,5 +1,6 @@
 import type { CollectionSpec, SandboxRequest } from '../../types'
 import { countHosts } from './addresses'
+import { isOpen } from './evolution'
 
 /** The collections of the scanning domain; every one is scoped to an organization. */
 export const COLLECTIONS: Record<string, CollectionSpec> = {
@@ -27,6 +28,7 @@ export const COLLECTIONS: Record<string, CollectionSpec> = {
     prefix: 'vul',
     orgScoped: true,
     searchFields: ['title', 'description', 'host_ip'],
+    onlyUnderParent: (row) => !isOpen(row),
   },
   exceptions: {
     type: 'exception',

@@ -1,13 +1,8 @@
 // What a finished scan run produces: hosts, vulnerabilities and a history entry.
 import type { Row, SandboxContext } from '../../types'
 import { hostsOf, type ScannedHost } from './addresses'
-import {
-  FINDINGS,
-  OPERATING_SYSTEMS,
-  pciCompliant,
-  severityOf,
-  type FindingTemplate,
-} from './findings'
+import { epochOf, findingsAt, isOpen, type RunFinding } from './evolution'
+import { FINDINGS, OPERATING_SYSTEMS, pciCompliant, severityOf } from './findings'
 import { keyedRng } from './hash'
 import { insertRow, touch } from './util'
 
@@ -54,32 +49,18 @@ export function scanHosts(
   return out
 }
 
-/**
- * The findings a host shows in a run: a stable set per (scan, host), plus `extra` older findings
- * that were fixed since (runs further in the past show more of them).
- */
-function findingsFor(scanId: string, ip: string, extra: number): FindingTemplate[] {
-  const rng = keyedRng(`${scanId}|${ip}`)
-  const pool = [...FINDINGS]
-  const picked: FindingTemplate[] = []
-  const wanted = rng.int(2, 7) + extra
-  while (picked.length < wanted && pool.length > 0) {
-    picked.push(pool.splice(rng.int(0, pool.length - 1), 1)[0])
-  }
-  return picked
-}
-
 /** Options of one finished run. */
 export interface RunOptions {
   startedAt: Date
   finishedAt: Date
-  /** 0 for the newest run; older seeded runs show findings that were fixed later. */
+  /** Seeded runs: 0 for the newest, older ones show findings fixed later (evolution.ts). */
   age?: number
 }
 
 /**
  * Finishes a run of `scan`: upserts its hosts (by IP) and vulnerabilities (by host and finding),
- * removes what this run no longer sees, updates the scan and targets, and records a scan_run.
+ * marks the vulnerabilities this run no longer sees fixed (kept, with their last_seen_at), removes
+ * the hosts it no longer reaches, updates the scan and targets, and records a scan_run.
  * A scan whose targets are all gone fails instead.
  */
 export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row {
@@ -105,7 +86,8 @@ export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row
     })
   }
 
-  const plan = hosts.map((h) => ({ host: h, findings: findingsFor(scan.id, h.ip, opts.age ?? 0) }))
+  const epoch = epochOf(scan, opts.age)
+  const plan = hosts.map((h) => ({ host: h, findings: findingsAt(scan.id, h.ip, epoch) }))
   let total = plan.reduce((n, p) => n + p.findings.length, 0)
   for (const p of [...plan].reverse()) {
     while (total > MAX_FINDINGS && p.findings.length > 1) {
@@ -113,9 +95,10 @@ export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row
       total--
     }
   }
-  const spare = FINDINGS.filter((f) => !plan[0].findings.includes(f))
+  const spare = FINDINGS.filter((f) => !plan[0].findings.some((p) => p.template === f))
   while (total < MIN_FINDINGS) {
-    plan[0].findings.push(spare.shift()!)
+    const template = spare.shift()!
+    plan[0].findings.push({ template, cvss: template.cvss })
     total++
   }
 
@@ -151,14 +134,14 @@ export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row
     keepHosts.add(hostRow.id)
 
     const hostVulns: Row[] = []
-    for (const f of findings) {
+    for (const { template: f, cvss } of findings) {
       const attrs = {
         title: f.title,
-        severity: severityOf(f.cvss),
-        cvss_score: f.cvss,
+        severity: severityOf(cvss),
+        cvss_score: cvss,
         cvss_vector: f.vector,
         cve_ids: f.cves,
-        pci_compliant: pciCompliant(f.cvss),
+        pci_compliant: pciCompliant(cvss),
         host_id: hostRow.id,
         scan_id: scan.id,
         host_ip: host.ip,
@@ -172,7 +155,7 @@ export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row
         (v) => v.attributes.host_id === hostRow.id && v.internal?.finding === f.code,
       )
       const row = prev
-        ? touch(ctx, 'vulnerabilities', prev.id, attrs)
+        ? touch(ctx, 'vulnerabilities', prev.id, attrs, { fixed: false })
         : insertRow(
             ctx,
             'vulnerabilities',
@@ -186,18 +169,27 @@ export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row
     summarizeHost(ctx, hostRow, hostVulns)
     runVulns.push(...hostVulns)
   }
-  for (const v of existingVulns) if (!keepVulns.has(v.id)) ctx.db.remove('vulnerabilities', v.id)
+  for (const v of existingVulns) {
+    if (!keepVulns.has(v.id) && isOpen(v))
+      ctx.db.update('vulnerabilities', v.id, {}, { fixed: true })
+  }
   for (const h of existingHosts) if (!keepHosts.has(h.id)) ctx.db.remove('hosts', h.id)
 
-  touch(ctx, 'scans', scan.id, {
-    status: 'completed',
-    progress: 100,
-    finished_at: finished,
-    failure_reason: null,
-    hosts_count: plan.length,
-    vulnerabilities_count: runVulns.length,
-    severity_counts: countSeverities(runVulns),
-  })
+  touch(
+    ctx,
+    'scans',
+    scan.id,
+    {
+      status: 'completed',
+      progress: 100,
+      finished_at: finished,
+      failure_reason: null,
+      hosts_count: plan.length,
+      vulnerabilities_count: runVulns.length,
+      severity_counts: countSeverities(runVulns),
+    },
+    { run_epoch: epoch },
+  )
   for (const id of targets)
     if (ctx.db.get('targets', id)) touch(ctx, 'targets', id, { last_scanned_at: finished })
   return recordRun(ctx, scan, org, {
@@ -210,9 +202,9 @@ export function finishRun(ctx: SandboxContext, scan: Row, opts: RunOptions): Row
   })
 }
 
-function uniqueServices(findings: FindingTemplate[]) {
+function uniqueServices(findings: RunFinding[]) {
   const seen = new Map<string, { port: number; protocol: string; service: string | null }>()
-  for (const f of findings) {
+  for (const { template: f } of findings) {
     if (f.port === null || f.protocol === null) continue
     seen.set(`${f.port}/${f.protocol}`, { port: f.port, protocol: f.protocol, service: f.service })
   }

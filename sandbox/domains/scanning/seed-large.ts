@@ -1,6 +1,7 @@
 // The large seed scale (`--seed-scale large`): bulk targets, scans, hosts and vulnerabilities
 // added after the demo data, so every demo row keeps its id and values.
 import type { Row, SandboxContext } from '../../types'
+import { isOpen } from './evolution'
 import { FINDINGS, OPERATING_SYSTEMS, pciCompliant, severityOf } from './findings'
 import { TARGET_NAMES } from './seed-setup'
 import { SEVERITIES, zeroCounts, type SeverityCounts } from './results'
@@ -89,7 +90,9 @@ export function seedLarge(ctx: SandboxContext): void {
   let completed = 0
   for (let k = 0; k < scanCount; k++) if (statusOf(k) === 'completed') completed++
   const hostTotal = completed * TARGETS_PER_SCAN
-  const vulnsNeeded = Math.max(0, LARGE_SCALE.vulnerabilities - db.list('vulnerabilities').length)
+  // Counted as the vulnerabilities list counts: open findings (the demo's fixed ones are not listed).
+  const listed = db.list('vulnerabilities').filter(isOpen).length
+  const vulnsNeeded = Math.max(0, LARGE_SCALE.vulnerabilities - listed)
   const perHost = Math.floor(vulnsNeeded / hostTotal)
   let extraHosts = vulnsNeeded - perHost * hostTotal
 

@@ -1,5 +1,6 @@
 // Deterministic seed of the scanning domain (runs after identity and commerce).
 import type { Row, SandboxContext } from '../../types'
+import { isOpen } from './evolution'
 import { prompt } from './prompt'
 import { finishRun, zeroCounts } from './results'
 import { nextScanTime, scanDuration } from './scans'
@@ -206,7 +207,10 @@ function seedExceptions(ctx: SandboxContext): void {
     ctx.db
       .list('vulnerabilities')
       .filter(
-        (v) => scanIds.includes(String(v.attributes.scan_id)) && v.attributes.severity !== 'info',
+        (v) =>
+          scanIds.includes(String(v.attributes.scan_id)) &&
+          v.attributes.severity !== 'info' &&
+          isOpen(v),
       )
       .filter((v) => v.id !== 'vul-001' && v.id !== 'vul-002')
       .sort((a, b) => a.id.localeCompare(b.id))

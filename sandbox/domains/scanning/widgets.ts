@@ -1,9 +1,10 @@
 // Dashboard numbers computed from the rows the caller can see.
 import type { Row, SandboxContext, SandboxRequest } from '../../types'
+import { isOpen } from './evolution'
 import { countSeverities } from './results'
 import { visibleRows } from './util'
 
-/** Vulnerabilities the caller sees, optionally of one scan and/or host. */
+/** Open vulnerabilities the caller sees (fixed ones left out), optionally of one scan and/or host. */
 export function vulnerabilitiesFor(
   ctx: SandboxContext,
   req: SandboxRequest,
@@ -11,6 +12,7 @@ export function vulnerabilitiesFor(
 ): Row[] {
   return visibleRows(ctx, req, 'vulnerabilities').filter(
     (v) =>
+      isOpen(v) &&
       (filter.scan_id === undefined || v.attributes.scan_id === filter.scan_id) &&
       (filter.host_id === undefined || v.attributes.host_id === filter.host_id),
   )

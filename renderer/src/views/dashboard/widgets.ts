@@ -1,4 +1,5 @@
 import type { RouteLocationRaw } from 'vue-router'
+import { cvesOf, vulnerabilityKey } from '@contract/findings/identity'
 import { countOf, type ChartRow } from '@/components/charts/counts'
 import { SEVERITIES, SEVERITY_COLORS, SEVERITY_LABELS } from '@/components/charts/severity'
 import { detailRoute, resourceByKey } from '@/resources'
@@ -66,10 +67,6 @@ interface TopRow {
 }
 
 const textOf = (v: unknown) => (typeof v === 'string' ? v.trim() : '')
-const cvesOf = (v: unknown): string[] =>
-  Array.isArray(v)
-    ? [...new Set(v.filter((c): c is string => typeof c === 'string').map((c) => c.toUpperCase()))]
-    : []
 
 /**
  * What makes two rows the same finding (docs/decisions.md, "The same finding"): its title (case
@@ -77,9 +74,7 @@ const cvesOf = (v: unknown): string[] =>
  * of it. A row with neither is only itself.
  */
 export function findingKey(row: TopRow): string {
-  const title = textOf(row.attributes.title).toLowerCase().replace(/\s+/g, ' ')
-  const cves = cvesOf(row.attributes.cve_ids).sort()
-  return title || cves.length ? `${title}|${cves.join(',')}` : `id:${row.id}`
+  return vulnerabilityKey(row.attributes) ?? `id:${row.id}`
 }
 
 /**

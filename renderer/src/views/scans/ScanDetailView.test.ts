@@ -296,12 +296,19 @@ describe('the scan statistics and related lists', () => {
     expect(text('stat-pci')).toBe('No')
   })
 
-  it('keeps the lists the registry relates to a scan as tabs', async () => {
+  it('keeps its Changes and the lists the registry relates to a scan as tabs', async () => {
     serve([scan('completed', 100)])
     const wrapper = mountDetail()
     await flushPromises()
     const labels = wrapper.findAll('.el-tabs__item').map((t) => t.text())
-    expect(labels).toEqual(['Overview', 'Hosts', 'Vulnerabilities', 'History', 'Reports'])
+    expect(labels).toEqual([
+      'Overview',
+      'Changes',
+      'Hosts',
+      'Vulnerabilities',
+      'History',
+      'Reports',
+    ])
   })
 
   it('shows the scan’s reports in the Reports tab, with why there is none', async () => {

@@ -1,5 +1,6 @@
 // Scan dashboards and per-scan results, hosts and vulnerability widgets, prompt and chat history.
 import type { Handlers } from '../../../types'
+import { isOpen } from '../evolution'
 import { prompt } from '../prompt'
 import { countSeverities } from '../results'
 import { pciWidget, topByCvss, totalWidget, vulnerabilitiesFor } from '../widgets'
@@ -84,7 +85,9 @@ export const resultHandlers: Handlers = {
 
   'scans.statistics': (req, ctx) => {
     const scan = visible(ctx, req, 'scans', req.path.id)
-    const vulns = ctx.db.list('vulnerabilities').filter((v) => v.attributes.scan_id === scan.id)
+    const vulns = ctx.db
+      .list('vulnerabilities')
+      .filter((v) => v.attributes.scan_id === scan.id && isOpen(v))
     const hosts = ctx.db.list('hosts').filter((h) => h.attributes.scan_id === scan.id)
     const runs = ctx.db.list('scan_runs').filter((r) => r.attributes.scan_id === scan.id)
     const a = scan.attributes

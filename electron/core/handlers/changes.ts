@@ -1,0 +1,80 @@
+import { changesCsv } from '../changes/csv'
+import type { Read } from '../changes/findings'
+import { findOperationLazily } from '../catalog'
+import type { ChangesService } from '../changes/service'
+import { signedInIdentity } from '../accounts/identity'
+import { offlineCall } from '../offline/calls'
+import type { AccountRow } from '../store/accounts-repo'
+import type { HandlerContext } from './context'
+import type { LazyCsvExports } from './csv'
+import type { HandlerTable } from './dispatch'
+
+/** The account's gated client, starting the demo service first when needed. */
+export function clientOf(ctx: Pick<HandlerContext, 'demo' | 'accounts' | 'clients'>) {
+  return async (row: AccountRow) => {
+    let current = row
+    if (ctx.demo.needsStart(current)) {
+      await ctx.demo.ensureFor(current)
+      current = ctx.accounts.row(current.id)
+    }
+    return ctx.clients.client(current)
+  }
+}
+
+/** Reads of the comparison from the service itself (snapshots are never taken from a copy). */
+export function onlineRead(
+  ctx: Pick<HandlerContext, 'demo' | 'accounts' | 'clients'>,
+  accountId: string,
+): Read {
+  const client = clientOf(ctx)
+  return async (op, input) => {
+    const data = await (await client(ctx.accounts.row(accountId))).call(op, input)
+    return { data, fromCache: false }
+  }
+}
+
+/** Reads of the comparison under the offline policy (the copy when the service is out of reach). */
+export function offlineRead(ctx: HandlerContext, accountId: string): Read {
+  return async (op, input) => {
+    const answer = await offlineCall(
+      {
+        cache: ctx.cache,
+        connectivity: ctx.connectivity,
+        outbox: ctx.outbox,
+        owner: (id) => signedInIdentity(ctx.accountsRepo, ctx.clients, id),
+        client: clientOf(ctx),
+        log: ctx.log,
+      },
+      ctx.accounts.row(accountId),
+      (await findOperationLazily(op))!,
+      input,
+      undefined,
+    )
+    return { data: answer.data, fromCache: answer.fromCache }
+  }
+}
+
+/** changes.snapshots / changes.compare: what changed between runs of a scan. */
+export function changesHandlers(
+  changes: ChangesService,
+  ctx: Pick<HandlerContext, 'accounts'>,
+  csv: LazyCsvExports,
+): Pick<HandlerTable, 'changes.snapshots' | 'changes.compare' | 'changes.exportCsv'> {
+  return {
+    'changes.snapshots': async ({ accountId, scanId }) => {
+      ctx.accounts.row(accountId)
+      return changes.snapshots(accountId, scanId)
+    },
+    'changes.compare': async ({ accountId, scanId, from, to }) => {
+      ctx.accounts.row(accountId)
+      return changes.compare(accountId, scanId, from && to ? { from, to } : undefined)
+    },
+    // Compared again in main (never rows the renderer sends), then saved like any CSV export.
+    'changes.exportCsv': async ({ accountId, scanId, from, to, path, replace }) => {
+      ctx.accounts.row(accountId)
+      const answer = await changes.compare(accountId, scanId, from && to ? { from, to } : undefined)
+      const title = `Changes of ${scanId}${answer.from && answer.to ? `, ${answer.from.runId} to ${answer.to.runId}` : ''}`
+      return (await csv()).exportRows({ accountId, title, path, replace }, changesCsv(answer))
+    },
+  }
+}
