@@ -181,8 +181,9 @@ describe('the built index.html', () => {
   })
 })
 
-/** The first screen's JavaScript budget, in bytes (uncompressed). */
+/** The first screen's JavaScript budget, in bytes (uncompressed), and the cap on any chunk. */
 const FIRST_SCREEN_BUDGET = 250 * 1000
+const CHUNK_CAP = 500 * 1000
 
 /** The relative imports a built module makes before it runs: `import ... from "./x.js"`. */
 function staticImports(code: string): string[] {
@@ -238,5 +239,14 @@ describe('the weight of the built renderer', () => {
       `the first screen loads ${(total / 1000).toFixed(1)} KB over ${files.length} files ` +
         `(budget ${FIRST_SCREEN_BUDGET / 1000} KB):\n${listed(files)}`,
     ).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET)
+  })
+
+  it(`has no chunk over ${CHUNK_CAP / 1000} KB`, () => {
+    const chunks = filesBelow(assets())
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => ({ file, bytes: statSync(join(assets(), file)).size }))
+    expect(chunks.length).toBeGreaterThan(10) // the views are lazy chunks
+    const over = chunks.filter((c) => c.bytes > CHUNK_CAP)
+    expect(over, `chunks over ${CHUNK_CAP / 1000} KB:\n${listed(over)}`).toEqual([])
   })
 })
