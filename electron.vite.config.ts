@@ -47,7 +47,10 @@ export default defineConfig(async (env): Promise<UserConfig> => {
       ...renderer,
       build: {
         ...renderer.build,
-        rolldownOptions: { input: { index: here('./renderer/index.html') } },
+        rolldownOptions: {
+          ...renderer.build?.rolldownOptions,
+          input: { index: here('./renderer/index.html') },
+        },
       },
     },
   }

@@ -63,12 +63,9 @@ export interface CacheStatus {
   newest: string | null
 }
 
-/** Bounds and default of Settings.cacheMaxBytes (per account). */
-export const CACHE_MAX_BYTES = {
-  min: 16 * 1024 ** 2,
-  max: 16 * 1024 ** 3,
-  default: 512 * 1024 ** 2,
-} as const
+// Free of zod in a module of its own, so the renderer's settings store can read it on the first
+// screen without the schemas.
+export { CACHE_MAX_BYTES } from './offline-limits'
 
 /** The state of one queued write. */
 export type OutboxState = 'queued' | 'sending' | 'failed'

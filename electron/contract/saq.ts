@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SaqCompliance } from './saq-compliance'
 
 /*
  * Self-assessment questionnaires (SAQ): the answer vocabulary, what each answer needs, and the
@@ -203,17 +204,9 @@ export const saqAttestation = z.strictObject({
 /** An attestation. */
 export type SaqAttestation = z.infer<typeof saqAttestation>
 
-/** Compliance status derived from the answers. */
-export const SAQ_COMPLIANCE = ['compliant', 'non_compliant', 'compliant_legal_exception'] as const
-/** One compliance status. */
-export type SaqCompliance = (typeof SAQ_COMPLIANCE)[number]
-
-/** Labels of the compliance statuses. */
-export const SAQ_COMPLIANCE_LABELS: Record<SaqCompliance, string> = {
-  compliant: 'Compliant',
-  non_compliant: 'Non-Compliant',
-  compliant_legal_exception: 'Compliant with legal exception',
-}
+// The compliance vocabulary lives in a module without zod (the renderer's registry needs the labels
+// on its first screen); it is part of this module's surface.
+export { SAQ_COMPLIANCE, SAQ_COMPLIANCE_LABELS, type SaqCompliance } from './saq-compliance'
 
 /** Ways a requirement is assessed. */
 export const SAQ_TESTING_METHODS = ['examine', 'interview', 'observe', 'test'] as const

@@ -4,8 +4,9 @@
 //   (`resolveConfig` of electron-vite, then Vite's `build` of that section alone — the same as
 //   `electron-vite build` does for it, without the main process or the renderer; neither needs
 //   Electron's binary, which cannot run here);
-// - the renderer, built as `vite build --config renderer/vite.config.mts` does.
-import { readdirSync, readFileSync } from 'node:fs'
+// - the renderer, built as `vite build --config renderer/vite.config.mts` does; its weight is
+//   checked here too (the first screen's budget, the largest lazy chunk: issue 22).
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -47,11 +48,19 @@ beforeAll(async () => {
   } finally {
     process.env.NODE_ENV = nodeEnv
   }
-  await build({
-    configFile: join(root, 'renderer', 'vite.config.mts'),
-    build: { outDir: rendererDir, emptyOutDir: true },
-    logLevel: 'error',
-  })
+  // A production build, as `npm run build:renderer` makes it: under vitest NODE_ENV is "test",
+  // which would keep Vue's development code in (and weigh the bundle wrongly).
+  try {
+    process.env.NODE_ENV = 'production'
+    await build({
+      configFile: join(root, 'renderer', 'vite.config.mts'),
+      mode: 'production',
+      build: { outDir: rendererDir, emptyOutDir: true },
+      logLevel: 'error',
+    })
+  } finally {
+    process.env.NODE_ENV = nodeEnv
+  }
 }, 180_000)
 
 afterAll(async () => {
@@ -169,5 +178,75 @@ describe('the built index.html', () => {
     // Everything it loads comes from its own origin ('self'): relative asset paths only.
     for (const [, url] of text.matchAll(/\s(?:src|href)="([^"]*)"/gi))
       expect(url === 'data:,' || url.startsWith('./assets/'), url).toBe(true)
+  })
+})
+
+/** The first screen's JavaScript budget, in bytes (uncompressed), and the cap on any chunk. */
+const FIRST_SCREEN_BUDGET = 250 * 1000
+const CHUNK_CAP = 500 * 1000
+
+/** The relative imports a built module makes before it runs: `import ... from "./x.js"`. */
+function staticImports(code: string): string[] {
+  // Minified ES modules: `import{a as b}from"./x.js"`, `import*as c from"./y.js"`, `import"./z.js"`;
+  // `import("./w.js")` (a lazy chunk) has a parenthesis and does not match.
+  return [...code.matchAll(/\bimport\s*(?:[\w$*{][^"'()]*?from\s*)?["']\.\/([^"']+\.js)["']/g)].map(
+    (m) => m[1],
+  )
+}
+
+describe('the weight of the built renderer', () => {
+  const assets = () => join(rendererDir, 'assets')
+  /**
+   * Every script the page runs or fetches before its first screen: the entry and the module
+   * preloads index.html names, and whatever they import statically (Vite preloads those, but
+   * the page would load them anyway).
+   */
+  const firstScreen = () => {
+    const html = readFileSync(join(rendererDir, 'index.html'), 'utf8')
+    const named = [
+      ...html.matchAll(/<script\b[^>]*\ssrc="\.\/assets\/([^"]+\.js)"/gi),
+      ...html.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*\shref="\.\/assets\/([^"]+\.js)"/gi),
+    ].map((m) => m[1])
+    const seen = new Set<string>()
+    const queue = [...named]
+    while (queue.length) {
+      const file = queue.shift()!
+      if (seen.has(file)) continue
+      seen.add(file)
+      queue.push(...staticImports(readFileSync(join(assets(), file), 'utf8')))
+    }
+    return [...seen].map((file) => ({ file, bytes: statSync(join(assets(), file)).size }))
+  }
+  const listed = (files: { file: string; bytes: number }[]) =>
+    files
+      .sort((a, b) => b.bytes - a.bytes)
+      .map((f) => `  ${f.file}: ${(f.bytes / 1000).toFixed(1)} KB`)
+      .join('\n')
+
+  it('finds the imports of a built module, and not its lazy ones', () => {
+    const code =
+      'import{n as e}from"./rolldown-runtime-X.js";import*as t from"./a-1.js";import"./b-2.js";' +
+      'const c=()=>import("./lazy-3.js");e(()=>import(`./lazy-4.js`))'
+    expect(staticImports(code)).toEqual(['rolldown-runtime-X.js', 'a-1.js', 'b-2.js'])
+  })
+
+  it(`loads at most ${FIRST_SCREEN_BUDGET / 1000} KB of JavaScript before the first screen`, () => {
+    const files = firstScreen()
+    const total = files.reduce((sum, f) => sum + f.bytes, 0)
+    expect(files.length).toBeGreaterThan(1)
+    expect(
+      total,
+      `the first screen loads ${(total / 1000).toFixed(1)} KB over ${files.length} files ` +
+        `(budget ${FIRST_SCREEN_BUDGET / 1000} KB):\n${listed(files)}`,
+    ).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET)
+  })
+
+  it(`has no chunk over ${CHUNK_CAP / 1000} KB`, () => {
+    const chunks = filesBelow(assets())
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => ({ file, bytes: statSync(join(assets(), file)).size }))
+    expect(chunks.length).toBeGreaterThan(10) // the views are lazy chunks
+    const over = chunks.filter((c) => c.bytes > CHUNK_CAP)
+    expect(over, `chunks over ${CHUNK_CAP / 1000} KB:\n${listed(over)}`).toEqual([])
   })
 })

@@ -9,6 +9,7 @@ import './styles/app.css'
 import App from './App.vue'
 import { DATA_OPTIONS } from './data/options'
 import { createAppRouter, syncWindowTitle } from './router'
+import { prefetchScreens } from './screens'
 import { useAppStore } from './stores/app'
 
 const app = createApp(App)
@@ -21,3 +22,5 @@ const router = createAppRouter()
 app.use(router)
 syncWindowTitle(router)
 app.mount('#app')
+// Once the first screen is there, the list and detail screens' code loads while the user looks.
+void router.isReady().then(prefetchScreens)

@@ -1,62 +1,40 @@
-import {
-  Aim,
-  Bell,
-  Brush,
-  Calendar,
-  Checked,
-  Connection,
-  Cpu,
-  DataAnalysis,
-  Document,
-  FolderChecked,
-  Key,
-  Link,
-  Lock,
-  Monitor,
-  OfficeBuilding,
-  Platform,
-  RemoveFilled,
-  Tickets,
-  User,
-  UserFilled,
-  Wallet,
-  Warning,
-} from '@element-plus/icons-vue'
-import type { Component } from 'vue'
 import type { GroupId } from '@contract/catalog/types'
 import type { Release } from '@contract/releases'
 
-/** One entry of the sidebar: a catalog group and how the app names and reaches it. */
+/**
+ * One entry of the sidebar: a catalog group and how the app names and reaches it. Its icon is in
+ * components/shell/navIcons.ts: the router reads this module on the first screen, the icons are
+ * needed only where the sidebar is drawn.
+ */
 export interface GroupNav {
   group: GroupId
   label: string
   path: string
-  icon: Component
 }
 
 // Keyed by GroupId so the compiler insists on every group of the catalog (GROUP_IDS order below).
-const NAV: Record<GroupId, Omit<GroupNav, 'group' | 'path'>> = {
-  auth: { label: 'Authentication', icon: Key },
-  targets: { label: 'Targets', icon: Aim },
-  scans: { label: 'Scans', icon: Monitor },
-  reports: { label: 'Reports', icon: Document },
-  advanced_reports: { label: 'Advanced reports', icon: DataAnalysis },
-  vulnerabilities: { label: 'Vulnerabilities', icon: Warning },
-  exceptions: { label: 'Exceptions', icon: RemoveFilled },
-  schedules: { label: 'Schedules', icon: Calendar },
-  webhooks: { label: 'Webhooks', icon: Link },
-  audit: { label: 'Audit log', icon: Tickets },
-  notifications: { label: 'Notifications', icon: Bell },
-  hosts: { label: 'Hosts', icon: Platform },
-  scanners: { label: 'Scanners', icon: Cpu },
-  port_lists: { label: 'Port lists', icon: Connection },
-  credentials: { label: 'Credentials', icon: Lock },
-  user: { label: 'My account', icon: User },
-  organizations: { label: 'Organizations', icon: OfficeBuilding },
-  users: { label: 'Users', icon: UserFilled },
-  white_label: { label: 'White label', icon: Brush },
-  billing: { label: 'Billing', icon: Wallet },
-  saq: { label: 'Questionnaires (SAQ)', icon: Checked },
+const NAV: Record<GroupId, Pick<GroupNav, 'label'>> = {
+  auth: { label: 'Authentication' },
+  targets: { label: 'Targets' },
+  scans: { label: 'Scans' },
+  reports: { label: 'Reports' },
+  advanced_reports: { label: 'Advanced reports' },
+  vulnerabilities: { label: 'Vulnerabilities' },
+  exceptions: { label: 'Exceptions' },
+  schedules: { label: 'Schedules' },
+  webhooks: { label: 'Webhooks' },
+  audit: { label: 'Audit log' },
+  notifications: { label: 'Notifications' },
+  hosts: { label: 'Hosts' },
+  scanners: { label: 'Scanners' },
+  port_lists: { label: 'Port lists' },
+  credentials: { label: 'Credentials' },
+  user: { label: 'My account' },
+  organizations: { label: 'Organizations' },
+  users: { label: 'Users' },
+  white_label: { label: 'White label' },
+  billing: { label: 'Billing' },
+  saq: { label: 'Questionnaires (SAQ)' },
 }
 
 /** The route path of a group: `/port-lists` for `port_lists`. */
@@ -75,7 +53,6 @@ export const GROUP_NAV: readonly GroupNav[] = (Object.keys(NAV) as GroupId[]).ma
 export const LIBRARY_NAV = {
   path: '/library',
   label: 'Downloaded files',
-  icon: FolderChecked,
   after: 'reports' as GroupId,
 } as const
 

@@ -2,7 +2,14 @@ import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-rou
 import { watchEffect } from 'vue'
 import { GROUP_NAV, LIBRARY_NAV, groupPath } from './navigation'
 import { RESOURCES, detailName } from './resources'
-import { BUILT_GROUPS, DETAIL_VIEWS, GROUP_VIEWS, OWN_ROUTES } from './screens'
+import {
+  BUILT_GROUPS,
+  DETAIL_VIEWS,
+  GROUP_VIEWS,
+  OWN_ROUTES,
+  RESOURCE_DETAIL_VIEW,
+  RESOURCE_LIST_VIEW,
+} from './screens'
 import { useAccountsStore } from './stores/accounts'
 import { useAppStore } from './stores/app'
 import { userRoutes } from './views/user/routes'
@@ -21,7 +28,7 @@ const groupRoutes: RouteRecordRaw[] = GROUP_NAV.filter(
 ).map((g) => ({
   path: g.path.slice(1),
   name: g.group,
-  component: GROUP_VIEWS[g.group] ?? (() => import('./views/resources/ResourceListView.vue')),
+  component: GROUP_VIEWS[g.group] ?? RESOURCE_LIST_VIEW,
   props: GROUP_VIEWS[g.group] ? false : { group: g.group },
   meta: { title: g.label },
   // The catalog's spelling (/advanced_reports) reaches the same screen.
@@ -32,7 +39,7 @@ const groupRoutes: RouteRecordRaw[] = GROUP_NAV.filter(
 const detailRoutes: RouteRecordRaw[] = RESOURCES.filter((r) => r.ops.show).map((r) => ({
   path: `${groupPath(r.group).slice(1)}/${r.key === r.group ? '' : r.key.replace(/_/g, '-') + '/'}:id`,
   name: detailName(r),
-  component: DETAIL_VIEWS[r.key] ?? (() => import('./views/resources/ResourceDetailView.vue')),
+  component: DETAIL_VIEWS[r.key] ?? RESOURCE_DETAIL_VIEW,
   props: (route) => ({ resourceKey: r.key, id: String(route.params.id) }),
   meta: { title: r.noun.charAt(0).toUpperCase() + r.noun.slice(1) },
 }))

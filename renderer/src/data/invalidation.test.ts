@@ -10,7 +10,8 @@ import {
 } from '@/test/composables'
 import { account } from '@/test/fixtures'
 import { useInvalidation } from './invalidation'
-import { accountKey, groupKey, operationKey, parseKey } from './keys'
+import { catalog, type OperationId } from '@contract/catalog'
+import { accountKey, groupKey, groupOf, operationKey, parseKey } from './keys'
 import { useOperation } from './useOperation'
 
 const fake = useTwoAccounts()
@@ -44,6 +45,12 @@ describe('query keys', () => {
   it('are told apart from other entries', () => {
     expect(parseKey(['other', 'acct-aaaa', 'scans', 'scans.list', {}])).toBeNull()
     expect(parseKey(['op', 'acct-aaaa', 'scans', 'no.such_op', {}])).toBeNull()
+    expect(parseKey(['op', 'acct-aaaa', 'targets', 'scans.list', {}])).toBeNull()
+  })
+
+  it("name each operation's group as the catalog does, without loading it", () => {
+    for (const [op, def] of Object.entries(catalog))
+      expect(groupOf(op as OperationId), op).toBe(def.group)
   })
 })
 

@@ -1,5 +1,5 @@
 import type { EntryKey } from '@pinia/colada'
-import { catalog, type GroupId, type OperationId } from '@contract/catalog'
+import type { GroupId, OperationId } from '@contract/catalog'
 
 /** First element of every operation query key (lets us tell our entries from others). */
 export const OP_KEY = 'op'
@@ -18,9 +18,18 @@ export function groupKey(accountId: string, group: GroupId): EntryKey {
   return [OP_KEY, accountId, group]
 }
 
+/**
+ * The group of operation `op`: the part of its id before the dot (`targets.list` → `targets`),
+ * the catalog's rule for every id (keys.test.ts checks it against the catalog). Read from the id,
+ * not the catalog, so the keys (used from the first screen on) do not load the catalog's schemas.
+ */
+export function groupOf(op: OperationId): GroupId {
+  return op.slice(0, op.indexOf('.')) as GroupId
+}
+
 /** The prefix of every read of `accountId` of operation `op`, whatever its input. */
 export function operationPrefix(accountId: string, op: OperationId): EntryKey {
-  return [OP_KEY, accountId, catalog[op].group, op]
+  return [OP_KEY, accountId, groupOf(op), op]
 }
 
 /**
@@ -54,6 +63,6 @@ export function parseKey(
 ): { accountId: string; group: GroupId; op: OperationId; input: unknown } | null {
   const [kind, accountId, group, op, input] = key
   if (kind !== OP_KEY || typeof accountId !== 'string' || typeof op !== 'string') return null
-  if (typeof group !== 'string' || !Object.hasOwn(catalog, op)) return null
+  if (typeof group !== 'string' || !op.startsWith(`${group}.`)) return null
   return { accountId, group: group as GroupId, op: op as OperationId, input }
 }

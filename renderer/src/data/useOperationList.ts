@@ -40,6 +40,8 @@ export interface ListOptions<Id extends ListOperationId> {
   path?: () => InputOf<Id>['path'] | null
   /** Filters set before the first request. */
   filters?: Partial<FiltersOf<Id>>
+  /** False holds the read back until it turns true (a pick list not opened yet). */
+  enabled?: () => boolean
 }
 
 /**
@@ -74,7 +76,10 @@ export function useOperationList<Id extends ListOperationId>(
     }
     return { ...(path ? { path } : {}), query } as InputOf<Id>
   }
-  const state: OperationState<OutputOf<Id>> = useOperation(op, input, { keepPrevious: true })
+  const state: OperationState<OutputOf<Id>> = useOperation(op, input, {
+    keepPrevious: true,
+    ...(options.enabled ? { enabled: options.enabled } : {}),
+  })
 
   const envelope = () => state.data.value as { data: RowOf<Id>[] } | undefined
   const rows = computed<RowOf<Id>[]>(() => rowsOf(envelope()))

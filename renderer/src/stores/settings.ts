@@ -2,7 +2,8 @@ import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import type { ChannelInput, ChannelOutput, Settings } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
-import { CACHE_MAX_BYTES, type CacheStatus } from '@contract/offline'
+import type { CacheStatus } from '@contract/offline'
+import { CACHE_MAX_BYTES } from '@contract/offline-limits'
 import { request } from '@/bridge/bridge'
 
 type Theme = Settings['theme']

@@ -26,10 +26,15 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`
 }
 
+// Made once: a formatter costs far more to create than to use, and a list formats a date or two
+// on each of its rows (the locale and zone are the page's, fixed for its life).
+let dateTimeFormat: Intl.DateTimeFormat | undefined
+
 /** A date-time for tables: "22 Nov 2026, 05:42" in the local zone; the raw text when unparsable. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—'
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(d)
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+  return dateTimeFormat.format(d)
 }

@@ -1,7 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import { resourceByKey } from '@/resources'
-import { listAnswer, useTwoAccounts } from '@/test/composables'
+import { apiCalls, listAnswer, useTwoAccounts } from '@/test/composables'
 import { mountWithApp } from '@/test/mountApp'
 import ResourcePicker from './ResourcePicker.vue'
 
@@ -31,5 +31,33 @@ describe('a pick list over another resource', () => {
     await openPicker()
     expect(document.body.textContent).toContain('T 1')
     expect(document.querySelector('[data-testid="data-freshness"]')).toBeNull()
+  })
+})
+
+describe('a pick list asks for its choices', () => {
+  const targetReads = () => apiCalls(fake).filter((c) => c.op === 'targets.list')
+
+  it('only once it is opened, not when it is drawn', async () => {
+    fake.handle('api.call', () => listAnswer('T', 2))
+    mountWithApp(ResourcePicker, {
+      props: { resource: resourceByKey('targets')!, modelValue: null },
+    })
+    await flushPromises()
+    expect(targetReads()).toHaveLength(0)
+    document.querySelector<HTMLElement>('.el-select__wrapper')!.click()
+    await flushPromises()
+    expect(targetReads()).toHaveLength(1)
+    expect(document.body.textContent).toContain('T 1')
+  })
+
+  it('at once when it starts with a value, to show that value by its name', async () => {
+    fake.handle('api.call', () => listAnswer('T', 2))
+    const picker = mountWithApp(ResourcePicker, {
+      props: { resource: resourceByKey('targets')!, modelValue: 'T-2' },
+    })
+    await flushPromises()
+    expect(targetReads()).toHaveLength(1)
+    expect(picker.text()).toContain('T 2')
+    expect(picker.text()).not.toContain('T-2')
   })
 })

@@ -1,4 +1,4 @@
-import { SAQ_COMPLIANCE_LABELS } from '@contract/saq'
+import { SAQ_COMPLIANCE_LABELS } from '@contract/saq-compliance'
 import { defineResource } from '../types'
 
 /** Webhooks, audit, notifications, organizations, users, SAQ and billing features. */
