@@ -1,0 +1,63 @@
+// Issue 19, lists that remember and keyboard triage, end to end in Chromium on the demo: a
+// severity chosen in the list's control stays after opening a finding and going Back, and after a
+// reload.
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { openGroupList, useDemoJourney, waitForList } from './harness'
+
+const WAIT = { timeout: 30_000 }
+
+const rows = (page: Page) =>
+  page.locator('.resource-table[data-resource="vulnerabilities"] .el-table__body .el-table__row')
+const severityFilter = (page: Page) =>
+  page.locator('[data-testid="resource-filters"] [data-filter="severity"]')
+
+/** Every row of the list on screen shows this severity (and there is at least one). */
+async function allRowsAre(page: Page, severity: string): Promise<void> {
+  const matching = page.locator(
+    '.resource-table[data-resource="vulnerabilities"] .el-table__body .el-table__row',
+    { has: page.locator('.el-tag', { hasText: new RegExp(`^\\s*${severity}\\s*$`) }) },
+  )
+  await expect
+    .poll(async () => {
+      const all = await rows(page).count()
+      return all > 0 && all === (await matching.count())
+    }, WAIT)
+    .toBe(true)
+}
+
+describe('lists that remember, on the demo service', () => {
+  const j = useDemoJourney()
+  let page: Page
+  beforeAll(() => void ({ page } = j))
+
+  it('keeps a severity chosen in the control after a finding and Back, and after a reload', async () => {
+    await openGroupList(page, 'vulnerabilities')
+    await severityFilter(page).click()
+    await page
+      .locator('.el-select-dropdown__item', { hasText: /^\s*high\s*$/ })
+      .filter({ visible: true })
+      .click()
+    await page.waitForURL(/#\/vulnerabilities\?severity=high$/, WAIT)
+    await waitForList(page, 'vulnerabilities')
+    await allRowsAre(page, 'high')
+
+    const first = rows(page).first().getByTestId('resource-open')
+    const title = (await first.textContent())!.trim()
+    await first.click()
+    await page.waitForURL(/#\/vulnerabilities\/[^?/]+$/, WAIT)
+    await expect.poll(() => page.getByTestId('resource-title').textContent(), WAIT).toBe(title)
+
+    await page.goBack()
+    await page.waitForURL(/#\/vulnerabilities\?severity=high$/, WAIT)
+    await waitForList(page, 'vulnerabilities')
+    await allRowsAre(page, 'high')
+    expect(await severityFilter(page).textContent()).toContain('high')
+
+    await page.reload()
+    await page.waitForURL(/#\/vulnerabilities\?severity=high$/, WAIT)
+    await waitForList(page, 'vulnerabilities')
+    await allRowsAre(page, 'high')
+    expect(await severityFilter(page).textContent()).toContain('high')
+  })
+})
