@@ -60,4 +60,38 @@ describe('lists that remember, on the demo service', () => {
     await allRowsAre(page, 'high')
     expect(await severityFilter(page).textContent()).toContain('high')
   })
+
+  it('opens the second finding with j j Enter, the next with n, and shows the shortcuts with ?', async () => {
+    await openGroupList(page, 'vulnerabilities')
+    const ids = await page
+      .locator('.resource-table[data-resource="vulnerabilities"] [data-testid="resource-row"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))
+    expect(ids.length).toBeGreaterThan(2)
+    await page.keyboard.press('j')
+    await page.keyboard.press('j')
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.el-table__body .current-row [data-testid="resource-row"]')
+            .getAttribute('data-id'),
+        WAIT,
+      )
+      .toBe(ids[1])
+    await page.keyboard.press('Enter')
+    await page.waitForURL(new RegExp(`#/vulnerabilities/${ids[1]}$`), WAIT)
+    await page.getByTestId('resource-title').waitFor(WAIT)
+
+    await page.keyboard.press('n')
+    await page.waitForURL(new RegExp(`#/vulnerabilities/${ids[2]}$`), WAIT)
+    await page.keyboard.press('p')
+    await page.waitForURL(new RegExp(`#/vulnerabilities/${ids[1]}$`), WAIT)
+
+    await page.keyboard.press('?')
+    const help = page.locator('[data-testid="shortcuts-help"]')
+    await help.waitFor(WAIT)
+    expect(await help.textContent()).toContain('Open the next record of the list it came from')
+    await page.keyboard.press('Escape')
+    await help.waitFor({ state: 'hidden', ...WAIT })
+  })
 })

@@ -2,6 +2,7 @@ import { computed } from 'vue'
 import { useRoute } from 'vue-router'
 import { useOperationList, type ListOperationId } from '@/data/useOperationList'
 import type { ResourceDef } from '@/resources'
+import type { ListTrail } from '@/stores/listTrail'
 import { stateFromQuery, useListAddress } from './listAddress'
 
 /** How a page shows a resource's list. */
@@ -68,5 +69,28 @@ export function useResourceList(resource: ResourceDef, options: ResourceListOpti
     if (list.search.value.trim()) query.search = list.search.value.trim()
     return query
   })
-  return { list, listOp, filterNames, shownFilters, setFilters, exportQuery }
+  /** The list as a record opened from it remembers it (its page's rows and how to read more). */
+  function trail(
+    accountId: string,
+    resourceKey: string,
+    rows: readonly { id: string }[],
+  ): ListTrail {
+    const { page, perPage, sort, search } = list.listState.value
+    return {
+      accountId,
+      resourceKey,
+      op: listOp,
+      query: {
+        ...(list.filters.value as Record<string, unknown>),
+        sort,
+        ...(search ? { search } : {}),
+      },
+      ...(options.path ? { path: options.path } : {}),
+      page,
+      perPage,
+      total: list.total.value,
+      ids: rows.map((r) => r.id),
+    }
+  }
+  return { list, listOp, filterNames, shownFilters, setFilters, exportQuery, trail }
 }
