@@ -62,6 +62,8 @@ export const CHANNEL_NAMES = [
   'outbox.discard',
   'csv.export',
   'csv.reveal',
+  'views.export',
+  'views.import',
 ] as const
 
 /** One request channel name. */

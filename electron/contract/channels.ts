@@ -4,6 +4,7 @@ import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
 import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
+import { viewsInputs, type ViewsOutputs } from './views'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
@@ -129,11 +130,12 @@ export const channelInputs = {
   ...draftsInputs,
   ...offlineInputs,
   ...csvInputs,
+  ...viewsInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
 export interface ChannelOutputs
-  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs {
+  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs, ViewsOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { accountId } from './accounts'
+import { absolutePath } from './files'
 
 /** A saved view's id (made by ScanDesk). */
 const viewId = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a view id')
@@ -38,3 +40,27 @@ export const savedViewsFile = z.strictObject({
   views: z.array(z.strictObject(savedViewFields)).max(500),
 })
 export type SavedViewsFile = z.infer<typeof savedViewsFile>
+
+/** Inputs of the saved views file channels (checked in main before any work). */
+export const viewsInputs = {
+  /** Saves the views file where the user chooses (Electron: the save dialog). */
+  'views.export': z.strictObject({
+    accountId,
+    content: savedViewsFile,
+    path: absolutePath.optional(),
+    replace: z.boolean().optional(),
+  }),
+  /** Reads a views file the user chooses (Electron: the open dialog); its text, at most 1 MiB. */
+  'views.import': z.strictObject({
+    accountId,
+    path: absolutePath.optional(),
+  }),
+}
+
+/** Outputs of the saved views file channels. */
+export interface ViewsOutputs {
+  /** Not saved: cancelled, or (browser mode, no path sent) the path ScanDesk suggests. */
+  'views.export': { saved: true; path: string } | { saved: false; suggestedPath?: string }
+  /** Not read: cancelled, or (browser mode, no path sent) the folder ScanDesk suggests. */
+  'views.import': { read: true; text: string } | { read: false; suggestedFolder?: string }
+}

@@ -10,6 +10,7 @@ import { offlineHandlers } from './offline'
 import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
+import { viewsHandlers } from './views'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
 export function createHandlerTable(ctx: HandlerContext): HandlerTable {
@@ -24,5 +25,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...draftsHandlers(ctx.drafts),
     ...offlineHandlers(ctx),
     ...csvHandlers(ctx),
+    ...viewsHandlers(ctx),
   }
 }

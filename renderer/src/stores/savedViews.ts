@@ -3,8 +3,11 @@ import { computed } from 'vue'
 import type { RouteLocationRaw } from 'vue-router'
 import type { GroupId } from '@contract/catalog'
 import { savedViewsDocument, type SavedView, type SavedViewsFile } from '@contract/views'
+import { request } from '@/bridge/bridge'
+import { readViewsFile, viewsToFile } from '@/data/savedViewsFile'
 import { useDraft } from '@/data/useDraft'
-import { resourceByKey, resourcesOf } from '@/resources'
+import { RESOURCE_LISTS, resourceByKey, resourcesOf } from '@/resources'
+import { useAppStore } from './app'
 
 /**
  * What saving a view takes: the list and its address words (filters, search, sort, page size and
@@ -31,6 +34,7 @@ const newId = () => `view-${Date.now().toString(36)}-${Math.random().toString(36
  * palette and the sidebar read `views`, `viewsOf(group)` and `routeOf(view)`.
  */
 export const useSavedViewsStore = defineStore('savedViews', () => {
+  const app = useAppStore()
   const draft = useDraft('saved-views', savedViewsDocument)
   const views = computed<SavedView[]>(() => draft.value.value?.views ?? [])
   const loaded = computed(() => draft.loaded.value)
@@ -108,8 +112,51 @@ export const useSavedViewsStore = defineStore('savedViews', () => {
     }
   }
 
+  /**
+   * Saves every view to a file (Electron: main's save dialog; browser mode: `path` typed, else
+   * the suggested one comes back). The outcome in words, or the path to ask about.
+   */
+  async function exportFile(
+    path?: string,
+    replace?: boolean,
+  ): Promise<{ done: string } | { askPath: string } | { error: string } | null> {
+    if (!app.accountId) return null
+    const result = await request('views.export', {
+      accountId: app.accountId,
+      content: viewsToFile(views.value),
+      ...(path ? { path, replace } : {}),
+    })
+    if (!result.ok) return { error: result.error.message }
+    if (result.data.saved)
+      return { done: `Saved ${views.value.length} views to ${result.data.path}.` }
+    return result.data.suggestedPath ? { askPath: result.data.suggestedPath } : null
+  }
+  /**
+   * Adds the views of a file the user chooses, all or nothing (checked against the views schema
+   * and the lists ScanDesk has); the outcome in words, or the folder to ask a path in.
+   */
+  async function importFile(
+    path?: string,
+  ): Promise<{ done: string } | { askPath: string } | { error: string } | null> {
+    if (!app.accountId) return null
+    const result = await request('views.import', {
+      accountId: app.accountId,
+      ...(path ? { path } : {}),
+    })
+    if (!result.ok) return { error: result.error.message }
+    if (!result.data.read)
+      return result.data.suggestedFolder ? { askPath: result.data.suggestedFolder } : null
+    const read = readViewsFile(result.data.text, new Set(Object.keys(RESOURCE_LISTS)))
+    if (!read.ok) return { error: read.error }
+    const count = await addFromFile(read.file)
+    if (draft.error.value) return { error: draft.error.value.message }
+    return { done: `Imported ${count} ${count === 1 ? 'view' : 'views'}.` }
+  }
+
   return {
     views,
+    exportFile,
+    importFile,
     loaded,
     error,
     saving: computed(() => draft.saving.value),
