@@ -1,8 +1,11 @@
 // Issue 19, lists that remember and keyboard triage, end to end in Chromium on the demo: a
 // severity chosen in the list's control stays after opening a finding and going Back, and after a
 // reload.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openGroupList, useDemoJourney, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
@@ -30,6 +33,9 @@ describe('lists that remember, on the demo service', () => {
   const j = useDemoJourney()
   let page: Page
   beforeAll(() => void ({ page } = j))
+  // where the views file goes (browser mode takes a typed path inside the temp folder)
+  const folder = mkdtempSync(join(tmpdir(), 'scandesk-views-e2e-'))
+  afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
   it('keeps a severity chosen in the control after a finding and Back, and after a reload', async () => {
     await openGroupList(page, 'vulnerabilities')
@@ -118,5 +124,40 @@ describe('lists that remember, on the demo service', () => {
     await expect
       .poll(() => page.getByTestId('views-open').textContent(), WAIT)
       .toContain('View: Medium findings')
+  })
+
+  it('exports the views to a file and imports them back after deleting one', async () => {
+    await openGroupList(page, 'vulnerabilities')
+    await page.getByTestId('views-open').click()
+    await page.getByTestId('view-manage').filter({ visible: true }).click()
+    const dialog = page.locator('[data-testid="saved-views-dialog"]')
+    await dialog.waitFor(WAIT)
+    // browser mode: main suggests a path, the user confirms it
+    await dialog.getByTestId('views-export').click()
+    // the test id lands on Element Plus' inner input
+    const pathInput = dialog.locator(
+      'input[data-testid="views-file-path"], [data-testid="views-file-path"] input',
+    )
+    await pathInput.waitFor(WAIT)
+    expect(await pathInput.inputValue()).toMatch(/Saved views - .+\.json$/)
+    const file = join(folder, 'views.json')
+    await pathInput.fill(file)
+    await dialog.getByTestId('views-file-go').click()
+    await page.locator('.el-message', { hasText: `Saved 1 views to ${file}` }).waitFor(WAIT)
+    expect(JSON.parse(readFileSync(file, 'utf8')).views).toEqual([
+      expect.objectContaining({ name: 'Medium findings', query: { severity: 'medium' } }),
+    ])
+
+    await dialog.getByTestId('view-delete').first().click()
+    await page.getByTestId('confirm').filter({ visible: true }).click()
+    const entry = page.locator('[data-testid="nav-view"]', { hasText: 'Medium findings' })
+    await entry.waitFor({ state: 'detached', ...WAIT })
+
+    await dialog.getByTestId('views-import').click()
+    await pathInput.waitFor(WAIT)
+    await pathInput.fill(file)
+    await dialog.getByTestId('views-file-go').click()
+    await page.locator('.el-message', { hasText: 'Imported 1 view.' }).waitFor(WAIT)
+    await entry.waitFor(WAIT)
   })
 })
