@@ -65,6 +65,8 @@ export const CHANNEL_NAMES = [
   'changes.snapshots',
   'changes.compare',
   'changes.exportCsv',
+  'views.export',
+  'views.import',
 ] as const
 
 /** One request channel name. */

@@ -5,6 +5,7 @@ import type { ChannelName, EventName } from './channel-names'
 import { changesInputs, type ChangesEvents, type ChangesOutputs } from './changes'
 import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
+import { viewsInputs, type ViewsOutputs } from './views'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
@@ -131,11 +132,19 @@ export const channelInputs = {
   ...offlineInputs,
   ...csvInputs,
   ...changesInputs,
+  ...viewsInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
 export interface ChannelOutputs
-  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs, ChangesOutputs {
+  extends
+    FilesOutputs,
+    SessionsOutputs,
+    DraftsOutputs,
+    OfflineOutputs,
+    CsvOutputs,
+    ChangesOutputs,
+    ViewsOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -1,8 +1,11 @@
 import { z } from 'zod'
 import { accountId } from './accounts'
 
-/** What a draft is of: a scan wizard in progress, an SAQ being filled. */
-export const draftKind = z.enum(['scan-wizard', 'saq'])
+/**
+ * What a draft is of: a scan wizard in progress, an SAQ being filled, the account's saved views of
+ * its lists (one document, key '').
+ */
+export const draftKind = z.enum(['scan-wizard', 'saq', 'saved-views'])
 export type DraftKind = z.infer<typeof draftKind>
 
 /** Which draft of that kind ('' for the one draft of a kind, an SAQ's id for SAQs). */

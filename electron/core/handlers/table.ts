@@ -11,6 +11,7 @@ import { offlineHandlers } from './offline'
 import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
+import { viewsHandlers } from './views'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
 export function createHandlerTable(ctx: HandlerContext): HandlerTable {
@@ -27,5 +28,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...offlineHandlers(ctx),
     ...csvHandlers(ctx, csv),
     ...changesHandlers(ctx.changes, ctx, csv),
+    ...viewsHandlers(ctx),
   }
 }

@@ -102,7 +102,7 @@ export class DraftsRepo {
     const rows = this.db
       .prepare('SELECT kind, COUNT(*) AS n FROM drafts WHERE account_id = ? GROUP BY kind')
       .all(accountId) as { kind: DraftKind; n: number }[]
-    const counts: Record<DraftKind, number> = { 'scan-wizard': 0, saq: 0 }
+    const counts: Record<DraftKind, number> = { 'scan-wizard': 0, saq: 0, 'saved-views': 0 }
     for (const r of rows) counts[r.kind] = r.n
     return counts
   }

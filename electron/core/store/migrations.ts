@@ -333,4 +333,29 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 12,
+    name: 'saved views kept with the drafts',
+    up(db) {
+      // An account's saved views of its lists (issue 19) are one sealed JSON document kept like a
+      // draft (kind 'saved-views'): per account, sealed with its key, one statement a save, gone
+      // with the account. SQLite cannot change a CHECK, so the table is rebuilt (rows kept).
+      db.exec(`
+        CREATE TABLE drafts_v12 (
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('scan-wizard', 'saq', 'saved-views')),
+          key TEXT NOT NULL,
+          sealed BLOB,
+          data TEXT CHECK (data IS NULL OR json_valid(data)),
+          saved_at TEXT NOT NULL,
+          PRIMARY KEY (account_id, kind, key),
+          CHECK ((sealed IS NULL) <> (data IS NULL))
+        ) STRICT;
+        INSERT INTO drafts_v12 (account_id, kind, key, sealed, data, saved_at)
+          SELECT account_id, kind, key, sealed, data, saved_at FROM drafts;
+        DROP TABLE drafts;
+        ALTER TABLE drafts_v12 RENAME TO drafts;
+      `)
+    },
+  },
 ]

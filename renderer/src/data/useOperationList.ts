@@ -42,6 +42,18 @@ export interface ListOptions<Id extends ListOperationId> {
   filters?: Partial<FiltersOf<Id>>
   /** False holds the read back until it turns true (a pick list not opened yet). */
   enabled?: () => boolean
+  /** Search, sort and page set before the first request (a list restored from the address). */
+  initial?: Partial<Omit<ListState, 'filters'>>
+}
+
+/** Everything that decides which rows a list shows: what the address and a saved view keep. */
+export interface ListState {
+  filters: Record<string, unknown>
+  /** The search the service was asked (after the typing pause). */
+  search: string
+  sort: string
+  page: number
+  perPage: number
 }
 
 /**
@@ -56,11 +68,12 @@ export function useOperationList<Id extends ListOperationId>(
 ) {
   const app = useAppStore()
   const defaultSort = options.defaultSort ?? '-created_at'
-  const page = ref(1)
-  const perPage = ref(options.perPage ?? 25)
-  const sort = ref(defaultSort)
-  const search = ref('')
-  const searchSent = ref('')
+  const initial = options.initial ?? {}
+  const page = ref(initial.page ?? 1)
+  const perPage = ref(initial.perPage ?? options.perPage ?? 25)
+  const sort = ref(initial.sort || defaultSort)
+  const search = ref(initial.search ?? '')
+  const searchSent = ref(initial.search ?? '')
   const filters = shallowRef<Partial<FiltersOf<Id>>>({ ...options.filters })
   const selected = ref<string[]>([]) as Ref<string[]>
 
@@ -131,6 +144,24 @@ export function useOperationList<Id extends ListOperationId>(
     page.value = 1
   }
 
+  /** What the list shows now, in one object (the address and saved views keep it). */
+  const listState = computed<ListState>(() => ({
+    filters: filters.value as Record<string, unknown>,
+    search: searchSent.value,
+    sort: sort.value,
+    page: page.value,
+    perPage: perPage.value,
+  }))
+  /** Puts the list back as a state says, all at once (no page reset, no typing pause). */
+  function restore(next: ListState): void {
+    filters.value = { ...next.filters } as Partial<FiltersOf<Id>>
+    search.value = next.search
+    searchSent.value = next.search
+    sort.value = next.sort || defaultSort
+    perPage.value = next.perPage
+    page.value = next.page
+  }
+
   return {
     ...state,
     rows,
@@ -148,6 +179,9 @@ export function useOperationList<Id extends ListOperationId>(
     setSort,
     setSearch,
     setFilters,
+    defaultSort,
+    listState,
+    restore,
   }
 }
 

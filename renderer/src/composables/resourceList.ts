@@ -1,0 +1,96 @@
+import { computed } from 'vue'
+import { useRoute } from 'vue-router'
+import { useOperationList, type ListOperationId } from '@/data/useOperationList'
+import type { ResourceDef } from '@/resources'
+import type { ListTrail } from '@/stores/listTrail'
+import { stateFromQuery, useListAddress } from './listAddress'
+
+/** How a page shows a resource's list. */
+export interface ResourceListOptions {
+  /** Another list operation over the same rows (a "view" tab), or one taking `path`. */
+  op?: ListOperationId
+  path?: Record<string, string>
+  /** Filters fixed by the page (a detail's related list): not offered, always sent. */
+  fixed?: Record<string, string>
+  compact?: boolean
+  /** Whether the list's filters, search, sort and page are kept in the address now. */
+  inAddress: () => boolean
+}
+
+/**
+ * The list behind ResourceTable: its operation, the filters offered (not the page's fixed ones),
+ * kept in the address while `inAddress` (read from it before the first request), and what a CSV
+ * export of it sends.
+ */
+export function useResourceList(resource: ResourceDef, options: ResourceListOptions) {
+  const route = useRoute()
+  const listOp = options.op ?? resource.ops.list
+  const fixed = options.fixed ?? {}
+  const filterNames = (resource.filters ?? []).filter((f) => !(f in fixed))
+  const defaults = {
+    sort: resource.defaultSort ?? '-created_at',
+    perPage: options.compact ? 10 : 25,
+  }
+  const fromAddress = options.inAddress()
+    ? stateFromQuery(route.query, listOp, filterNames, defaults)
+    : undefined
+  const list = useOperationList(listOp, {
+    defaultSort: defaults.sort,
+    perPage: defaults.perPage,
+    path: options.path ? () => options.path : undefined,
+    filters: { ...fromAddress?.filters, ...fixed },
+    initial: fromAddress,
+  })
+  // The filters the user chose (the page's fixed ones are not offered).
+  const shownFilters = computed(() => {
+    const out: Record<string, unknown> = { ...(list.filters.value as Record<string, unknown>) }
+    for (const k of Object.keys(fixed)) delete out[k]
+    return out
+  })
+  useListAddress(
+    {
+      listState: computed(() => ({ ...list.listState.value, filters: shownFilters.value })),
+      restore: (s) => list.restore({ ...s, filters: { ...s.filters, ...fixed } }),
+    },
+    listOp,
+    filterNames,
+    defaults,
+    options.inAddress,
+  )
+  function setFilters(values: Record<string, unknown>): void {
+    list.setFilters({ ...values, ...fixed })
+  }
+  // What the CSV export sends: the list's filters, search and sort (every page).
+  const exportQuery = computed(() => {
+    const query: Record<string, string | number | boolean> = { sort: list.sort.value }
+    for (const [k, v] of Object.entries(list.filters.value as Record<string, unknown>))
+      if ((typeof v === 'string' && v) || typeof v === 'number' || typeof v === 'boolean')
+        query[k] = v
+    if (list.search.value.trim()) query.search = list.search.value.trim()
+    return query
+  })
+  /** The list as a record opened from it remembers it (its page's rows and how to read more). */
+  function trail(
+    accountId: string,
+    resourceKey: string,
+    rows: readonly { id: string }[],
+  ): ListTrail {
+    const { page, perPage, sort, search } = list.listState.value
+    return {
+      accountId,
+      resourceKey,
+      op: listOp,
+      query: {
+        ...(list.filters.value as Record<string, unknown>),
+        sort,
+        ...(search ? { search } : {}),
+      },
+      ...(options.path ? { path: options.path } : {}),
+      page,
+      perPage,
+      total: list.total.value,
+      ids: rows.map((r) => r.id),
+    }
+  }
+  return { list, listOp, filterNames, shownFilters, setFilters, exportQuery, trail }
+}
