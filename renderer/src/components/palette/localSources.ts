@@ -9,6 +9,7 @@ import { useAccountDialogsStore } from '@/stores/accountDialogs'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
 import { useRecentRecordsStore } from '@/stores/recentRecords'
+import { useSavedViewsStore } from '@/stores/savedViews'
 import { useSignInStore } from '@/stores/signIn'
 import { matchesText, type PaletteItem, type PaletteSourceFactory } from './types'
 
@@ -103,5 +104,25 @@ export const recentSource: PaletteSourceFactory = () => {
         if (!matchesText(text, label, noun)) return []
         return [{ key: `${kind}:${id}`, label, detail: noun, to: detailRoute(resource, id) }]
       }),
+  }
+}
+
+/** The window's account's saved views of its lists, each opening its list as it was saved. */
+export const savedViewSource: PaletteSourceFactory = () => {
+  const views = useSavedViewsStore()
+  const items = computed<(PaletteItem & { words?: string })[]>(() =>
+    views.views.map((view) => ({
+      key: view.id,
+      label: view.name,
+      detail: resourceByKey(view.resource)?.plural ?? view.resource,
+      to: views.routeOf(view),
+      words: 'view saved',
+    })),
+  )
+  return {
+    mode: 'local',
+    key: 'views',
+    heading: 'Saved views',
+    items: (text) => filtered(text, items.value),
   }
 }
