@@ -317,6 +317,20 @@ function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
+  if (version >= 11) {
+    rows.run_snapshots = [
+      {
+        account_id: 'acc-1',
+        scan_id: 'scn-1',
+        run_id: 'run-2',
+        finished_at: T1,
+        taken_at: T2,
+        findings: 3,
+        bytes: 4,
+        sealed: Buffer.from([1, 2, 3, 4]),
+      },
+    ]
+  }
   return rows
 }
 
