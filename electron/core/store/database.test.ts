@@ -88,7 +88,7 @@ describe('opening the local store', () => {
   })
 })
 
-type Row = Record<string, string | number | null>
+type Row = Record<string, string | number | Buffer | null>
 
 const T1 = '2024-03-01T08:00:00.000Z'
 const T2 = '2024-03-02T09:30:00.000Z'
