@@ -62,6 +62,12 @@ export const CHANNEL_NAMES = [
   'outbox.discard',
   'csv.export',
   'csv.reveal',
+  'bulk.start',
+  'bulk.list',
+  'bulk.get',
+  'bulk.cancel',
+  'bulk.retry',
+  'bulk.dismiss',
 ] as const
 
 /** One request channel name. */
@@ -79,6 +85,7 @@ export const EVENT_NAMES = [
   'connectivity.mode',
   'outbox.changed',
   'notifications.arrived',
+  'bulk.changed',
 ] as const
 
 /** One event name. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { accountId, addAccountInput, type AccountView } from './accounts'
+import { bulkInputs, type BulkEvents, type BulkOutputs } from './bulk'
 import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
 import { csvInputs, type CsvOutputs } from './csv'
@@ -129,11 +130,12 @@ export const channelInputs = {
   ...draftsInputs,
   ...offlineInputs,
   ...csvInputs,
+  ...bulkInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
 export interface ChannelOutputs
-  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs {
+  extends FilesOutputs, SessionsOutputs, DraftsOutputs, OfflineOutputs, CsvOutputs, BulkOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }
@@ -155,7 +157,7 @@ export interface AccountList {
 }
 
 /** Payload type of each event. */
-export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents {
+export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents, BulkEvents {
   'accounts.changed': AccountList
   'keychain.status': KeychainStatus
   /** New notifications of an account (the watcher's later rounds): its badge and list refresh. */

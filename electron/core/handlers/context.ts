@@ -2,6 +2,7 @@ import type { AccountService } from '../accounts/account-service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
+import type { BulkRuns } from '../bulk/runs'
 import type { CoreEvents } from '../events'
 import type { ExportServices } from '../exports/index'
 import type { HostServices } from '../host'
@@ -37,6 +38,8 @@ export interface HandlerContext {
   host: HostServices
   /** Export jobs, the file library and the download folders. */
   exports: ExportServices
+  /** Bulk runs: one write per record through the outbox, never sent twice. */
+  bulk: BulkRuns
   /** Work in progress per account (scan wizard, SAQ answers). */
   drafts: DraftsRepo
 }

@@ -1,6 +1,7 @@
 import { accountHandlers } from './accounts'
 import { apiHandlers } from './api'
 import { appHandlers } from './app'
+import { bulkHandlers } from './bulk'
 import type { HandlerContext } from './context'
 import { csvHandlers } from './csv'
 import { demoHandlers } from './demo'
@@ -24,5 +25,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...draftsHandlers(ctx.drafts),
     ...offlineHandlers(ctx),
     ...csvHandlers(ctx),
+    ...bulkHandlers(ctx),
   }
 }
