@@ -35,7 +35,11 @@ export const findingsResources = [
     defaultSort: '-cvss_score',
     permission: 'vulnerabilities',
     // Its page adds what the service wrote about it, Create exception… and the Ask tab.
-    custom: { detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue') },
+    // Its list adds row choice and the bulk decisions (Accept risk, False positive).
+    custom: {
+      list: () => import('@/views/vulnerabilities/VulnerabilitiesView.vue'),
+      detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue'),
+    },
   }),
   defineResource({
     key: 'exceptions',
