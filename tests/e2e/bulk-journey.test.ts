@@ -67,4 +67,41 @@ describe('bulk decisions, on the demo service', () => {
     expect(named.map((t) => t.trim()).sort()).toEqual([...titles].sort())
     expect(problems).toEqual([])
   })
+
+  it('renews and then activates the three in bulk from the Exceptions list', async () => {
+    // Still the list of the three with that reason (the search is kept by the list).
+    const list = await waitForList(page, 'exceptions')
+    const rows = list.locator('.el-table__body .el-table__row')
+    expect(await rows.count()).toBe(3)
+    await list.getByTestId('select-page').click()
+    await expect.poll(() => page.getByTestId('bulk-chosen').textContent(), WAIT).toContain('3')
+
+    await page.getByTestId('bulk-renew').click()
+    const dialog = page.locator('[data-testid="bulk-renew-dialog"]').filter({ visible: true })
+    await dialog.waitFor(WAIT)
+    await dialog.locator('input[type="date"]').fill(dayFromToday(90))
+    await page.getByTestId('bulk-renew-submit').click()
+    await page.waitForURL(/#\/bulk\/[0-9a-f-]{36}$/, WAIT)
+    await page.locator('section.bulk-run[data-state="finished"]').waitFor(WAIT)
+    expect(await page.getByTestId('bulk-run-counts').textContent()).toMatch(/3 done, 0 skipped/)
+
+    const again = await openGroupList(page, 'exceptions')
+    await search(page).fill(REASON)
+    await expect.poll(() => again.locator('.el-table__body .el-table__row').count(), WAIT).toBe(3)
+    await waitForList(page, 'exceptions')
+    await again.getByTestId('select-page').click()
+    await page.getByTestId('bulk-activate').click()
+    await page.waitForURL(/#\/bulk\/[0-9a-f-]{36}$/, WAIT)
+    await page.locator('section.bulk-run[data-state="finished"]').waitFor(WAIT)
+    expect(await page.getByTestId('bulk-run-counts').textContent()).toMatch(/3 done, 0 skipped/)
+
+    // Each is active now, until the new day.
+    const active = await openGroupList(page, 'exceptions')
+    await search(page).fill(REASON)
+    const activeRows = active.locator('.el-table__body .el-table__row', {
+      has: page.locator('.el-tag', { hasText: /^\s*active\s*$/ }),
+    })
+    await expect.poll(() => activeRows.count(), WAIT).toBe(3)
+    expect(problems).toEqual([])
+  })
 })
