@@ -70,29 +70,27 @@ export class BulkRepo {
       )
   }
 
-  insertItems(
+  /** The sealed row of a new write (made ahead of insertItems, a few at a time). */
+  sealNew(
     key: AccountKey,
     run: Pick<RunRow, 'id' | 'account_id'>,
-    items: { writeId: string; target: string; label: string | null }[],
-  ): void {
+    item: { writeId: string; target: string; label: string | null },
+  ): Buffer {
+    const payload: ItemPayload = {
+      target: item.target,
+      label: item.label,
+      message: null,
+      code: null,
+      resultId: null,
+    }
+    return sealJson(key, itemAad(run.account_id, run.id, item.writeId), payload)
+  }
+
+  insertItems(runId: string, items: { writeId: string; sealed: Buffer }[]): void {
     const insert = this.db.prepare(
       `INSERT INTO bulk_items (write_id, run_id, seq, state, sealed) VALUES (?, ?, ?, 'queued', ?)`,
     )
-    items.forEach((item, seq) => {
-      const payload: ItemPayload = {
-        target: item.target,
-        label: item.label,
-        message: null,
-        code: null,
-        resultId: null,
-      }
-      insert.run(
-        item.writeId,
-        run.id,
-        seq,
-        sealJson(key, itemAad(run.account_id, run.id, item.writeId), payload),
-      )
-    })
+    items.forEach((item, seq) => insert.run(item.writeId, runId, seq, item.sealed))
   }
 
   run(id: string): RunRow | undefined {

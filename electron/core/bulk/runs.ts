@@ -13,7 +13,7 @@ import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
 import { prepareRequest, type CallInput } from '../http/request'
 import { isUnreachable } from '../offline/connectivity'
-import type { Outbox } from '../offline/outbox'
+import type { BulkOutboxRow, Outbox } from '../offline/outbox'
 import type { Db } from '../store/database'
 import { inputOf, resultIdOf, verdictOf } from './checks'
 import { BulkRepo, UNREADABLE, type ItemPayload, type ItemRow, type RunRow } from './repo'
@@ -38,6 +38,8 @@ export interface BulkDeps {
 
 /** How often a write refused with 429 is tried again before it counts as failed. */
 const RATE_LIMIT_TRIES = 5
+/** Writes checked and sealed between two yields of main's event loop. */
+const CHUNK = 250
 /** At most this often a running run's counts go to the renderer (its end always does). */
 const EVENT_EVERY_MS = 150
 
@@ -79,18 +81,27 @@ export class BulkRuns {
     const key = await this.keyOf(account.id)
     const op = findOperation(input.action) ?? fail('UNKNOWN_OPERATION', 'Unknown bulk action.')
     const body: BulkBody = 'body' in input ? input.body : {}
-    const writes = input.items.map((t) => {
-      const call = inputOf(input.action, t.id, body)
-      prepareRequest(op, call) // a write the service would refuse as malformed is refused now
-      return { writeId: randomUUID(), target: t.id, label: t.label ?? null, input: call }
-    })
-    const now = this.now()
     const run = { id: randomUUID(), account_id: account.id, action: input.action }
+    // Checked and sealed a chunk at a time, yielding between chunks: 5,000 writes never hold
+    // main's event loop for long; then one transaction inserts them all (or none).
+    const items: { writeId: string; sealed: Buffer }[] = []
+    const rows: BulkOutboxRow[] = []
+    for (let i = 0; i < input.items.length; i += CHUNK) {
+      for (const t of input.items.slice(i, i + CHUNK)) {
+        const call = inputOf(input.action, t.id, body)
+        prepareRequest(op, call) // a write the service would refuse as malformed is refused now
+        const write = { writeId: randomUUID(), target: t.id, label: t.label ?? null, input: call }
+        items.push({ writeId: write.writeId, sealed: this.repo.sealNew(key, run, write) })
+        rows.push(this.deps.outbox.sealBulk(account.id, input.action, key, write))
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    const now = this.now()
     this.deps.db.transaction(() => {
       this.repo.prune(account.id)
       this.repo.insertRun(key, { ...run, created_at: now, updated_at: now }, body)
-      this.repo.insertItems(key, run, writes)
-      this.deps.outbox.insertBulk(account, input.action, key, writes)
+      this.repo.insertItems(run.id, items)
+      this.deps.outbox.insertBulk(account, input.action, rows)
     })()
     this.deps.outbox.touched(account.id)
     if (!this.deps.unreachable(account.id)) void this.deps.outbox.replay(account.id)
@@ -143,16 +154,16 @@ export class BulkRuns {
     const body = this.repo.body(key, run) ?? fail('INTEGRITY_FAILED', UNREADABLE)
     this.deps.db.transaction(() => {
       const failed = this.repo.items(run.id, ['failed'])
-      const writes = failed.flatMap((item) => {
+      const rows = failed.flatMap((item) => {
         const p = this.repo.payload(key, run, item)
         if (!p) return []
         const cleared: ItemPayload = { ...p, message: null, code: null }
         this.repo.finish(key, run, item.write_id, 'queued', cleared, this.now())
-        return [
-          { writeId: item.write_id, target: p.target, input: inputOf(run.action, p.target, body) },
-        ]
+        const input = inputOf(run.action, p.target, body)
+        const write = { writeId: item.write_id, target: p.target, input }
+        return [this.deps.outbox.sealBulk(account.id, run.action, key, write)]
       })
-      this.deps.outbox.insertBulk(account, run.action, key, writes)
+      this.deps.outbox.insertBulk(account, run.action, rows)
     })()
     this.deps.outbox.touched(run.account_id)
     if (!this.deps.unreachable(run.account_id)) void this.deps.outbox.replay(run.account_id)

@@ -37,6 +37,13 @@ export interface OutboxPayload {
   error: AppError | null
 }
 
+/** An outbox row of a bulk write, sealed ahead of its insert. */
+export interface BulkOutboxRow {
+  id: string
+  writeId: string
+  sealed: Buffer
+}
+
 /** What a sealed item is bound to: a payload moved to another item, account or operation does not open. */
 export const outboxAad = (accountId: string, id: string, op: string) =>
   `outbox\n${accountId}\n${id}\n${op}`
@@ -134,29 +141,31 @@ export class Outbox {
     }
   }
 
-  /**
-   * Queues the writes of a bulk run (any operation: each is checked for before a re-send by the
-   * bulk engine, which sends it). Synchronous, for the caller's transaction; `key` is the
-   * account's. The rows are not listed (the run shows them) but are counted.
-   */
-  insertBulk(
-    account: { id: string; label: string },
+  /** One sealed outbox row of a bulk write (made ahead of insertBulk, a few at a time). */
+  sealBulk(
+    accountId: string,
     op: string,
     key: AccountKey,
-    writes: { writeId: string; input: CallInput; target: string }[],
-  ): void {
+    w: { writeId: string; input: CallInput; target: string },
+  ): BulkOutboxRow {
+    const id = randomUUID()
+    const payload: OutboxPayload = { input: w.input, target: w.target, error: null }
+    return { id, writeId: w.writeId, sealed: sealJson(key, outboxAad(accountId, id, op), payload) }
+  }
+
+  /**
+   * Queues the writes of a bulk run (any operation: the bulk engine checks for each before a
+   * re-send, and sends it). Synchronous, for the caller's transaction. The rows are not listed
+   * (the run shows them) but are counted.
+   */
+  insertBulk(account: { id: string; label: string }, op: string, rows: BulkOutboxRow[]): void {
     const insert = this.deps.db.prepare(
       `INSERT INTO outbox (id, seq, account_id, account_label, op, sealed, state, created_at,
          bulk_write)
        VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox), ?, ?, ?, ?, 'queued', ?, ?)`,
     )
     const now = this.now()
-    for (const w of writes) {
-      const id = randomUUID()
-      const payload: OutboxPayload = { input: w.input, target: w.target, error: null }
-      const sealed = sealJson(key, outboxAad(account.id, id, op), payload)
-      insert.run(id, account.id, account.label, op, sealed, now, w.writeId)
-    }
+    for (const r of rows) insert.run(r.id, account.id, account.label, op, r.sealed, now, r.writeId)
   }
 
   /** Tells listeners the account's counts changed (after insertBulk's transaction). */
