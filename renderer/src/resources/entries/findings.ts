@@ -33,6 +33,8 @@ export const findingsResources = [
     // (views/vulnerabilities), with the prompt.
     related: [{ label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' }],
     defaultSort: '-cvss_score',
+    // Every finding of the filter (up to 5,000), written as CSV by main.
+    exportCsv: 'vulnerabilities.list',
     permission: 'vulnerabilities',
     // Its page adds what the service wrote about it, Create exception… and the Ask tab.
     // Its list adds row choice and the bulk decisions (Accept risk, False positive).
