@@ -1,5 +1,9 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Papa from 'papaparse'
 import type { Page } from 'playwright-core'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserMode, openGroupList, useDemoJourney, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
@@ -18,6 +22,13 @@ function dayFromToday(days: number): string {
 }
 
 describe('bulk decisions, on the demo service', () => {
+  let folder: string
+  beforeAll(() => {
+    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-bulk-e2e-')))
+  })
+  afterAll(() => {
+    if (folder) fs.rmSync(folder, { recursive: true, force: true })
+  })
   const j = useDemoJourney()
   let app: BrowserMode
   let page: Page
@@ -102,6 +113,35 @@ describe('bulk decisions, on the demo service', () => {
       has: page.locator('.el-tag', { hasText: /^\s*active\s*$/ }),
     })
     await expect.poll(() => activeRows.count(), WAIT).toBe(3)
+    expect(problems).toEqual([])
+  })
+
+  it('exports a filtered vulnerabilities list as CSV: every finding of the filter', async () => {
+    await app.goto(page, 'vulnerabilities?severity=high')
+    const list = await waitForList(page, 'vulnerabilities')
+    const total = Number(
+      /(\d+)/.exec((await list.locator('.el-pagination__total').first().textContent()) ?? '')?.[1],
+    )
+    expect(total).toBeGreaterThan(0)
+    const shown = (await list.getByTestId('resource-open').allTextContents()).map((t) => t.trim())
+
+    await list.getByTestId('csv-export').click()
+    const input = page.locator(
+      'input[data-testid="csv-path-input"], [data-testid="csv-path-input"] input',
+    )
+    await input.waitFor(WAIT)
+    expect(await input.inputValue()).toMatch(/Vulnerabilities - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
+    const target = path.join(folder, 'high.csv')
+    await input.fill(target)
+    await page.getByTestId('csv-path-save').click()
+    await page.getByTestId('csv-saved').waitFor(WAIT)
+    const rows = Papa.parse<Record<string, string>>(fs.readFileSync(target, 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data
+    expect(rows).toHaveLength(total)
+    expect(new Set(rows.map((r) => r.severity))).toEqual(new Set(['high']))
+    for (const title of shown) expect(rows.map((r) => r.title)).toContain(title)
     expect(problems).toEqual([])
   })
 })
