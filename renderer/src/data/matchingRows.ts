@@ -32,6 +32,7 @@ export async function collectMatching(
   const rows: PickedRow[] = []
   let total = 0
   for (let page = 1; rows.length < options.cap; page++) {
+    if (options.signal.aborted) throw options.signal.reason
     const input = { query: { ...query, page, per_page: PAGE } } as InputOf<typeof op>
     const answer = await fetchOperation(accountId, op, input, options.signal)
     const envelope = answer.data as Collection<{ id: string; attributes: Record<string, unknown> }>
