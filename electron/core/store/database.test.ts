@@ -317,6 +317,20 @@ function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
+  if (version >= 11) {
+    rows.run_snapshots = [
+      {
+        account_id: 'acc-1',
+        scan_id: 'scn-1',
+        run_id: 'run-1',
+        finished_at: T1,
+        taken_at: T2,
+        findings: 3,
+        bytes: 14,
+        sealed: Buffer.from('sealed findings'),
+      },
+    ]
+  }
   if (version >= 13) {
     rows.bulk_runs = [
       {
