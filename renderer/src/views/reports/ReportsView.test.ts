@@ -91,7 +91,9 @@ describe('the reports list', () => {
     await flushPromises()
     const table = wrapper.findComponent({ name: 'ElTable' })
     const [first, , third] = table.props('data') as { id: string }[]
-    table.vm.$emit('selection-change', [first, third])
+    // A click on a row's check box (the table's `select`), twice.
+    table.vm.$emit('select', [first], first)
+    table.vm.$emit('select', [first, third], third)
     await flushPromises()
     const button = byTestId('resource-bulk-delete')[0]
     expect(button.textContent).toContain('Delete 2 reports')
