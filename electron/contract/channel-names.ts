@@ -67,6 +67,12 @@ export const CHANNEL_NAMES = [
   'changes.exportCsv',
   'views.export',
   'views.import',
+  'bulk.start',
+  'bulk.list',
+  'bulk.get',
+  'bulk.cancel',
+  'bulk.retry',
+  'bulk.dismiss',
 ] as const
 
 /** One request channel name. */
@@ -85,6 +91,7 @@ export const EVENT_NAMES = [
   'outbox.changed',
   'notifications.arrived',
   'changes.snapshotTaken',
+  'bulk.changed',
 ] as const
 
 /** One event name. */

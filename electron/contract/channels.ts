@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { accountId, addAccountInput, type AccountView } from './accounts'
+import { bulkInputs, type BulkEvents, type BulkOutputs } from './bulk'
 import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
 import { changesInputs, type ChangesEvents, type ChangesOutputs } from './changes'
@@ -133,6 +134,7 @@ export const channelInputs = {
   ...csvInputs,
   ...changesInputs,
   ...viewsInputs,
+  ...bulkInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -144,7 +146,8 @@ export interface ChannelOutputs
     OfflineOutputs,
     CsvOutputs,
     ChangesOutputs,
-    ViewsOutputs {
+    ViewsOutputs,
+    BulkOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }
@@ -172,7 +175,8 @@ export interface AccountList {
 }
 
 /** Payload type of each event. */
-export interface EventPayloads extends FilesEvents, SessionsEvents, OfflineEvents, ChangesEvents {
+export interface EventPayloads
+  extends FilesEvents, SessionsEvents, OfflineEvents, ChangesEvents, BulkEvents {
   'accounts.changed': AccountList
   'keychain.status': KeychainStatus
   /** New notifications of an account (the watcher's later rounds): its badge and list refresh. */

@@ -2,8 +2,15 @@ import { z } from 'zod'
 import { accountId } from './accounts'
 import { absolutePath } from './files'
 
-/** The catalog's CSV exports ScanDesk saves to disk (GET, answered as a file). */
-export const CSV_EXPORT_OPS = ['organizations.export', 'users.export'] as const
+/**
+ * The catalog's CSV exports ScanDesk saves to disk: GETs answered as a file, and lists answered as
+ * JSON that ScanDesk writes as CSV itself (vulnerabilities.list: every page of the filter).
+ */
+export const CSV_EXPORT_OPS = [
+  'organizations.export',
+  'users.export',
+  'vulnerabilities.list',
+] as const
 /** One CSV export operation. */
 export type CsvExportOp = (typeof CSV_EXPORT_OPS)[number]
 

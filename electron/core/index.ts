@@ -6,6 +6,7 @@ import { AccountService } from './accounts/account-service'
 import type { Read } from './changes/findings'
 import { ChangesService } from './changes/service'
 import type { HandlerContext } from './handlers/context'
+import { BulkRuns } from './bulk/runs'
 import { ClientPool, loadClientModule } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
 import { createKeychainVault } from './accounts/keychain-vault'
@@ -31,6 +32,7 @@ import { Outbox } from './offline/outbox'
 import { readCacheMaxBytes } from './offline/settings'
 import { AccountsRepo } from './store/accounts-repo'
 import { openDatabase } from './store/database'
+import type { CallInput } from './http/request'
 import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
@@ -175,6 +177,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     setAside: openedCache.setAside,
     log,
   })
+  /** Sends one operation through the account's gated client (starting the demo when needed). */
+  const send = async (id: string, op: string, input: CallInput) => {
+    let row = accounts.row(id)
+    if (demo.needsStart(row)) {
+      await demo.ensureFor(row)
+      row = accounts.row(id)
+    }
+    return (await clients.client(row)).call(op, input)
+  }
+  let bulk: BulkRuns | null = null
   const outbox = new Outbox({
     db,
     events,
@@ -183,14 +195,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     blocked: () => monitor.blockedReason(),
     report: (id, answered, message) =>
       monitor.report(id, answered ? { answered: true } : { answered: false, message }),
-    send: async (id, op, input) => {
-      let row = accounts.row(id)
-      if (demo.needsStart(row)) {
-        await demo.ensureFor(row)
-        row = accounts.row(id)
-      }
-      return (await clients.client(row)).call(op, input)
-    },
+    send,
+    deliver: (writeId) => (bulk ? bulk.deliver(writeId) : Promise.resolve('wait')),
+  })
+  bulk = new BulkRuns({
+    db,
+    events,
+    keys,
+    outbox,
+    log,
+    account: (id) => accounts.row(id),
+    call: send,
+    unreachable: (id) => monitor.knownUnreachable(id),
   })
   const host = options.host ?? headlessHost
   const exportServices = createExportServices({
@@ -228,6 +244,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     connectivity: monitor,
     cache,
     outbox,
+    bulk,
     host,
     exports: exportServices,
     drafts: new DraftsRepo(db, keys),
@@ -295,6 +312,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await exportServices.start()
   if (options.notificationIntervalMs !== 0) notifications.start()
   // Back online: queued writes go out in order, and export jobs waiting for the service resume.
+  // Bulk writes left waiting by the last run (a restart in the middle) are delivered again.
+  for (const id of bulk.waitingAccounts()) if (!monitor.knownUnreachable(id)) void outbox.replay(id)
   monitor.onOnline((id) => {
     if (!accountsRepo.get(id)) return
     void outbox.replay(id)
@@ -332,6 +351,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await demo.close()
         clients.closeAll()
         await outbox.idle()
+        bulk?.close()
         cache.close()
         db.close()
       })()

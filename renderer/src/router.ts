@@ -83,6 +83,13 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Questionnaire' },
       },
       {
+        path: 'bulk/:runId',
+        name: 'bulk-run',
+        component: () => import('./views/bulk/BulkRunView.vue'),
+        props: (route) => ({ runId: String(route.params.runId) }),
+        meta: { title: 'Bulk run' },
+      },
+      {
         path: 'outbox',
         name: 'outbox',
         component: () => import('./views/outbox/OutboxView.vue'),

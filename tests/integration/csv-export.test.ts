@@ -250,3 +250,48 @@ describe('exporting to CSV in browser mode (no save dialog)', () => {
     expect(fs.existsSync(outside)).toBe(false)
   })
 })
+
+describe('the vulnerabilities, which the service answers as JSON, written as CSV by ScanDesk', () => {
+  type Vuln = { id: string; attributes: { title: string; severity: string; cvss_score: number } }
+
+  it('writes every page of the filter in its sort, and the chosen rows by their ids', async () => {
+    await start('electron')
+    const high = await call<{ data: Vuln[] }>('vulnerabilities.list', {
+      query: { severity: 'high', per_page: 500 },
+    })
+    expect(high.data.length).toBeGreaterThan(0)
+    host.answers.saveAs = path.join(home, 'high.csv')
+    const out = await t.ok<CsvExportOutcome>('csv.export', {
+      accountId: account.id,
+      op: 'vulnerabilities.list',
+      query: { severity: 'high', sort: '-cvss_score' },
+    })
+    expect(out).toEqual({
+      saved: true,
+      path: path.join(home, 'high.csv'),
+      rows: high.data.length,
+      escapedCells: 0,
+    })
+    expect(offered).toEqual([path.join(home, `Vulnerabilities - Sandbox admin - ${today()}.csv`)])
+    const rows = rowsOf(path.join(home, 'high.csv'))
+    expect(rows.map((r) => r.id).sort()).toEqual(high.data.map((v) => v.id).sort())
+    expect(new Set(rows.map((r) => r.severity))).toEqual(new Set(['high']))
+    const scores = rows.map((r) => Number(r.cvss_score))
+    expect(scores).toEqual([...scores].sort((a, b) => b - a))
+    const first = high.data.find((v) => v.id === rows[0].id)!
+    expect(rows[0].title).toBe(first.attributes.title)
+
+    const chosen = high.data.slice(0, 2).map((v) => v.id)
+    host.answers.saveAs = path.join(home, 'chosen.csv')
+    await t.ok('csv.export', {
+      accountId: account.id,
+      op: 'vulnerabilities.list',
+      query: { ids: chosen.join(',') },
+    })
+    expect(
+      rowsOf(path.join(home, 'chosen.csv'))
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(chosen.sort())
+  })
+})

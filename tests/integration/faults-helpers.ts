@@ -20,6 +20,15 @@ export interface ProxyFaults {
    * answered 503, as a gateway that lost the upstream's answer would.
    */
   unavailable: number
+  /**
+   * The next this-many requests (after `unavailable`'s) are forwarded to the sandbox (which does
+   * the work) and then their connection is destroyed before any answer, as a line that drops.
+   */
+  dropped: number
+  /** Which requests `unavailable` and `dropped` apply to (all when null). */
+  matching: ((method: string, path: string) => boolean) | null
+  /** This many matching requests pass untouched before `unavailable` and `dropped` apply. */
+  pass: number
   /** Retry-After sent with those 503s (none when null). */
   unavailableRetryAfter: string | null
   /** How a 429's Retry-After from the sandbox (always `1`) reaches the client. */
@@ -39,6 +48,9 @@ export interface FaultProxy {
 
 const NO_PROXY_FAULTS: ProxyFaults = {
   unavailable: 0,
+  dropped: 0,
+  matching: null,
+  pass: 0,
   unavailableRetryAfter: null,
   retryAfter: 'seconds',
   drip: null,
@@ -83,7 +95,12 @@ export async function startFaultProxy(sandbox: { baseUrl: string }): Promise<Fau
           let body = Buffer.concat(chunks)
           const headers = { ...answer.headers }
           const f = proxy.faults
-          if (f.unavailable > 0) {
+          const hit = !f.matching || f.matching(seen.method, seen.path)
+          if (hit && f.pass > 0 && f.unavailable + f.dropped > 0) f.pass--
+          else if (hit && f.unavailable === 0 && f.dropped > 0) {
+            f.dropped--
+            return void res.destroy()
+          } else if (hit && f.unavailable > 0) {
             f.unavailable--
             status = 503
             body = Buffer.from(JSON.stringify({ error: 'Service Unavailable' }))

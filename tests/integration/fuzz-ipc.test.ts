@@ -30,7 +30,7 @@ const RUNS = 50
  * Channels that, given a payload their schema accepts, open an OS dialog or do real, lasting work
  * (sign in or out, remove or change the account and its credentials, start exports that write
  * files later, write audit bundles, send e-mails, probe arbitrary addresses, switch the whole app
- * offline, clear the offline copy). They are fuzzed with payloads their schema refuses only, so
+ * offline, clear the offline copy, start bulk runs of writes). They are fuzzed with payloads their schema refuses only, so
  * one run cannot change what the next runs see; every other channel takes valid payloads too.
  */
 const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
@@ -53,6 +53,7 @@ const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'connectivity.setWorkOffline',
   'connectivity.network',
   'cache.clear',
+  'bulk.start',
 ])
 
 const LOCAL_ID = '0b7c4f6e-3c1a-4d5e-9f00-123456789abc'
@@ -136,6 +137,17 @@ function examples(
     'changes.snapshots': { accountId, scanId: 'scn-001' },
     'changes.compare': { accountId, scanId: 'scn-001', from: 'run-001', to: 'run-002' },
     'changes.exportCsv': { accountId, scanId: 'scn-001', path: path.join(home, 'changes.csv') },
+    'bulk.start': {
+      accountId,
+      action: 'exceptions.create',
+      body: { kind: 'accepted_risk', reason: 'Fuzzed', expires_at: '2099-01-01T00:00:00Z' },
+      items: [{ id: 'vul-001', label: 'Fuzzed finding' }],
+    },
+    'bulk.list': { accountId },
+    'bulk.get': { runId: LOCAL_ID },
+    'bulk.cancel': { runId: LOCAL_ID },
+    'bulk.retry': { runId: LOCAL_ID },
+    'bulk.dismiss': { runId: LOCAL_ID },
   }
 }
 

@@ -15,6 +15,7 @@ import { escapeCsvAnswer } from './csv-text'
 import { writeAtomically } from './atomic-write'
 import { formatBytes } from './download'
 import type { FileOps } from './fs-ops'
+import { isListCsv, listCsv } from './list-csv'
 import { safeFileName } from './names'
 
 /** The largest CSV export ScanDesk takes: it is held in memory to be checked and escaped. */
@@ -24,6 +25,7 @@ export const MAX_CSV_EXPORT_BYTES = 64 * 1024 ** 2
 const TITLES: Record<CsvExportOp, string> = {
   'organizations.export': 'Organizations',
   'users.export': 'Users',
+  'vulnerabilities.list': 'Vulnerabilities',
 }
 
 /** One "Export CSV…" as the handler hands it over (already checked against the channel schema). */
@@ -98,8 +100,10 @@ export class CsvExports {
   async export(req: CsvExportRequest): Promise<CsvExportOutcome> {
     const chosen = await this.choose(req, this.defaultName(req.op, req.accountId))
     if ('outcome' in chosen) return chosen.outcome
-    const answer = await this.fetch(req)
-    return this.write(req.accountId, chosen, escapeCsvAnswer(answer.bytes, answer.contentType))
+    const csv = isListCsv(req.op)
+      ? await listCsv(await this.deps.clientFor(req.accountId), req.op, req.query)
+      : await this.fetch(req).then((a) => escapeCsvAnswer(a.bytes, a.contentType))
+    return this.write(req.accountId, chosen, csv)
   }
 
   /** Where to save: the dialog's choice or the typed path (checked), or why nothing is saved. */

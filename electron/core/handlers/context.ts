@@ -3,6 +3,7 @@ import type { ChangesService } from '../changes/service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
+import type { BulkRuns } from '../bulk/runs'
 import type { CoreEvents } from '../events'
 import type { ExportServices } from '../exports/index'
 import type { HostServices } from '../host'
@@ -38,6 +39,8 @@ export interface HandlerContext {
   host: HostServices
   /** Export jobs, the file library and the download folders. */
   exports: ExportServices
+  /** Bulk runs: one write per record through the outbox, never sent twice. */
+  bulk: BulkRuns
   /** Work in progress per account (scan wizard, SAQ answers). */
   drafts: DraftsRepo
   /** Snapshots of runs and their comparison. */

@@ -2,6 +2,7 @@ import { accountHandlers } from './accounts'
 import { changesHandlers } from './changes'
 import { apiHandlers } from './api'
 import { appHandlers } from './app'
+import { bulkHandlers } from './bulk'
 import type { HandlerContext } from './context'
 import { csvExportsOf, csvHandlers } from './csv'
 import { demoHandlers } from './demo'
@@ -29,5 +30,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...csvHandlers(ctx, csv),
     ...changesHandlers(ctx.changes, ctx, csv),
     ...viewsHandlers(ctx),
+    ...bulkHandlers(ctx),
   }
 }

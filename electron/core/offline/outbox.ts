@@ -26,6 +26,8 @@ interface Row {
   input: string | null
   target: string | null
   error: string | null
+  /** The bulk write this row carries (its input and result live with the bulk run), or null. */
+  bulk_write: string | null
 }
 
 /** What is sealed of a queued write: everything the user and the service said about it. */
@@ -33,6 +35,13 @@ export interface OutboxPayload {
   input: CallInput
   target: string | null
   error: AppError | null
+}
+
+/** An outbox row of a bulk write, sealed ahead of its insert. */
+export interface BulkOutboxRow {
+  id: string
+  writeId: string
+  sealed: Buffer
 }
 
 /** What a sealed item is bound to: a payload moved to another item, account or operation does not open. */
@@ -62,6 +71,11 @@ export interface OutboxDeps {
   blocked: () => string | null
   /** Reports a real request's outcome to the connectivity monitor. */
   report: (accountId: string, answered: boolean, message: string) => void
+  /**
+   * Delivers one bulk write (core/bulk): checks, sends and records its result; 'wait' when the
+   * service cannot be reached (the row stays queued and the replay ends).
+   */
+  deliver?: (writeId: string) => Promise<'finished' | 'wait'>
   now?: () => Date
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
 }
@@ -127,6 +141,38 @@ export class Outbox {
     }
   }
 
+  /** One sealed outbox row of a bulk write (made ahead of insertBulk, a few at a time). */
+  sealBulk(
+    accountId: string,
+    op: string,
+    key: AccountKey,
+    w: { writeId: string; input: CallInput; target: string },
+  ): BulkOutboxRow {
+    const id = randomUUID()
+    const payload: OutboxPayload = { input: w.input, target: w.target, error: null }
+    return { id, writeId: w.writeId, sealed: sealJson(key, outboxAad(accountId, id, op), payload) }
+  }
+
+  /**
+   * Queues the writes of a bulk run (any operation: the bulk engine checks for each before a
+   * re-send, and sends it). Synchronous, for the caller's transaction. The rows are not listed
+   * (the run shows them) but are counted.
+   */
+  insertBulk(account: { id: string; label: string }, op: string, rows: BulkOutboxRow[]): void {
+    const insert = this.deps.db.prepare(
+      `INSERT INTO outbox (id, seq, account_id, account_label, op, sealed, state, created_at,
+         bulk_write)
+       VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM outbox), ?, ?, ?, ?, 'queued', ?, ?)`,
+    )
+    const now = this.now()
+    for (const r of rows) insert.run(r.id, account.id, account.label, op, r.sealed, now, r.writeId)
+  }
+
+  /** Tells listeners the account's counts changed (after insertBulk's transaction). */
+  touched(accountId: string): void {
+    this.changed(accountId)
+  }
+
   /** Keeps a write for later, sealed (its input checked first, so a bad one is refused now). */
   async enqueue(
     account: { id: string; label: string },
@@ -173,9 +219,11 @@ export class Outbox {
     const rows = (
       accountId
         ? this.deps.db
-            .prepare('SELECT * FROM outbox WHERE account_id = ? ORDER BY seq')
+            .prepare(
+              'SELECT * FROM outbox WHERE account_id = ? AND bulk_write IS NULL ORDER BY seq',
+            )
             .all(accountId)
-        : this.deps.db.prepare('SELECT * FROM outbox ORDER BY seq').all()
+        : this.deps.db.prepare('SELECT * FROM outbox WHERE bulk_write IS NULL ORDER BY seq').all()
     ) as Row[]
     const items: OutboxItem[] = []
     for (const r of rows) items.push(await this.view(r))
@@ -230,6 +278,8 @@ export class Outbox {
     const row = this.row(id)
     if (!row) return false
     if (row.state === 'sending') fail('CONFLICT', 'That item is being sent right now.')
+    if (row.bulk_write)
+      fail('CONFLICT', 'That change belongs to a bulk run: cancel the run instead.')
     this.deps.db.prepare('DELETE FROM outbox WHERE id = ?').run(id)
     this.changed(row.account_id)
     return true
@@ -248,6 +298,10 @@ export class Outbox {
       // Without the account's key nothing is opened: the items wait, untouched.
       const { key } = await this.deps.keys.keyFor(accountId)
       if (!key) return
+      if (row.bulk_write !== null) {
+        if (!(await this.deliverBulk(row))) return
+        continue
+      }
       const payload = this.payloadOf(row, key)
       if (!payload) {
         this.deps.db.prepare("UPDATE outbox SET state = 'failed' WHERE id = ?").run(row.id)
@@ -286,6 +340,27 @@ export class Outbox {
         this.changed(accountId)
       }
     }
+  }
+
+  /** One bulk row: the engine delivers it; false when the replay has to stop (not reached). */
+  private async deliverBulk(row: Row): Promise<boolean> {
+    const deliver = this.deps.deliver
+    if (!deliver || !row.bulk_write) return false
+    this.deps.db
+      .prepare(
+        "UPDATE outbox SET state = 'sending', attempts = attempts + 1, last_tried_at = ? WHERE id = ?",
+      )
+      .run(this.now(), row.id)
+    let outcome: 'finished' | 'wait' = 'wait'
+    try {
+      outcome = await deliver(row.bulk_write)
+    } catch (err) {
+      this.deps.log?.('error', `bulk write ${row.bulk_write} not delivered: ${String(err)}`)
+    }
+    if (outcome === 'finished') this.deps.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id)
+    else this.deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE id = ?").run(row.id)
+    this.changed(row.account_id)
+    return outcome === 'finished'
   }
 
   private changed(accountId: string): void {

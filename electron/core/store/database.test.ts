@@ -23,7 +23,7 @@ describe('opening the local store', () => {
     expect(fs.existsSync(path.join(dir, DB_FILE))).toBe(true)
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
-    expect(schemaVersion(db)).toBe(MIGRATIONS.length)
+    expect(schemaVersion(db)).toBe(LATEST)
     const tables = (
       db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
         name: string
@@ -55,7 +55,7 @@ describe('opening the local store', () => {
     db = openDatabase(dir)
     db.close()
     const next: Migration = {
-      version: MIGRATIONS.length + 1,
+      version: LATEST + 1,
       name: 'test table',
       up: (d) => d.exec('CREATE TABLE extra (id TEXT PRIMARY KEY) STRICT'),
     }
@@ -67,7 +67,7 @@ describe('opening the local store', () => {
   it('rolls a failing migration back as a whole', () => {
     db = openDatabase(dir)
     const broken: Migration = {
-      version: MIGRATIONS.length + 1,
+      version: LATEST + 1,
       name: 'broken',
       up: (d) => {
         d.exec('CREATE TABLE half (id TEXT) STRICT')
@@ -75,7 +75,7 @@ describe('opening the local store', () => {
       },
     }
     expect(() => migrate(db!, [...MIGRATIONS, broken])).toThrow()
-    expect(schemaVersion(db)).toBe(MIGRATIONS.length)
+    expect(schemaVersion(db)).toBe(LATEST)
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined()
   })
 
@@ -322,12 +322,35 @@ function rowsAt(version: number): Record<string, Row[]> {
       {
         account_id: 'acc-1',
         scan_id: 'scn-1',
-        run_id: 'run-2',
+        run_id: 'run-1',
         finished_at: T1,
         taken_at: T2,
         findings: 3,
-        bytes: 4,
-        sealed: Buffer.from([1, 2, 3, 4]),
+        bytes: 14,
+        sealed: Buffer.from('sealed findings'),
+      },
+    ]
+  }
+  if (version >= 13) {
+    rows.bulk_runs = [
+      {
+        id: 'run-1',
+        account_id: 'acc-1',
+        action: 'exceptions.create',
+        sealed: Buffer.from('sealed run'),
+        created_at: T1,
+        updated_at: T2,
+      },
+    ]
+    rows.bulk_items = [
+      {
+        write_id: 'write-1',
+        run_id: 'run-1',
+        seq: 0,
+        state: 'done',
+        attempts: 1,
+        sent_at: T2,
+        sealed: Buffer.from('sealed item'),
       },
     ]
   }
@@ -343,7 +366,9 @@ function addedDefaults(table: string, version: number): Row {
   if (table === 'accounts') return { copy_locked: 0 }
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
   // Kept in their plain columns until the account's key seals them (store/sealing.ts).
-  if (table === 'drafts' || table === 'outbox') return { sealed: null }
+  if (table === 'drafts') return { sealed: null }
+  // No row before migration 13 carries a bulk write.
+  if (table === 'outbox') return version < 13 ? { sealed: null, bulk_write: null } : {}
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null }
   }

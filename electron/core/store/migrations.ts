@@ -358,4 +358,37 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 13,
+    name: 'bulk runs',
+    up(db) {
+      // A bulk run: one write per item. `sealed` holds what the writes share (reason, expiry); an
+      // item's `sealed` its record and label, and once done its result or the service's words.
+      // `attempts` counts the times the write was handed to the service: one above zero makes the
+      // next delivery ask the service whether it already has the write before sending it again.
+      db.exec(`
+        CREATE TABLE bulk_runs (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          action TEXT NOT NULL,
+          sealed BLOB NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX bulk_runs_account ON bulk_runs (account_id, created_at);
+        CREATE TABLE bulk_items (
+          write_id TEXT PRIMARY KEY,
+          run_id TEXT NOT NULL REFERENCES bulk_runs(id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'done', 'skipped', 'failed', 'cancelled')),
+          attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+          sent_at TEXT,
+          sealed BLOB NOT NULL,
+          UNIQUE (run_id, seq)
+        ) STRICT;
+        ALTER TABLE outbox ADD COLUMN bulk_write TEXT REFERENCES bulk_items(write_id) ON DELETE CASCADE;
+        CREATE INDEX outbox_bulk_write ON outbox (bulk_write);
+      `)
+    },
+  },
 ]

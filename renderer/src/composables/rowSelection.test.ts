@@ -58,4 +58,37 @@ describe('a list’s row selection', () => {
     s.extendTo('d')
     expect(s.ids.value).toEqual(['d'])
   })
+
+  it('extends from the anchor either way without repeating a row', () => {
+    const s = make()
+    s.toggle('b')
+    s.extendTo('d')
+    expect(s.ids.value).toEqual(['b', 'c', 'd'])
+    s.toggle('e')
+    s.extendTo('c')
+    expect(s.ids.value).toEqual(['b', 'c', 'd', 'e'])
+    expect(s.count.value).toBe(4)
+  })
+
+  it('chooses the page by the header and clears all, anchor too', () => {
+    let onScreen = ['a', 'b']
+    const s = useRowSelection(() => onScreen)
+    s.toggle('b')
+    onScreen = ['c', 'd']
+    s.selectAll(onScreen)
+    expect(s.ids.value).toEqual(['c', 'd'])
+    s.clear()
+    expect(s.ids.value).toEqual([])
+    s.extendTo('d')
+    expect(s.ids.value).toEqual(['d'])
+  })
+
+  it('lists chosen ids no longer on screen after those on screen', () => {
+    let onScreen = ['a', 'b', 'c']
+    const s = useRowSelection(() => onScreen)
+    s.toggle('c')
+    s.toggle('a')
+    onScreen = ['c', 'd']
+    expect(s.ids.value).toEqual(['c', 'a'])
+  })
 })

@@ -33,9 +33,15 @@ export const findingsResources = [
     // (views/vulnerabilities), with the prompt.
     related: [{ label: 'Exceptions', resource: 'exceptions', filter: 'vulnerability_id' }],
     defaultSort: '-cvss_score',
+    // Every finding of the filter (up to 5,000), written as CSV by main.
+    exportCsv: 'vulnerabilities.list',
     permission: 'vulnerabilities',
     // Its page adds what the service wrote about it, Create exception… and the Ask tab.
-    custom: { detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue') },
+    // Its list adds row choice and the bulk decisions (Accept risk, False positive).
+    custom: {
+      list: () => import('@/views/vulnerabilities/VulnerabilitiesView.vue'),
+      detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue'),
+    },
   }),
   defineResource({
     key: 'exceptions',

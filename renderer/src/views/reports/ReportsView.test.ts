@@ -91,7 +91,7 @@ describe('the reports list', () => {
     await flushPromises()
     const table = wrapper.findComponent({ name: 'ElTable' })
     const [first, , third] = table.props('data') as { id: string }[]
-    // the rows' check boxes, one by one (the table's select event: the rows chosen, the row)
+    // A click on a row's check box (the table's `select`), twice.
     table.vm.$emit('select', [first], first)
     table.vm.$emit('select', [first, third], third)
     await flushPromises()
