@@ -1,5 +1,6 @@
 import type { AccountService } from '../accounts/account-service'
 import type { ChangesService } from '../changes/service'
+import type { SinceService } from '../since/service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
@@ -45,4 +46,6 @@ export interface HandlerContext {
   drafts: DraftsRepo
   /** Snapshots of runs and their comparison. */
   changes: ChangesService
+  /** "Since your last visit" counts and the record of dashboard visits. */
+  since: SinceService
 }
