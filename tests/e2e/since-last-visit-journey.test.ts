@@ -3,7 +3,16 @@
 // and its count leads to the scans list that shows it (last finished first).
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { field, openGroupList, useDemoJourney, waitForList } from './harness'
+import {
+  accountAction,
+  accountIdByLabel,
+  closeSwitcher,
+  field,
+  openGroupList,
+  openSwitcher,
+  useDemoJourney,
+  waitForList,
+} from './harness'
 
 const WAIT = { timeout: 30_000 }
 const HOSTS = '198.51.100.80/29'
@@ -53,6 +62,49 @@ describe('since your last visit (issue 19)', () => {
     expect(page.url()).toContain('status=completed')
     expect(page.url()).toContain('sort=-finished_at')
     await waitForList(page, 'scans')
+    const first = page
+      .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
+      .first()
+    await expect.poll(() => first.getByTestId('resource-open').textContent(), WAIT).toContain(SCAN)
+  })
+
+  it('puts every signed-in account side by side, and a count opens that account’s list', async () => {
+    // A second account: the demo's manager (the window switches to it), then back to the demo.
+    const demoId = await accountIdByLabel(page, 'Demo service')
+    await accountAction(page, demoId, 'account-add-user')
+    const dialog = page.getByTestId('add-account-dialog')
+    await dialog.waitFor(WAIT)
+    await field(page, 'field-label').fill('Demo manager')
+    await field(page, 'field-username').fill('manager@sandbox.test')
+    await field(page, 'field-password').fill('sandbox-password')
+    await page.getByTestId('add-account-submit').click()
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
+    const managerId = await accountIdByLabel(page, 'Demo manager')
+    const panelOfSwitcher = await openSwitcher(page)
+    await panelOfSwitcher.getByTestId(`account-switch-${demoId}`).click()
+    await closeSwitcher(page)
+    await expect
+      .poll(() => page.getByTestId('account-switcher-label').textContent(), WAIT)
+      .toContain('Demo service')
+
+    await page.getByTestId('nav-dashboard').click()
+    const all = page.getByTestId('all-accounts-panel')
+    const demoRow = all.getByTestId(`all-accounts-row-${demoId}`)
+    const managerRow = all.getByTestId(`all-accounts-row-${managerId}`)
+    await demoRow.waitFor(WAIT)
+    await managerRow.waitFor(WAIT)
+    // Each row in its account's colour; the manager never visited: the last 7 days.
+    expect(await managerRow.textContent()).toContain('first visit: last 7 days')
+    const link = managerRow.getByTestId('all-accounts-scansCompleted-link')
+    await link.waitFor(WAIT)
+    await link.click()
+
+    // The window is the manager's now, on its completed scans, last finished first.
+    await expect
+      .poll(() => page.getByTestId('account-switcher-label').textContent(), WAIT)
+      .toContain('Demo manager')
+    expect(page.url()).toContain('status=completed')
+    await waitForList(page, 'scans', { account: managerId })
     const first = page
       .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
       .first()

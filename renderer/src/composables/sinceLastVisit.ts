@@ -25,6 +25,8 @@ function markSeen(accountId: string | null): void {
 export function useSinceLastVisit() {
   const app = useAppStore()
   const state = ref<SinceState>({ answer: null, error: null, loading: false })
+  /** The account whose counts are on screen: the one whose visit leaving records. */
+  let shownFor: string | null = null
   let asked = 0
 
   async function load(): Promise<void> {
@@ -34,24 +36,30 @@ export function useSinceLastVisit() {
     state.value = { ...state.value, loading: true }
     const result = await request('since.counts', { accountId })
     if (mine !== asked) return
+    shownFor = accountId
     state.value = result.ok
       ? { answer: result.data, error: null, loading: false }
       : { answer: null, error: result.error, loading: false }
   }
 
+  const leave = () => {
+    markSeen(shownFor)
+    shownFor = null
+  }
   watch(
     () => app.accountId,
-    (now, before) => {
-      if (before) markSeen(before)
+    () => {
+      leave()
+      asked++
       state.value = { answer: null, error: null, loading: false }
       void load()
     },
     { immediate: true },
   )
-  const leave = () => markSeen(app.accountId)
   window.addEventListener('pagehide', leave)
   onScopeDispose(() => {
     window.removeEventListener('pagehide', leave)
+    asked++
     leave()
   })
   return { state, reload: load }
