@@ -94,7 +94,7 @@ describe('since your last visit (issue 19)', () => {
     await demoRow.waitFor(WAIT)
     await managerRow.waitFor(WAIT)
     // Each row in its account's colour; the manager never visited: the last 7 days.
-    expect(await managerRow.textContent()).toContain('first visit: last 7 days')
+    await expect.poll(() => managerRow.textContent(), WAIT).toContain('first visit: last 7 days')
     const link = managerRow.getByTestId('all-accounts-scansCompleted-link')
     await link.waitFor(WAIT)
     await link.click()
