@@ -253,6 +253,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     exports: exportServices,
     drafts: new DraftsRepo(db, keys),
     changes,
+    snapshots,
     since: new SinceService({
       visits: new VisitsRepo(db),
       snapshots,

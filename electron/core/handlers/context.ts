@@ -14,6 +14,7 @@ import type { Outbox } from '../offline/outbox'
 import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
+import type { SnapshotsRepo } from '../store/snapshots-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 
 /** Everything the handler modules share (built once by createCore). */
@@ -46,6 +47,8 @@ export interface HandlerContext {
   drafts: DraftsRepo
   /** Snapshots of runs and their comparison. */
   changes: ChangesService
+  /** The run snapshots themselves (counted for removal, cleared with the offline copy). */
+  snapshots: SnapshotsRepo
   /** "Since your last visit" counts and the record of dashboard visits. */
   since: SinceService
 }
