@@ -73,6 +73,8 @@ export const CHANNEL_NAMES = [
   'bulk.cancel',
   'bulk.retry',
   'bulk.dismiss',
+  'since.counts',
+  'since.seen',
 ] as const
 
 /** One request channel name. */

@@ -125,6 +125,12 @@ export interface RemovalPlan {
   draftsByKind: Record<DraftKind, number>
   /** Changes kept in the outbox to send later, waiting or refused. */
   outboxItems: number
+  /** Runs of its scans ScanDesk kept a snapshot of (the Changes of scans). */
+  runSnapshots: number
+  /** Its saved views of lists; null when they could not be opened (the keychain is locked). */
+  savedViews: number | null
+  /** Bulk runs kept with their result per item. */
+  bulkRuns: number
   /** Files on disk are never deleted by removing an account. */
   filesKept: number
 }

@@ -37,6 +37,9 @@ import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
 import { SnapshotsRepo } from './store/snapshots-repo'
+import { VisitsRepo } from './store/visits-repo'
+import { SinceService } from './since/service'
+import { sinceRead } from './handlers/since'
 import { TombstonesRepo } from './store/tombstones-repo'
 import { warmUpLater } from './warm-up'
 
@@ -221,8 +224,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
   })
   // Snapshots of runs, sealed like drafts; reads through the handler context's clients.
+  const snapshots = new SnapshotsRepo(db, keys)
   const changes: ChangesService = new ChangesService({
-    snapshots: new SnapshotsRepo(db, keys),
+    snapshots,
     online: (id): Read => onlineRead(handlerContext, id),
     offline: (id): Read => offlineRead(handlerContext, id),
     taken: (accountId, scanId, snapshot) =>
@@ -249,6 +253,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     exports: exportServices,
     drafts: new DraftsRepo(db, keys),
     changes,
+    snapshots,
+    since: new SinceService({
+      visits: new VisitsRepo(db),
+      snapshots,
+      read: (id) => sinceRead(handlerContext, id),
+    }),
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated

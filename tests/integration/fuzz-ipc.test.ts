@@ -148,6 +148,8 @@ function examples(
     'bulk.cancel': { runId: LOCAL_ID },
     'bulk.retry': { runId: LOCAL_ID },
     'bulk.dismiss': { runId: LOCAL_ID },
+    'since.counts': { accountId },
+    'since.seen': { accountId },
   }
 }
 

@@ -147,14 +147,25 @@ describe('reads when the service goes away', () => {
     expect(await read('targets.list')).toEqual({ ...online, fromCache: true })
   })
 
-  it('removes the offline copy at sign-out when asked to', async () => {
+  it('removes the offline copy and the run snapshots at sign-out when asked to', async () => {
     await read('targets.list')
     await read('scans.list')
+    const snapshots = async () =>
+      (
+        await t.ok<{ snapshots: unknown[] }>('changes.snapshots', {
+          accountId: account.id,
+          scanId: 'scn-002',
+        })
+      ).snapshots
+    // Opening a completed scan's Changes keeps its latest run.
+    expect(await snapshots()).toHaveLength(1)
     await t.ok('accounts.signOut', { accountId: account.id, clearOfflineCopy: true })
     expect((await t.ok<CacheStatus>('cache.status', { accountId: account.id })).entries).toBe(0)
     await t.ok('accounts.signIn', { accountId: account.id, password: 'sandbox-password' })
     relay.cut()
     expect((await readErr('targets.list')).code).toBe('OFFLINE')
+    // Out of reach, none is taken again: the one kept before is gone.
+    expect(await snapshots()).toEqual([])
   })
 
   it('never keeps an answer that carries credentials', async () => {

@@ -235,6 +235,9 @@ describe('what removing an account deletes', () => {
       drafts: 0,
       draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 0 },
       outboxItems: 0,
+      runSnapshots: 0,
+      savedViews: 0,
+      bulkRuns: 0,
       filesKept: 0,
     })
 
@@ -283,18 +286,42 @@ describe('what removing an account deletes on this computer', () => {
     const notes = await call(account.id, 'notifications.list')
     await s.t.ok('drafts.save', { accountId: account.id, kind: 'saq', key: 'saq-b', data: {} })
     await s.t.ok('drafts.save', { accountId: account.id, kind: 'scan-wizard', data: { step: 1 } })
+    const view = (id: string) => ({
+      id,
+      name: id,
+      resource: 'targets',
+      query: {},
+      isDefault: false,
+    })
+    await s.t.ok('drafts.save', {
+      accountId: account.id,
+      kind: 'saved-views',
+      data: { views: [view('view-a'), view('view-b')] },
+    })
+    // A completed scan's Changes keep its latest run.
+    await s.t.ok('changes.snapshots', { accountId: account.id, scanId: 'scn-002' })
     // Working offline, a mark waits in the outbox.
     await s.t.ok('connectivity.setWorkOffline', { on: true })
     const [note] = (notes.data as { data: { id: string }[] }).data
     const queued = await call(account.id, 'notifications.mark_read', { path: { id: note.id } })
     expect(queued.queued).toBeDefined()
+    // A bulk run started offline: kept with its result per item, its write in the outbox.
+    await s.t.ok('bulk.start', {
+      accountId: account.id,
+      action: 'exceptions.create',
+      body: { kind: 'accepted_risk', reason: 'Counted', expires_at: '2099-01-01T00:00:00Z' },
+      items: [{ id: 'vul-001', label: 'A finding' }],
+    })
 
     const plan = await s.t.ok<RemovalPlan>('accounts.removalPlan', { accountId: account.id })
     expect(plan).toMatchObject({
       cachedRecords: 2,
       drafts: 3,
-      draftsByKind: { saq: 2, 'scan-wizard': 1 },
-      outboxItems: 1,
+      draftsByKind: { saq: 2, 'scan-wizard': 1, 'saved-views': 1 },
+      outboxItems: 2,
+      runSnapshots: 1,
+      savedViews: 2,
+      bulkRuns: 1,
     })
 
     await s.t.ok('accounts.remove', { accountId: account.id })
@@ -310,11 +337,14 @@ describe('what removing an account deletes on this computer', () => {
       for (const [d, table] of [
         [db, 'drafts'],
         [db, 'outbox'],
+        [db, 'run_snapshots'],
+        [db, 'bulk_runs'],
         [cache, 'cache_entries'],
       ] as const) {
         expect(count(d, table, account.id), table).toBe(0)
         // The other account keeps its own.
-        if (table !== 'outbox') expect(count(d, table, other.id), table).toBe(1)
+        if (['drafts', 'cache_entries'].includes(table))
+          expect(count(d, table, other.id), table).toBe(1)
       }
     } finally {
       db.close()

@@ -215,6 +215,18 @@ export async function testConnection(
   }
 }
 
+/** How many saved views the account keeps (one sealed document); null when it does not open. */
+async function savedViewsOf(ctx: HandlerContext, accountId: string): Promise<number | null> {
+  try {
+    const draft = await ctx.drafts.get(accountId, 'saved-views', '')
+    if (!draft) return ctx.drafts.counts(accountId)['saved-views'] ? null : 0
+    const views = (draft.data as { views?: unknown } | null)?.views
+    return Array.isArray(views) ? views.length : null
+  } catch {
+    return null
+  }
+}
+
 /** What removing the account deletes (and keeps), for the confirmation. */
 export async function removalPlan(ctx: HandlerContext, accountId: string): Promise<RemovalPlan> {
   const row = ctx.accounts.row(accountId)
@@ -237,6 +249,9 @@ export async function removalPlan(ctx: HandlerContext, accountId: string): Promi
     drafts: draftsByKind.saq + draftsByKind['scan-wizard'],
     draftsByKind,
     outboxItems: outbox.queued + outbox.failed,
+    runSnapshots: ctx.snapshots.count(row.id),
+    savedViews: await savedViewsOf(ctx, row.id),
+    bulkRuns: ctx.bulk.count(row.id),
     filesKept,
   }
 }

@@ -115,6 +115,11 @@ export class BulkRuns {
     return this.repo.view(run, this.repo.body(key, run) ?? {})
   }
 
+  /** How many bulk runs the account keeps (no key needed: nothing is opened). */
+  count(accountId: string): number {
+    return this.repo.runs(accountId).length
+  }
+
   /** The account's runs, newest first. */
   async list(accountId: string): Promise<BulkRunView[]> {
     const account = this.deps.account(accountId)

@@ -44,6 +44,8 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
         if (input.clearOfflineCopy && ctx.accountsRepo.get(input.accountId)) {
           ctx.cache.clear(input.accountId)
           ctx.cache.checkpoint()
+          // Run snapshots are findings kept from the service too: they go with the copy.
+          ctx.snapshots.clear(input.accountId)
         }
       }
     },

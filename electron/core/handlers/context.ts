@@ -1,5 +1,6 @@
 import type { AccountService } from '../accounts/account-service'
 import type { ChangesService } from '../changes/service'
+import type { SinceService } from '../since/service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
@@ -13,6 +14,7 @@ import type { Outbox } from '../offline/outbox'
 import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
+import type { SnapshotsRepo } from '../store/snapshots-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 
 /** Everything the handler modules share (built once by createCore). */
@@ -45,4 +47,8 @@ export interface HandlerContext {
   drafts: DraftsRepo
   /** Snapshots of runs and their comparison. */
   changes: ChangesService
+  /** The run snapshots themselves (counted for removal, cleared with the offline copy). */
+  snapshots: SnapshotsRepo
+  /** "Since your last visit" counts and the record of dashboard visits. */
+  since: SinceService
 }

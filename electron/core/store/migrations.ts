@@ -391,4 +391,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 14,
+    name: 'dashboard visits',
+    up(db) {
+      // When the user last left an account's dashboard (issue 19, "Since your last visit"): not
+      // secret, so plain; one row per account, gone with it.
+      db.exec(`
+        CREATE TABLE dashboard_visits (
+          account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+          seen_at TEXT NOT NULL
+        ) STRICT;
+      `)
+    },
+  },
 ]

@@ -127,6 +127,19 @@ export class SnapshotsRepo {
     }
   }
 
+  /** How many runs of the account's scans have a snapshot. */
+  count(accountId: string): number {
+    const row = this.db
+      .prepare('SELECT COUNT(*) AS n FROM run_snapshots WHERE account_id = ?')
+      .get(accountId) as { n: number }
+    return row.n
+  }
+
+  /** Deletes the account's snapshots (with its offline copy at sign-out); how many went. */
+  clear(accountId: string): number {
+    return this.db.prepare('DELETE FROM run_snapshots WHERE account_id = ?').run(accountId).changes
+  }
+
   /** Sealed bytes the account's snapshots take. */
   bytes(accountId: string): number {
     const row = this.db

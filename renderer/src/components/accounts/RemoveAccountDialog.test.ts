@@ -23,6 +23,9 @@ const plan: RemovalPlan = {
   drafts: 3,
   draftsByKind: { saq: 2, 'scan-wizard': 1, 'saved-views': 0 },
   outboxItems: 4,
+  runSnapshots: 6,
+  savedViews: 1,
+  bulkRuns: 2,
   filesKept: 5,
 }
 
@@ -61,7 +64,27 @@ describe('removing an account', () => {
     expect(theTestId('remove-account-plan').textContent?.trim()).toBe(
       '3 keychain entries, 2 export jobs, 5 records of downloaded files, ' +
         '1 answer of the offline copy, 2 SAQ drafts, 1 scan wizard draft, ' +
-        '4 changes waiting to be sent; 5 downloaded files stay on disk.',
+        '4 changes waiting to be sent, 6 run snapshots, 1 saved view, 2 bulk runs; ' +
+        '5 downloaded files stay on disk.',
+    )
+  })
+
+  it('names the saved views without a number when main could not open them', async () => {
+    fake.handle('accounts.removalPlan', () => ({
+      ...plan,
+      keychainEntries: 0,
+      exportJobs: 0,
+      ledgerEntries: 0,
+      cachedRecords: 0,
+      draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 1 },
+      outboxItems: 0,
+      runSnapshots: 0,
+      savedViews: null,
+      bulkRuns: 0,
+    }))
+    await open()
+    expect(theTestId('remove-account-plan').textContent?.trim()).toBe(
+      'its saved views; 5 downloaded files stay on disk.',
     )
   })
 

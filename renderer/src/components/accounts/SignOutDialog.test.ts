@@ -43,7 +43,7 @@ describe('signing out', () => {
     await open()
     expect(theTestId('sign-out-dialog').textContent).toContain('Sign out of Customer Acme')
     expect(theTestId('sign-out-clear-copy').textContent).toContain(
-      'Also remove this account’s offline copy (12 answers on this computer)',
+      'Also remove this account’s offline copy (12 answers on this computer) and its run snapshots',
     )
     await click('sign-out-submit')
     expect(signOuts().map((c) => c.payload)).toEqual([

@@ -1,0 +1,60 @@
+import { flushPromises } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import type { SinceAnswer } from '@contract/since'
+import { mountComposable, switchAccount, useTwoAccounts } from '@/test/composables'
+import { useAllAccountsSince, useSinceLastVisit } from './sinceLastVisit'
+
+const zero = { value: 0, atLeast: false, note: null, fromCache: false }
+const answerFor = (accountId: string): SinceAnswer => ({
+  accountId,
+  since: '2026-11-01T00:00:00Z',
+  firstVisit: false,
+  newCritical: { ...zero, value: accountId === 'acct-aaaa' ? 3 : 5 },
+  newHigh: zero,
+  fixed: { ...zero, scanIds: [] },
+  scansCompleted: zero,
+  expiring: zero,
+})
+
+const fake = useTwoAccounts()
+const seen = () =>
+  fake.calls
+    .filter((c) => c.channel === 'since.seen')
+    .map((c) => (c.payload as { accountId: string }).accountId)
+
+describe('the visit the dashboard records', () => {
+  it('records the account whose counts were on screen, on switching and on leaving', async () => {
+    fake.handle('since.counts', (p: { accountId: string }) => answerFor(p.accountId))
+    fake.handle('since.seen', () => ({ seenAt: '2026-11-02T00:00:00Z' }))
+    const { result, unmount } = mountComposable(() => useSinceLastVisit())
+    await flushPromises()
+    expect(result.state.value.answer?.newCritical.value).toBe(3)
+    expect(seen()).toEqual([])
+
+    await switchAccount('acct-bbbb')
+    expect(seen()).toEqual(['acct-aaaa'])
+    expect(result.state.value.answer?.newCritical.value).toBe(5)
+
+    unmount()
+    expect(seen()).toEqual(['acct-aaaa', 'acct-bbbb'])
+  })
+
+  it('records nothing when the user left before the counts were shown', async () => {
+    fake.handle('since.counts', () => new Promise(() => {}))
+    fake.handle('since.seen', () => ({ seenAt: '2026-11-02T00:00:00Z' }))
+    const { unmount } = mountComposable(() => useSinceLastVisit())
+    await flushPromises()
+    unmount()
+    expect(seen()).toEqual([])
+  })
+
+  it('asks every signed-in account’s counts for the overview and records no visit', async () => {
+    fake.handle('since.counts', (p: { accountId: string }) => answerFor(p.accountId))
+    const { result, unmount } = mountComposable(() => useAllAccountsSince())
+    await flushPromises()
+    expect(result.states.value['acct-aaaa'].answer?.newCritical.value).toBe(3)
+    expect(result.states.value['acct-bbbb'].answer?.newCritical.value).toBe(5)
+    unmount()
+    expect(seen()).toEqual([])
+  })
+})

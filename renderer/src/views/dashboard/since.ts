@@ -1,0 +1,84 @@
+import type { RouteLocationRaw } from 'vue-router'
+import { EXPIRING_DAYS, type SinceAnswer, type SinceCount } from '@contract/since'
+import { detailOf } from './panels'
+
+/** One line of "Since your last visit": its count, where it leads, and what it cannot say. */
+export interface SinceLine {
+  key: 'newCritical' | 'newHigh' | 'fixed' | 'scansCompleted' | 'expiring'
+  label: string
+  /** "12", "500+" or "?" (not known). */
+  shown: string
+  value: number | null
+  /** The list the count is about, newest (or soonest) first; null where no list shows them. */
+  to: RouteLocationRaw | null
+  /** What the list shows: the service's lists cannot filter by these times. */
+  linkNote: string | null
+  /** Why the count is not known, or what it leaves out (the service's or ScanDesk's words). */
+  note: string | null
+}
+
+/** A count as shown: "?" when not known, "500+" when cut at ScanDesk's cap. */
+export function shownCount(c: SinceCount): string {
+  if (c.value === null) return '?'
+  return c.atLeast ? `${c.value}+` : String(c.value)
+}
+
+const NEWEST_FIRST =
+  'The findings list cannot filter by when a finding was first seen: it opens newest first, and the first ones are those counted.'
+
+/** The panel's lines, each with the list it leads to (the lists keep filters in the address). */
+export function sinceLines(a: SinceAnswer): SinceLine[] {
+  const line = (
+    key: SinceLine['key'],
+    label: string,
+    count: SinceCount,
+    to: RouteLocationRaw | null,
+    linkNote: string | null,
+  ): SinceLine => ({
+    key,
+    label,
+    shown: shownCount(count),
+    value: count.value,
+    to: count.value ? to : null,
+    linkNote: count.value ? linkNote : null,
+    note: count.note,
+  })
+  const newest = (severity: 'critical' | 'high'): RouteLocationRaw => ({
+    name: 'vulnerabilities',
+    query: { severity, sort: '-first_seen_at' },
+  })
+  const fixedTo =
+    a.fixed.scanIds.length === 1 ? withTab(detailOf('scans', a.fixed.scanIds[0]), 'changes') : null
+  return [
+    line('newCritical', 'New critical findings', a.newCritical, newest('critical'), NEWEST_FIRST),
+    line('newHigh', 'New high findings', a.newHigh, newest('high'), NEWEST_FIRST),
+    line(
+      'fixed',
+      'Fixed findings',
+      a.fixed,
+      fixedTo,
+      fixedTo
+        ? 'Listed under Fixed in the scan’s Changes.'
+        : 'The findings list cannot show fixed findings: each scan’s Changes tab lists them.',
+    ),
+    line(
+      'scansCompleted',
+      'Scans completed',
+      a.scansCompleted,
+      { name: 'scans', query: { status: 'completed', sort: '-finished_at' } },
+      'The scans list cannot filter by finish time: it opens last finished first.',
+    ),
+    line(
+      'expiring',
+      `Exceptions expiring in ${EXPIRING_DAYS} days`,
+      a.expiring,
+      { name: 'exceptions', query: { state: 'active', sort: 'expires_at' } },
+      'The exceptions list cannot filter by expiry: it opens the active ones, soonest first.',
+    ),
+  ]
+}
+
+/** A detail route opened on one of its tabs (`?tab=`). */
+function withTab(route: RouteLocationRaw, tab: string): RouteLocationRaw {
+  return typeof route === 'object' && 'name' in route ? { ...route, query: { tab } } : route
+}

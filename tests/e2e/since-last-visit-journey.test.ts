@@ -1,0 +1,113 @@
+// Issue 19: the dashboard's "Since your last visit". The first visit counts the last 7 days; once
+// the analyst left the dashboard, a scan that completes afterwards is counted on the next visit,
+// and its count leads to the scans list that shows it (last finished first).
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  accountAction,
+  accountIdByLabel,
+  closeSwitcher,
+  field,
+  openGroupList,
+  openSwitcher,
+  useDemoJourney,
+  waitForList,
+} from './harness'
+
+const WAIT = { timeout: 30_000 }
+const HOSTS = '198.51.100.80/29'
+const SCAN = `Quick scan ${HOSTS}`
+
+const panel = (page: Page) => page.getByTestId('since-panel')
+const countOf = async (page: Page, key: string) =>
+  (await panel(page)
+    .getByTestId(`since-${key}`)
+    .locator('.since-panel__count')
+    .textContent())!.trim()
+
+describe('since your last visit (issue 19)', () => {
+  const j = useDemoJourney({ env: { SCANDESK_DEMO_SCAN_MS: '6000' } })
+  let page: Page
+  beforeAll(() => void ({ page } = j))
+
+  it('counts a scan completed after the last visit and opens the list that shows it', async () => {
+    await expect
+      .poll(() => panel(page).getByTestId('since-panel-since').textContent(), WAIT)
+      .toContain('First visit: showing the last 7 days.')
+
+    // Leaving the dashboard records the visit; back on it, the counts are since then.
+    await openGroupList(page, 'scans')
+    await page.getByTestId('nav-dashboard').click()
+    await expect
+      .poll(() => panel(page).getByTestId('since-panel-since').textContent(), WAIT)
+      .toMatch(/^\s*Since /)
+
+    // A quick scan started here; opening it leaves the dashboard (the visit is recorded then).
+    await field(page, 'quick-scan-hosts').fill(HOSTS)
+    await expect
+      .poll(() => page.getByTestId('quick-scan-summary').textContent(), WAIT)
+      .toContain(`Creates target “${HOSTS}”`)
+    await page.getByTestId('quick-scan-submit').click()
+    await page.getByTestId('quick-scan-confirm').click()
+    await page.getByTestId('quick-scan-result-link').click()
+    await expect.poll(() => page.getByTestId('resource-title').textContent(), WAIT).toBe(SCAN)
+    await expect
+      .poll(() => page.getByTestId('scan-status').textContent(), { timeout: 60_000 })
+      .toMatch(/completed/)
+
+    await page.getByTestId('nav-dashboard').click()
+    await expect.poll(() => countOf(page, 'scansCompleted'), WAIT).toMatch(/^[1-9]/)
+    await panel(page).getByTestId('since-scansCompleted-link').click()
+    await page.waitForURL((url) => url.hash.startsWith('#/scans?'), WAIT)
+    expect(page.url()).toContain('status=completed')
+    expect(page.url()).toContain('sort=-finished_at')
+    await waitForList(page, 'scans')
+    const first = page
+      .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
+      .first()
+    await expect.poll(() => first.getByTestId('resource-open').textContent(), WAIT).toContain(SCAN)
+  })
+
+  it('puts every signed-in account side by side, and a count opens that account’s list', async () => {
+    // A second account: the demo's manager (the window switches to it), then back to the demo.
+    const demoId = await accountIdByLabel(page, 'Demo service')
+    await accountAction(page, demoId, 'account-add-user')
+    const dialog = page.getByTestId('add-account-dialog')
+    await dialog.waitFor(WAIT)
+    await field(page, 'field-label').fill('Demo manager')
+    await field(page, 'field-username').fill('manager@sandbox.test')
+    await field(page, 'field-password').fill('sandbox-password')
+    await page.getByTestId('add-account-submit').click()
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
+    const managerId = await accountIdByLabel(page, 'Demo manager')
+    const panelOfSwitcher = await openSwitcher(page)
+    await panelOfSwitcher.getByTestId(`account-switch-${demoId}`).click()
+    await closeSwitcher(page)
+    await expect
+      .poll(() => page.getByTestId('account-switcher-label').textContent(), WAIT)
+      .toContain('Demo service')
+
+    await page.getByTestId('nav-dashboard').click()
+    const all = page.getByTestId('all-accounts-panel')
+    const demoRow = all.getByTestId(`all-accounts-row-${demoId}`)
+    const managerRow = all.getByTestId(`all-accounts-row-${managerId}`)
+    await demoRow.waitFor(WAIT)
+    await managerRow.waitFor(WAIT)
+    // Each row in its account's colour; the manager never visited: the last 7 days.
+    await expect.poll(() => managerRow.textContent(), WAIT).toContain('first visit: last 7 days')
+    const link = managerRow.getByTestId('all-accounts-scansCompleted-link')
+    await link.waitFor(WAIT)
+    await link.click()
+
+    // The window is the manager's now, on its completed scans, last finished first.
+    await expect
+      .poll(() => page.getByTestId('account-switcher-label').textContent(), WAIT)
+      .toContain('Demo manager')
+    expect(page.url()).toContain('status=completed')
+    await waitForList(page, 'scans', { account: managerId })
+    const first = page
+      .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
+      .first()
+    await expect.poll(() => first.getByTestId('resource-open').textContent(), WAIT).toContain(SCAN)
+  })
+})
