@@ -206,6 +206,27 @@ export async function waitForList(
   return table
 }
 
+/**
+ * Types `text` into the search of the list of `resource` on screen and returns that list once it
+ * shows the service's answer to that search: the address carries the search (the list sends it
+ * after the typing pause and keeps it there) and the list is final again. A row found next is
+ * one of the answer's, never one of the unsearched rows about to be replaced under the pointer.
+ */
+export async function searchList(
+  page: Page,
+  resource: string,
+  text: string,
+  options: { account?: string } = {},
+) {
+  await page
+    .locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
+    .fill(text)
+  const searched = (url: URL) =>
+    new URLSearchParams(url.hash.split('?')[1] ?? '').get('search') === text.trim()
+  await page.waitForURL(searched, { timeout: 30_000 })
+  return waitForList(page, resource, options)
+}
+
 /** The page's requests still waiting for their answer, with what each asked and since when. */
 const inFlight = new WeakMap<Page, Map<Request, { since: number; what: string }>>()
 

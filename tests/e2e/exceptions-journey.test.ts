@@ -1,12 +1,8 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserMode, openGroupList, useDemoJourney, waitForList } from './harness'
+import { type BrowserMode, openGroupList, searchList, useDemoJourney, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
-
-/** The list's search box (the test id lands on Element Plus' inner input). */
-const search = (page: Page) =>
-  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
 
 /** A number of a chart's table (hidden from sight, read by screen readers). */
 async function chartNumber(page: Page, chart: string, key: string): Promise<number> {
@@ -87,8 +83,8 @@ describe('excepting a vulnerability, on the demo service', () => {
       .toMatch(/Expires in \d+ days/)
 
     await openGroupList(page, 'vulnerabilities')
-    await search(page).fill('Anonymous FTP')
-    const row = page.locator('.el-table__row', {
+    const found = await searchList(page, 'vulnerabilities', 'Anonymous FTP')
+    const row = found.locator('.el-table__row', {
       has: page.locator('[data-testid="resource-row"][data-id="vul-001"]'),
     })
     await row.waitFor(WAIT)

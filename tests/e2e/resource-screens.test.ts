@@ -7,6 +7,7 @@ import {
   closeSwitcher,
   openGroupList,
   openSwitcher,
+  searchList,
   useDemoJourney,
   waitForFocus,
   waitForList,
@@ -15,10 +16,6 @@ import {
 const WAIT = { timeout: 30_000 }
 
 /** An input of the open operation form, by its field name. */
-/** The list's search box (the test id lands on Element Plus' inner input). */
-const search = (page: Page) =>
-  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
-
 const formInput = (page: Page, name: string) =>
   page.locator(`[data-testid="operation-form"] [data-field="${name}"]`).locator('input, textarea')
 
@@ -48,8 +45,8 @@ describe('the generic resource screens, on the demo service', () => {
     await page.getByTestId('operation-form').waitFor({ state: 'hidden', ...WAIT })
 
     // the list was refreshed by the write: search finds the new target on the service
-    await search(page).fill('E2E gateway')
-    const link = page.getByTestId('resource-open').filter({ hasText: 'E2E gateway' })
+    const searched = await searchList(page, 'targets', 'E2E gateway')
+    const link = searched.getByTestId('resource-open').filter({ hasText: 'E2E gateway' })
     await link.waitFor(WAIT)
     await link.click()
     await expect
@@ -72,8 +69,8 @@ describe('the generic resource screens, on the demo service', () => {
       .toBe('Delete “E2E gateway”?')
     expect(await page.getByTestId('confirm-where').textContent()).toContain('Demo')
     await page.getByTestId('delete-confirm').click()
-    const targets = await waitForList(page, 'targets')
-    await search(page).fill('E2E gateway')
+    await waitForList(page, 'targets')
+    const targets = await searchList(page, 'targets', 'E2E gateway')
     await expect
       .poll(() => targets.locator('.el-table__empty-text').textContent(), WAIT)
       .toContain('No targets')
