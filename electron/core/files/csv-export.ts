@@ -1,7 +1,13 @@
 import fsp from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { formatCsv, type CsvExportOp, type CsvExportOutcome } from '@contract/csv'
+import {
+  JSONL_EXPORT_OPS,
+  formatCsv,
+  type CsvExportOp,
+  type CsvExportOutcome,
+  type ExportFormat,
+} from '@contract/csv'
 import { AppFailure, fail } from '@contract/errors'
 import {
   checkFolder,
@@ -15,7 +21,7 @@ import { escapeCsvAnswer } from './csv-text'
 import { writeAtomically } from './atomic-write'
 import { formatBytes } from './download'
 import type { FileOps } from './fs-ops'
-import { isListCsv, listCsv } from './list-csv'
+import { isListCsv, listCsv, listJsonLines, type ListReadOptions } from './list-csv'
 import { safeFileName } from './names'
 
 /** The largest CSV export ScanDesk takes: it is held in memory to be checked and escaped. */
@@ -26,7 +32,11 @@ const TITLES: Record<CsvExportOp, string> = {
   'organizations.export': 'Organizations',
   'users.export': 'Users',
   'vulnerabilities.list': 'Vulnerabilities',
+  'audit.list': 'Audit log',
 }
+
+/** The file name extension of each format. */
+const EXTENSIONS: Record<ExportFormat, string> = { csv: '.csv', jsonl: '.jsonl' }
 
 /** One "Export CSV…" as the handler hands it over (already checked against the channel schema). */
 export interface CsvExportRequest {
@@ -37,7 +47,12 @@ export interface CsvExportRequest {
   path?: string
   /** Browser mode: replace a file already there. */
   replace?: boolean
+  /** CSV (default) or JSON Lines (the lists in JSONL_EXPORT_OPS). */
+  format?: ExportFormat
 }
+
+/** How a list export runs: cancelled with `signal`, told the records read after each page. */
+export type ExportRun = Pick<ListReadOptions, 'signal' | 'onPage'>
 
 /** What CSV exports need from the core. */
 export interface CsvExportDeps {
@@ -50,6 +65,8 @@ export interface CsvExportDeps {
   /** The file system layer (tests inject failures); default the real one. */
   fileOps?: FileOps
   maxBytes?: number
+  /** The page size of the lists ScanDesk reads itself (tests); default each list's own. */
+  pageSize?: number
 }
 
 /**
@@ -63,14 +80,15 @@ export class CsvExports {
 
   constructor(private readonly deps: CsvExportDeps) {}
 
-  /** `Organizations - <account label> - <YYYY-MM-DD>.csv`, safe for every OS. */
-  defaultName(op: CsvExportOp, accountId: string): string {
-    return this.nameFor(TITLES[op], accountId)
+  /** `Organizations - <account label> - <YYYY-MM-DD>.csv` (`.jsonl`), safe for every OS. */
+  defaultName(op: CsvExportOp, accountId: string, format: ExportFormat = 'csv'): string {
+    return this.nameFor(TITLES[op], accountId, format)
   }
 
-  private nameFor(title: string, accountId: string): string {
+  private nameFor(title: string, accountId: string, format: ExportFormat = 'csv'): string {
     const date = this.deps.now().toISOString().slice(0, 10)
-    return safeFileName(`${title} - ${this.deps.accountLabel(accountId)} - ${date}.csv`)
+    const label = this.deps.accountLabel(accountId)
+    return safeFileName(`${title} - ${label} - ${date}${EXTENSIONS[format]}`)
   }
 
   /**
@@ -96,20 +114,33 @@ export class CsvExports {
    * Exports `op` with the list's query. Electron: the save dialog (cancelled → not saved); the
    * dialog asked before replacing a file. Browser mode: without a path, answers the suggested one;
    * with a path (inside the user's folders), a file already there is replaced only with `replace`.
+   * A list ScanDesk reads itself reports each page to `run.onPage` and stops at `run.signal`
+   * (CANCELLED, nothing written); JSON Lines is for the lists in JSONL_EXPORT_OPS only.
    */
-  async export(req: CsvExportRequest): Promise<CsvExportOutcome> {
-    const chosen = await this.choose(req, this.defaultName(req.op, req.accountId))
+  async export(req: CsvExportRequest, run: ExportRun = {}): Promise<CsvExportOutcome> {
+    const format = req.format ?? 'csv'
+    if (format === 'jsonl' && !JSONL_EXPORT_OPS.includes(req.op))
+      fail('VALIDATION', `The ${TITLES[req.op].toLowerCase()} are saved as CSV only.`)
+    const chosen = await this.choose(req, this.defaultName(req.op, req.accountId, format), format)
     if ('outcome' in chosen) return chosen.outcome
-    const csv = isListCsv(req.op)
-      ? await listCsv(await this.deps.clientFor(req.accountId), req.op, req.query)
-      : await this.fetch(req).then((a) => escapeCsvAnswer(a.bytes, a.contentType))
-    return this.write(req.accountId, chosen, csv)
+    const reading = { ...run, ...(this.deps.pageSize ? { pageSize: this.deps.pageSize } : {}) }
+    const list = isListCsv(req.op) ? req.op : null
+    let file: { text: string; rows: number; escapedCells: number }
+    if (!list) file = await this.fetch(req).then((a) => escapeCsvAnswer(a.bytes, a.contentType))
+    else {
+      const client = await this.deps.clientFor(req.accountId)
+      const write = format === 'jsonl' ? listJsonLines : listCsv
+      file = await write(client, list, req.query, reading)
+    }
+    if (run.signal?.aborted) fail('CANCELLED', 'The export was cancelled; nothing was saved.')
+    return this.write(req.accountId, chosen, file, format)
   }
 
   /** Where to save: the dialog's choice or the typed path (checked), or why nothing is saved. */
   private async choose(
     req: { accountId: string; path?: string; replace?: boolean },
     name: string,
+    format: ExportFormat = 'csv',
   ): Promise<{ outcome: CsvExportOutcome } | { folder: string; target: string; replace: boolean }> {
     const { deps } = this
     refuseRendererPath(deps.mode, req.path, 'file', 'file to save')
@@ -129,7 +160,8 @@ export class CsvExports {
     }
     const folder = await checkFolder(path.dirname(chosen))
     const base = path.basename(chosen)
-    const target = path.join(folder, base.toLowerCase().endsWith('.csv') ? base : `${base}.csv`)
+    const ext = EXTENSIONS[format]
+    const target = path.join(folder, base.toLowerCase().endsWith(ext) ? base : `${base}${ext}`)
     const existing = await fsp.lstat(target).catch(() => null)
     if (existing?.isDirectory()) fail('VALIDATION', `${target} is a folder; choose a file name.`)
     if (existing && !replace)
@@ -142,11 +174,12 @@ export class CsvExports {
     accountId: string,
     { folder, target, replace }: { folder: string; target: string; replace: boolean },
     csv: { text: string; rows: number; escapedCells: number },
+    format: ExportFormat = 'csv',
   ): Promise<CsvExportOutcome> {
     const { deps } = this
     await writeAtomically(folder, path.basename(target), csv.text, {
       place: replace ? 'replace' : 'new',
-      doing: 'save the CSV file',
+      doing: format === 'csv' ? 'save the CSV file' : 'save the JSON Lines file',
       taken: (file) =>
         new AppFailure({
           code: 'CONFLICT',
@@ -159,10 +192,10 @@ export class CsvExports {
     return { saved: true, path: target, rows: csv.rows, escapedCells: csv.escapedCells }
   }
 
-  /** Shows a CSV file this run saved in its folder; any other path is refused. */
+  /** Shows a CSV (JSON Lines) file this run saved in its folder; any other path is refused. */
   async reveal(file: string): Promise<{ revealed: boolean }> {
     if (!this.saved.has(file))
-      fail('FORBIDDEN', 'ScanDesk shows only the CSV files it saved since it started.')
+      fail('FORBIDDEN', 'ScanDesk shows only the export files it saved since it started.')
     return { revealed: await this.deps.host.revealPath(file) }
   }
 
