@@ -1,5 +1,3 @@
-import fsp from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {
   JSONL_EXPORT_OPS,
@@ -9,12 +7,7 @@ import {
   type ExportFormat,
 } from '@contract/csv'
 import { AppFailure, fail } from '@contract/errors'
-import {
-  checkFolder,
-  refuseRendererPath,
-  type DownloadFolders,
-  type HostMode,
-} from '../exports/folders'
+import type { DownloadFolders, HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import { escapeCsvAnswer } from './csv-text'
@@ -23,6 +16,7 @@ import { formatBytes } from './download'
 import type { FileOps } from './fs-ops'
 import { isListCsv, listCsv, listJsonLines, type ListReadOptions } from './list-csv'
 import { safeFileName } from './names'
+import { chooseSaveTarget, type SaveTarget } from './save-target'
 
 /** The largest CSV export ScanDesk takes: it is held in memory to be checked and escaped. */
 export const MAX_CSV_EXPORT_BYTES = 64 * 1024 ** 2
@@ -141,38 +135,15 @@ export class CsvExports {
     req: { accountId: string; path?: string; replace?: boolean },
     name: string,
     format: ExportFormat = 'csv',
-  ): Promise<{ outcome: CsvExportOutcome } | { folder: string; target: string; replace: boolean }> {
-    const { deps } = this
-    refuseRendererPath(deps.mode, req.path, 'file', 'file to save')
-    const home = deps.folders.get(req.accountId) ?? deps.host.userFolders?.()[0] ?? os.homedir()
-    const suggested = path.join(home, name)
-    let chosen: string
-    let replace: boolean
-    if (req.path === undefined) {
-      if (deps.mode === 'browser') return { outcome: { saved: false, suggestedPath: suggested } }
-      const picked = await deps.host.pickSaveAs(suggested)
-      if (!picked) return { outcome: { saved: false } }
-      chosen = picked
-      replace = true
-    } else {
-      chosen = await deps.folders.checkTyped(req.accountId, req.path, 'file to save')
-      replace = req.replace === true
-    }
-    const folder = await checkFolder(path.dirname(chosen))
-    const base = path.basename(chosen)
-    const ext = EXTENSIONS[format]
-    const target = path.join(folder, base.toLowerCase().endsWith(ext) ? base : `${base}${ext}`)
-    const existing = await fsp.lstat(target).catch(() => null)
-    if (existing?.isDirectory()) fail('VALIDATION', `${target} is a folder; choose a file name.`)
-    if (existing && !replace)
-      fail('CONFLICT', `There is already a file at ${target}. Replace it, or choose another name.`)
-    return { folder, target, replace }
+  ): Promise<{ outcome: CsvExportOutcome } | SaveTarget> {
+    const chosen = await chooseSaveTarget(this.deps, req, name, EXTENSIONS[format])
+    return 'target' in chosen ? chosen : { outcome: chosen }
   }
 
   /** Writes the checked text atomically and remembers the file for "Show in folder". */
   private async write(
     accountId: string,
-    { folder, target, replace }: { folder: string; target: string; replace: boolean },
+    { folder, target, replace }: SaveTarget,
     csv: { text: string; rows: number; escapedCells: number },
     format: ExportFormat = 'csv',
   ): Promise<CsvExportOutcome> {
