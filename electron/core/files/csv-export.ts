@@ -46,7 +46,7 @@ export interface CsvExportRequest {
 }
 
 /** How a list export runs: cancelled with `signal`, told the records read after each page. */
-export type ExportRun = Pick<ListReadOptions, 'signal' | 'onPage'>
+export type ExportRun = ListReadOptions
 
 /** What CSV exports need from the core. */
 export interface CsvExportDeps {
@@ -59,15 +59,15 @@ export interface CsvExportDeps {
   /** The file system layer (tests inject failures); default the real one. */
   fileOps?: FileOps
   maxBytes?: number
-  /** The page size of the lists ScanDesk reads itself (tests); default each list's own. */
-  pageSize?: number
 }
 
 /**
  * CSV exports of the organizations and users lists, saved where the user chooses: the save dialog
  * (Electron) or a typed path inside the user's folders (browser mode); the answer checked to be
  * CSV, formula-looking cells escaped, then written atomically (temp file beside the target, fsync,
- * rename). Remembers what it saved this run, the only files "Show in folder" may reveal.
+ * rename). Lists the service answers as JSON (vulnerabilities, the audit log) are read page by
+ * page and written by ScanDesk, the audit log also as JSON Lines. Remembers what it saved this
+ * run, the only files "Show in folder" may reveal.
  */
 export class CsvExports {
   private readonly saved = new Set<string>()
@@ -117,14 +117,13 @@ export class CsvExports {
       fail('VALIDATION', `The ${TITLES[req.op].toLowerCase()} are saved as CSV only.`)
     const chosen = await this.choose(req, this.defaultName(req.op, req.accountId, format), format)
     if ('outcome' in chosen) return chosen.outcome
-    const reading = { ...run, ...(this.deps.pageSize ? { pageSize: this.deps.pageSize } : {}) }
     const list = isListCsv(req.op) ? req.op : null
     let file: { text: string; rows: number; escapedCells: number }
     if (!list) file = await this.fetch(req).then((a) => escapeCsvAnswer(a.bytes, a.contentType))
     else {
       const client = await this.deps.clientFor(req.accountId)
       const write = format === 'jsonl' ? listJsonLines : listCsv
-      file = await write(client, list, req.query, reading)
+      file = await write(client, list, req.query, run)
     }
     if (run.signal?.aborted) fail('CANCELLED', 'The export was cancelled; nothing was saved.')
     return this.write(req.accountId, chosen, file, format)

@@ -58,8 +58,6 @@ export function isListCsv(op: string): op is ListCsvOp {
 export interface ListReadOptions {
   signal?: AbortSignal
   onPage?(rows: number, total: number | null): void
-  /** Overrides the list's page size (tests). */
-  pageSize?: number
 }
 
 type Query = Record<string, string | number | boolean>
@@ -75,8 +73,7 @@ export async function readList(
   query: Query = {},
   options: ListReadOptions = {},
 ): Promise<ListRecord[]> {
-  const { maxRows } = LIST_LIMITS[op]
-  const size = options.pageSize ?? LIST_LIMITS[op].page
+  const { page: size, maxRows } = LIST_LIMITS[op]
   const records: ListRecord[] = []
   const seen = new Set<string>()
   const callOptions = options.signal ? { signal: options.signal } : {}
