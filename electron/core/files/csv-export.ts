@@ -119,7 +119,8 @@ export class CsvExports {
     if ('outcome' in chosen) return chosen.outcome
     const list = isListCsv(req.op) ? req.op : null
     let file: { text: string; rows: number; escapedCells: number }
-    if (!list) file = await this.fetch(req).then((a) => escapeCsvAnswer(a.bytes, a.contentType))
+    if (!list)
+      file = await this.fetch(req, run.signal).then((a) => escapeCsvAnswer(a.bytes, a.contentType))
     else {
       const client = await this.deps.clientFor(req.accountId)
       const write = format === 'jsonl' ? listJsonLines : listCsv
@@ -172,6 +173,7 @@ export class CsvExports {
   /** The export's bytes in memory (at most maxBytes) and its content type. */
   private async fetch(
     req: CsvExportRequest,
+    signal?: AbortSignal,
   ): Promise<{ bytes: Buffer; contentType: string | null }> {
     const max = this.deps.maxBytes ?? MAX_CSV_EXPORT_BYTES
     const tooLarge = () =>
@@ -183,17 +185,22 @@ export class CsvExports {
     const chunks: Buffer[] = []
     let size = 0
     let contentType: string | null = null
-    await client.download(req.op, req.query ? { query: req.query } : {}, {
-      start(head) {
-        contentType = head.contentType
-        if (head.contentLength !== null && head.contentLength > max) throw tooLarge()
+    await client.download(
+      req.op,
+      req.query ? { query: req.query } : {},
+      {
+        start(head) {
+          contentType = head.contentType
+          if (head.contentLength !== null && head.contentLength > max) throw tooLarge()
+        },
+        write(chunk) {
+          size += chunk.length
+          if (size > max) throw tooLarge()
+          chunks.push(chunk)
+        },
       },
-      write(chunk) {
-        size += chunk.length
-        if (size > max) throw tooLarge()
-        chunks.push(chunk)
-      },
-    })
+      signal ? { signal } : {},
+    )
     return { bytes: Buffer.concat(chunks, size), contentType }
   }
 }
