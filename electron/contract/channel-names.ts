@@ -94,6 +94,7 @@ export const EVENT_NAMES = [
   'notifications.arrived',
   'changes.snapshotTaken',
   'bulk.changed',
+  'csv.progress',
 ] as const
 
 /** One event name. */

@@ -5,7 +5,7 @@ import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
 import { changesInputs, type ChangesEvents, type ChangesOutputs } from './changes'
 import { sinceInputs, type SinceOutputs } from './since'
-import { csvInputs, type CsvOutputs } from './csv'
+import { csvInputs, type CsvEvents, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
@@ -179,7 +179,7 @@ export interface AccountList {
 
 /** Payload type of each event. */
 export interface EventPayloads
-  extends FilesEvents, SessionsEvents, OfflineEvents, ChangesEvents, BulkEvents {
+  extends FilesEvents, SessionsEvents, OfflineEvents, ChangesEvents, BulkEvents, CsvEvents {
   'accounts.changed': AccountList
   'keychain.status': KeychainStatus
   /** New notifications of an account (the watcher's later rounds): its badge and list refresh. */

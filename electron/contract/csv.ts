@@ -4,15 +4,28 @@ import { absolutePath } from './files'
 
 /**
  * The catalog's CSV exports ScanDesk saves to disk: GETs answered as a file, and lists answered as
- * JSON that ScanDesk writes as CSV itself (vulnerabilities.list: every page of the filter).
+ * JSON that ScanDesk writes as CSV itself (vulnerabilities.list, audit.list: every page of the
+ * filter).
  */
 export const CSV_EXPORT_OPS = [
   'organizations.export',
   'users.export',
   'vulnerabilities.list',
+  'audit.list',
 ] as const
 /** One CSV export operation. */
 export type CsvExportOp = (typeof CSV_EXPORT_OPS)[number]
+
+/** The file formats of an export: CSV, or JSON Lines (one JSON object per line). */
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const
+/** One export file format. */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+
+/** The lists that can also be saved as JSON Lines (the service's records as data). */
+export const JSONL_EXPORT_OPS: readonly CsvExportOp[] = ['audit.list']
+
+/** An id the renderer gives an export so it can follow its progress and cancel it (api.cancel). */
+const exportId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'is not a request id')
 
 /** The list filters an export takes: the list's search, sort and filters (no paging). */
 const exportQuery = z.record(
@@ -34,6 +47,10 @@ export const csvInputs = {
     path: absolutePath.optional(),
     /** Browser mode: replace a file already at `path` (the user confirmed). */
     replace: z.boolean().optional(),
+    /** CSV (default), or JSON Lines for the lists in JSONL_EXPORT_OPS. */
+    format: z.enum(EXPORT_FORMATS).optional(),
+    /** Lists read page by page: progress events carry it, `api.cancel` with it stops the export. */
+    requestId: exportId.optional(),
   }),
   'csv.reveal': z.strictObject({ path: absolutePath }),
 }
@@ -51,6 +68,12 @@ export type CsvExportOutcome =
 export interface CsvOutputs {
   'csv.export': CsvExportOutcome
   'csv.reveal': { revealed: boolean }
+}
+
+/** Events of the CSV exports. */
+export interface CsvEvents {
+  /** A list export read one more page: the records read so far, of `total` when the service said. */
+  'csv.progress': { requestId: string; rows: number; total: number | null }
 }
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP CSV injection). */

@@ -186,6 +186,8 @@ export const filesInputs = {
   'saq.auditBundle': z.strictObject({
     accountId,
     saqIds: z.array(idParam).min(1, 'Choose at least one approved SAQ.').max(200),
+    /** Each SAQ's folder also holds the account's audit events of its period (issue 20). */
+    auditEvents: z.boolean().optional(),
   }),
 }
 
@@ -195,7 +197,8 @@ export interface AuditBundleFile {
   size: number
   sha256: string
   saqId: string
-  kind: LedgerKind
+  /** `audit_events`: the audit log of the SAQ's period (audit-events.jsonl). */
+  kind: LedgerKind | 'audit_events'
   /** Evidence: when it was attached on this computer; PDFs: null. */
   attachedAt: string | null
   /**

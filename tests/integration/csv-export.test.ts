@@ -19,7 +19,9 @@ const s = useSandboxAndCore({ each: 'none' })
 const PLANTED = '=HYPERLINK("http://x")'
 
 /** What the proxy in front of the sandbox does to GET /v2/organizations/export. */
-let proxyMode: 'pass' | 'json' | 'html' | 'unescaped' = 'pass'
+let proxyMode: 'pass' | 'json' | 'html' | 'unescaped' | 'stall' = 'pass'
+/** 'stall': called once the head and a first row are sent (the rest never comes). */
+let stalled: () => void = () => {}
 let proxy: HttpProxy
 let proxyUrl = ''
 
@@ -38,6 +40,11 @@ beforeAll(async () => {
       if (proxyMode === 'json') {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end('{"data":[{"id":"org-001"}]}')
+      } else if (proxyMode === 'stall') {
+        res.writeHead(200, { 'content-type': 'text/csv', 'content-length': '1000' })
+        res.write('id,name\r\n')
+        stalled()
+        setTimeout(() => res.destroy(), 10_000).unref()
       } else if (proxyMode === 'html') {
         res.writeHead(200, { 'content-type': 'text/csv' })
         res.end('<!doctype html><title>Gateway</title><p>Sign in to the proxy</p>')
@@ -181,6 +188,20 @@ describe('exporting a list to CSV through the save dialog', () => {
       expect(filesIn(home)).toEqual(['orgs.csv'])
       expect(fs.readFileSync(target, 'utf8')).toBe('yesterday')
     }
+  })
+
+  it('stops a CSV download the service is still sending when cancelled, writing nothing', async () => {
+    await start('electron')
+    proxyMode = 'stall'
+    host.answers.saveAs = path.join(home, 'orgs.csv')
+    stalled = () => void t.ok('api.cancel', { requestId: 'export-stalled-1' })
+    const error = await t.err('csv.export', {
+      accountId: account.id,
+      op: 'organizations.export',
+      requestId: 'export-stalled-1',
+    })
+    expect(error.code).toBe('CANCELLED')
+    expect(filesIn(home)).toEqual([])
   })
 
   it('refuses a path sent by the renderer: main opens the dialog itself', async () => {

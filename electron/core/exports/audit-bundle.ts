@@ -14,6 +14,7 @@ import { errnoOf, fileFailure, nodeFileOps } from '../files/fs-ops'
 import { auditBuildingName, auditFolderName, safeFolderName, safeStem } from '../files/names'
 import type { AccountClient } from '../http/client'
 import type { LedgerRepo } from '../store/ledger-repo'
+import { writeAuditEvents, type AuditPeriod } from './audit-events-part'
 import type { FileOps } from './file-ops'
 import { SAQ_RECORDED_DETAIL } from './outcomes'
 import { saqFacts, type SaqFacts } from './service'
@@ -33,6 +34,12 @@ export interface AuditBundleDeps {
   accountFolder: (accountId: string) => Promise<string>
   /** The evidence recorded for an SAQ id, oldest first. */
   evidence: (accountId: string, saqId: string) => LedgerEntry[]
+}
+
+/** What goes into a bundle besides the PDFs and their evidence. */
+export interface AuditBundleOptions {
+  /** Each SAQ's audit events of its period (audit-events.jsonl; see audit-events-part.ts). */
+  auditEvents?: boolean
 }
 
 const SUMS_FILE = 'SHA256SUMS'
@@ -101,7 +108,10 @@ async function publish(temp: string, root: string, name: string): Promise<string
  * (re-hashed while copying; a file that no longer matches its record fails the bundle with
  * INTEGRITY_FAILED), plus `manifest.json` (each evidence file's attach time, re-point time and
  * whether it came after the approval) and `SHA256SUMS` (for `sha256sum -c`, paths relative to the
- * bundle). A draft SAQ is refused before anything is written. Everything is written into
+ * bundle). With `auditEvents`, each SAQ's folder also holds `audit-events.jsonl`: the account's
+ * audit log of the SAQ's period (creation to approval), in SHA256SUMS and the manifest (the file
+ * with kind `audit_events`, and the SAQ's `audit_events`: path, from, to, ends, events). A draft SAQ
+ * is refused before anything is written. Everything is written into
  * `SAQ/.Audit <date time>.<random>.building` and renamed to its final name once SHA256SUMS is
  * on disk; on any failure that folder is removed. The PDFs are recorded in the ledger.
  */
@@ -109,6 +119,7 @@ export async function buildAuditBundle(
   deps: AuditBundleDeps,
   accountId: string,
   saqIds: readonly string[],
+  options: AuditBundleOptions = {},
 ): Promise<AuditBundle> {
   const ids = [...new Set(saqIds)]
   const client = await deps.clientFor(accountId)
@@ -130,6 +141,7 @@ export async function buildAuditBundle(
   }
   const files: BundleFile[] = []
   const pdfs: { facts: SaqFacts; file: BundleFile; name: string }[] = []
+  const periods = new Map<string, AuditPeriod & { path: string; events: number }>()
   try {
     for (const saq of facts) {
       const sub = path.join(building, safeStem(`${saq.id} - ${saq.name}`, 120))
@@ -163,6 +175,22 @@ export async function buildAuditBundle(
       pdfs.push({ facts: saq, file, name: path.basename(pdf.path) })
       for (const evidence of deps.evidence(accountId, saq.id))
         files.push(await copyEvidence(building, sub, saq, evidence))
+      if (options.auditEvents) {
+        const part = await writeAuditEvents(client, sub, saq, now)
+        const at = relative(building, part.file)
+        periods.set(saq.id, { path: at, ...part.period, events: part.events })
+        files.push({
+          path: at,
+          size: part.size,
+          sha256: part.sha256,
+          saqId: saq.id,
+          kind: 'audit_events',
+          requirement: null,
+          attachedAt: null,
+          linkedAt: null,
+          afterApproval: null,
+        })
+      }
     }
     const manifest = {
       format: 'scandesk-audit-bundle/2',
@@ -189,6 +217,7 @@ export async function buildAuditBundle(
             linked_at: x.linkedAt,
             added_after_approval: x.afterApproval,
           })),
+          ...(periods.has(f.id) ? { audit_events: periods.get(f.id) } : {}),
         }
       }),
     }

@@ -10,7 +10,7 @@ import { ensureRealFolders } from '../files/quarantine'
 import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import type { LedgerRepo } from '../store/ledger-repo'
-import { buildAuditBundle } from './audit-bundle'
+import { buildAuditBundle, type AuditBundleOptions } from './audit-bundle'
 import type { FileOps } from './file-ops'
 import {
   checkFolder,
@@ -172,7 +172,11 @@ export class SaqFiles {
   }
 
   /** One audit bundle of approved SAQs (see `buildAuditBundle`). */
-  auditBundle(accountId: string, saqIds: readonly string[]): Promise<AuditBundle> {
+  auditBundle(
+    accountId: string,
+    saqIds: readonly string[],
+    options: AuditBundleOptions = {},
+  ): Promise<AuditBundle> {
     return buildAuditBundle(
       {
         ...this.deps,
@@ -181,6 +185,7 @@ export class SaqFiles {
       },
       accountId,
       saqIds,
+      options,
     )
   }
 

@@ -37,6 +37,7 @@ export interface SaqFacts {
   status: string
   compliance: string | null
   approvedAt: string | null
+  createdAt: string | null
 }
 
 interface Shown {
@@ -73,6 +74,7 @@ export async function saqFacts(client: Call, id: string, o: Options = {}): Promi
     status: text(a.status),
     compliance: text(a.compliance) || null,
     approvedAt: text(a.approved_at) || null,
+    createdAt: text(a.created_at) || null,
   }
 }
 

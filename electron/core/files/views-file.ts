@@ -1,17 +1,12 @@
 import fsp from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import type { SavedViewsFile } from '@contract/views'
 import { AppFailure, fail } from '@contract/errors'
-import {
-  checkFolder,
-  refuseRendererPath,
-  type DownloadFolders,
-  type HostMode,
-} from '../exports/folders'
+import { refuseRendererPath, type DownloadFolders, type HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
 import { writeAtomically } from './atomic-write'
 import { safeFileName } from './names'
+import { chooseSaveTarget, saveFolderOf } from './save-target'
 
 /** A views file's size at most (the renderer's reading refuses more as well). */
 export const MAX_VIEWS_FILE_BYTES = 1024 * 1024
@@ -34,7 +29,7 @@ export class ViewFiles {
   constructor(private readonly deps: ViewFilesDeps) {}
 
   private home(accountId: string): string {
-    return this.deps.folders.get(accountId) ?? this.deps.host.userFolders?.()[0] ?? os.homedir()
+    return saveFolderOf(this.deps, accountId)
   }
 
   /** `Saved views - <account label> - <YYYY-MM-DD>.json`, safe for every OS. */
@@ -49,28 +44,9 @@ export class ViewFiles {
     path?: string
     replace?: boolean
   }): Promise<{ saved: true; path: string } | { saved: false; suggestedPath?: string }> {
-    const { deps } = this
-    refuseRendererPath(deps.mode, req.path, 'file', 'file to save')
-    const suggested = path.join(this.home(req.accountId), this.defaultName(req.accountId))
-    let chosen: string
-    let replace: boolean
-    if (req.path === undefined) {
-      if (deps.mode === 'browser') return { saved: false, suggestedPath: suggested }
-      const picked = await deps.host.pickSaveAs(suggested)
-      if (!picked) return { saved: false }
-      chosen = picked
-      replace = true
-    } else {
-      chosen = await deps.folders.checkTyped(req.accountId, req.path, 'file to save')
-      replace = req.replace === true
-    }
-    const folder = await checkFolder(path.dirname(chosen))
-    const base = path.basename(chosen)
-    const target = path.join(folder, base.toLowerCase().endsWith('.json') ? base : `${base}.json`)
-    const existing = await fsp.lstat(target).catch(() => null)
-    if (existing?.isDirectory()) fail('VALIDATION', `${target} is a folder; choose a file name.`)
-    if (existing && !replace)
-      fail('CONFLICT', `There is already a file at ${target}. Replace it, or choose another name.`)
+    const chosen = await chooseSaveTarget(this.deps, req, this.defaultName(req.accountId), '.json')
+    if (!('target' in chosen)) return chosen
+    const { folder, target, replace } = chosen
     await writeAtomically(
       folder,
       path.basename(target),

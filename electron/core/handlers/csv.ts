@@ -45,15 +45,27 @@ export function csvExportsOf(ctx: HandlerContext): LazyCsvExports {
 /**
  * csv.export / csv.reveal: the organizations and users lists saved as CSV where the user chooses
  * (Electron's save dialog, or a typed path in browser mode), and "Show in folder" for those files.
+ * A list read page by page (vulnerabilities, the audit log) with a request id reports each page as
+ * a `csv.progress` event and is stopped by `api.cancel` with that id.
  */
 export function csvHandlers(
   ctx: HandlerContext,
   csv: LazyCsvExports,
 ): Pick<HandlerTable, 'csv.export' | 'csv.reveal'> {
   return {
-    'csv.export': async (input) => {
+    'csv.export': async ({ requestId, ...input }) => {
       ctx.accounts.row(input.accountId)
-      return (await csv()).export(input)
+      const exports = await csv()
+      if (!requestId) return exports.export(input)
+      const signal = ctx.cancels.start(requestId)
+      try {
+        return await exports.export(input, {
+          signal,
+          onPage: (rows, total) => ctx.events.emit('csv.progress', { requestId, rows, total }),
+        })
+      } finally {
+        ctx.cancels.finish(requestId, signal)
+      }
     },
     'csv.reveal': async ({ path }) => (await csv()).reveal(path),
   }

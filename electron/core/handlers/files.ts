@@ -102,9 +102,9 @@ export function saqFileHandlers(ctx: HandlerContext): Pick<HandlerTable, SaqFile
       ctx.accounts.row(accountId)
       return saq.link(accountId, draftKey, saqId)
     },
-    'saq.auditBundle': async ({ accountId, saqIds }) => {
+    'saq.auditBundle': async ({ accountId, saqIds, auditEvents }) => {
       ctx.accounts.row(accountId)
-      return saq.auditBundle(accountId, saqIds)
+      return saq.auditBundle(accountId, saqIds, { auditEvents: auditEvents === true })
     },
   }
 }

@@ -1,7 +1,7 @@
 import { ElButton, ElMessage } from 'element-plus'
-import { h, ref } from 'vue'
-import type { CsvExportOp } from '@contract/csv'
-import { request } from '@/bridge/bridge'
+import { h, onScopeDispose, ref } from 'vue'
+import type { CsvExportOp, ExportFormat } from '@contract/csv'
+import { cancelRequest, newRequestId, on, request } from '@/bridge/bridge'
 import { useAppStore } from '@/stores/app'
 import { countOf, useConfirmStore } from '@/stores/confirm'
 
@@ -20,15 +20,23 @@ export interface ChangesExport {
  * export operation with its filters, or a scan's changes between runs.
  */
 export type PendingExport = { noun: string; plural: string } & (
-  | { op: CsvExportOp; query: ExportQuery; changes?: undefined }
-  | { changes: ChangesExport; op?: undefined }
+  | { op: CsvExportOp; query: ExportQuery; format?: ExportFormat; changes?: undefined }
+  | { changes: ChangesExport; op?: undefined; format?: undefined }
 )
 
+/** How far a list export has read: records so far, of `total` when the service said. */
+export interface ExportProgress {
+  rows: number
+  total: number | null
+}
+
 /**
- * "Export CSV…" of a list for this window's account: main opens the save dialog (Electron), or
- * answers a suggested path that the user confirms or changes (browser mode: `pending` and `path`
- * drive the path dialog). A file already at a typed path is replaced only after asking. Once saved:
- * a message naming the file and the row count, with "Show in folder".
+ * "Export CSV…" (or JSON Lines) of a list for this window's account: main opens the save dialog
+ * (Electron), or answers a suggested path that the user confirms or changes (browser mode:
+ * `pending` and `path` drive the path dialog). A file already at a typed path is replaced only
+ * after asking. While a list is read page by page, `progress` follows main's `csv.progress` events
+ * for this export's request id and `stop` cancels it (nothing is saved). Once saved: a message
+ * naming the file and the row count, with "Show in folder".
  */
 export function useCsvExport() {
   const app = useAppStore()
@@ -37,6 +45,20 @@ export function useCsvExport() {
   const pending = ref<PendingExport | null>(null)
   const path = ref('')
   const problem = ref<string | null>(null)
+  const progress = ref<ExportProgress | null>(null)
+  let running: string | null = null
+  const off = on('csv.progress', (p) => {
+    if (p.requestId === running) progress.value = { rows: p.rows, total: p.total }
+  })
+  onScopeDispose(() => {
+    off()
+    stop()
+  })
+
+  /** Cancels the export being read, if any (main answers CANCELLED; nothing is saved). */
+  function stop(): void {
+    if (running) cancelRequest(running)
+  }
 
   async function run(what: PendingExport, typed?: string, replace = false): Promise<void> {
     const accountId = app.accountId
@@ -47,12 +69,30 @@ export function useCsvExport() {
       ...(typed !== undefined ? { path: typed } : {}),
       ...(replace ? { replace } : {}),
     }
+    const requestId = what.changes ? null : newRequestId()
+    running = requestId
+    progress.value = null
     const result = await (
       what.changes
         ? request('changes.exportCsv', { accountId, ...what.changes, ...where })
-        : request('csv.export', { accountId, op: what.op, query: what.query, ...where })
-    ).finally(() => (busy.value = false))
+        : request('csv.export', {
+            accountId,
+            op: what.op,
+            query: what.query,
+            ...(what.format && what.format !== 'csv' ? { format: what.format } : {}),
+            ...(requestId ? { requestId } : {}),
+            ...where,
+          })
+    ).finally(() => {
+      busy.value = false
+      if (running === requestId) running = null
+      progress.value = null
+    })
     if (!result.ok) {
+      if (result.error.code === 'CANCELLED') {
+        ElMessage.info('The export was cancelled; nothing was saved.')
+        return
+      }
       if (result.error.code === 'CONFLICT' && typed !== undefined && !replace) {
         const ok = await confirm.ask({
           title: 'Replace the file?',
@@ -115,11 +155,15 @@ export function useCsvExport() {
     pending,
     path,
     problem,
+    progress,
+    /** Stops the export being read (the list's pages); nothing is saved. */
+    stop,
     /** Starts an export of the list with its current filters. */
     start: (what: PendingExport) => run(what),
     /** Browser mode: saves to the path the user confirmed. */
     saveTo: () => (pending.value ? run(pending.value, path.value.trim()) : Promise.resolve()),
     cancel: () => {
+      stop()
       pending.value = null
       problem.value = null
     },

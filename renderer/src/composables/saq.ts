@@ -83,9 +83,14 @@ export function useSaqFiles() {
     return withAccount((accountId) => request('saq.evidence.link', { accountId, draftKey, saqId }))
   }
 
-  /** Approved SAQs, their PDFs and evidence in one folder with a manifest. */
-  function auditBundle(saqIds: string[]): Promise<Result<AuditBundle>> {
-    return withAccount((accountId) => request('saq.auditBundle', { accountId, saqIds }))
+  /**
+   * Approved SAQs, their PDFs and evidence in one folder with a manifest; with `auditEvents`, each
+   * SAQ's audit events from its creation to its approval too.
+   */
+  function auditBundle(saqIds: string[], auditEvents = false): Promise<Result<AuditBundle>> {
+    return withAccount((accountId) =>
+      request('saq.auditBundle', { accountId, saqIds, ...(auditEvents ? { auditEvents } : {}) }),
+    )
   }
 
   /**

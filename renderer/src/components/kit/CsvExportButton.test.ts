@@ -10,6 +10,8 @@ import ConfirmHost from './ConfirmHost.vue'
 import ResourceTable from './ResourceTable.vue'
 
 let exports: Record<string, unknown>[]
+/** Each export request carries its own request id (progress events, api.cancel). */
+const ID = expect.stringMatching(/^r[0-9a-f]{24}$/)
 
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
@@ -25,14 +27,14 @@ const fake = useTwoAccounts(() => {
   })
 })
 
-function mountOrganizations() {
+function mountList(key: string) {
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [{ path: '/', component: { render: () => null } }],
   })
   mountWithApp(ConfirmHost, { global: { plugins: [router] } })
   return mountWithApp(ResourceTable, {
-    props: { resource: resourceByKey('organizations')! },
+    props: { resource: resourceByKey(key)! },
     global: { plugins: [router] },
   })
 }
@@ -46,7 +48,7 @@ describe('"Export CSV…" in browser mode', () => {
       if (!p.replace) return new Fail({ code: 'CONFLICT', message: 'There is already a file.' })
       return { saved: true, path: p.path, rows: 3, escapedCells: 1 }
     })
-    mountOrganizations()
+    mountList('organizations')
     await flushPromises()
     await typeInto('resource-search', 'acme')
 
@@ -64,12 +66,14 @@ describe('"Export CSV…" in browser mode', () => {
         accountId: 'acct-aaaa',
         op: 'organizations.export',
         query: { sort: '-created_at', search: 'acme' },
+        requestId: ID,
       },
       {
         accountId: 'acct-aaaa',
         op: 'organizations.export',
         query: { sort: '-created_at', search: 'acme' },
         path: '/home/me/orgs.csv',
+        requestId: ID,
       },
       {
         accountId: 'acct-aaaa',
@@ -77,6 +81,7 @@ describe('"Export CSV…" in browser mode', () => {
         query: { sort: '-created_at', search: 'acme' },
         path: '/home/me/orgs.csv',
         replace: true,
+        requestId: ID,
       },
     ])
     const saved = byTestId('csv-saved')[0].textContent ?? ''
@@ -98,7 +103,7 @@ describe('"Export CSV…" in browser mode', () => {
         ? { saved: false, suggestedPath: '/home/me/x.csv' }
         : new Fail({ code: 'FORBIDDEN', message: 'Only inside your home folder.' }),
     )
-    mountOrganizations()
+    mountList('organizations')
     await flushPromises()
     await click('csv-export')
     await typeInto('csv-path-input', 'relative.csv')
@@ -108,5 +113,45 @@ describe('"Export CSV…" in browser mode', () => {
     await click('csv-path-save')
     expect(byTestId('csv-path-problem')[0].textContent).toContain('Only inside your home folder.')
     expect(byTestId('csv-saved')).toHaveLength(0)
+  })
+})
+
+describe('the audit log: JSON Lines, progress and Stop', () => {
+  it('exports as JSON Lines, shows how far it read, and Stop cancels that export', async () => {
+    let finish: (v: unknown) => void = () => {}
+    fake.handle('csv.export', (p: Record<string, unknown>) => {
+      exports.push(p)
+      if (p.path === undefined) return { saved: false, suggestedPath: '/home/me/audit.jsonl' }
+      return new Promise((resolve) => (finish = resolve))
+    })
+    fake.handle('api.cancel', (p: { requestId: string }) => {
+      finish(new Fail({ code: 'CANCELLED', message: 'The export was cancelled.' }))
+      return { cancelled: !!p.requestId }
+    })
+    mountList('audit')
+    await flushPromises()
+    expect(byTestId('csv-export')).toHaveLength(1)
+    await click('jsonl-export')
+    expect(inputOf('csv-path-input').value).toBe('/home/me/audit.jsonl')
+    await click('csv-path-save')
+    const sent = exports[1]
+    expect(sent).toMatchObject({ op: 'audit.list', format: 'jsonl', path: '/home/me/audit.jsonl' })
+    expect(sent.query).toEqual({ sort: '-occurred_at' })
+
+    // another export's progress is not this one's
+    fake.emit('csv.progress', { requestId: 'r-someone-else', rows: 7, total: 9 })
+    await settle()
+    expect(byTestId('csv-progress')).toHaveLength(0)
+    fake.emit('csv.progress', { requestId: sent.requestId, rows: 100, total: 220 })
+    await settle()
+    expect(byTestId('csv-progress')[0].textContent).toContain('Read 100 of 220 audit events')
+
+    await click('csv-stop')
+    await settle()
+    const cancels = fake.calls.filter((c) => c.channel === 'api.cancel').map((c) => c.payload)
+    expect(cancels).toEqual([{ requestId: sent.requestId }])
+    expect(byTestId('csv-progress')).toHaveLength(0)
+    expect(byTestId('csv-saved')).toHaveLength(0)
+    expect(byTestId('csv-path-problem')).toHaveLength(0)
   })
 })

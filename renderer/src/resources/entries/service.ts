@@ -78,6 +78,7 @@ export const serviceResources = [
     ],
     filters: ['actor', 'action', 'resource_type', 'from', 'to'],
     defaultSort: '-occurred_at',
+    exportCsv: 'audit.list',
   }),
   defineResource({
     key: 'notifications',

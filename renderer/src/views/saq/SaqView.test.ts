@@ -271,4 +271,40 @@ describe('the audit bundle', () => {
     expect(text(theTestId('saq-audit-error'))).toContain('firewall.png')
     expect(byTestId('saq-audit-result')).toHaveLength(0)
   })
+
+  it('asks for the audit events of the period when ticked, and names their file', async () => {
+    fake.handle('saq.auditBundle', (p: { saqIds: string[]; auditEvents?: boolean }) => ({
+      folder: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000',
+      manifest: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000/manifest.json',
+      files: p.auditEvents
+        ? [
+            {
+              path: 'saq-003 - Web shop/audit-events.jsonl',
+              size: 10,
+              sha256: 'ef',
+              saqId: 'saq-003',
+              kind: 'audit_events',
+              attachedAt: null,
+              afterApproval: null,
+            },
+          ]
+        : [],
+    }))
+    await mountView()
+    await click('saq-audit')
+    byTestId('saq-audit-item')[0].querySelector('input')!.click()
+    theTestId('saq-audit-events').querySelector('input')!.click()
+    await flushPromises()
+    await click('saq-audit-create')
+    expect(fake.calls.find((c) => c.channel === 'saq.auditBundle')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+      saqIds: ['saq-003'],
+      auditEvents: true,
+    })
+    expect(text(theTestId('saq-audit-events-files'))).toBe('saq-003 - Web shop/audit-events.jsonl')
+    // the next opening starts without it
+    await click('saq-audit-close')
+    await click('saq-audit')
+    expect(theTestId('saq-audit-events').querySelector('input')!.checked).toBe(false)
+  })
 })

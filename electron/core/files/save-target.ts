@@ -1,0 +1,75 @@
+import fsp from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fail } from '@contract/errors'
+import {
+  checkFolder,
+  refuseRendererPath,
+  type DownloadFolders,
+  type HostMode,
+} from '../exports/folders'
+import type { HostServices } from '../host'
+
+/** What choosing a file to save needs. */
+export interface SaveTargetDeps {
+  mode: HostMode
+  host: Pick<HostServices, 'pickSaveAs' | 'userFolders'>
+  folders: DownloadFolders
+}
+
+/** The file to write: its (checked) folder, its path, and whether a file there may be replaced. */
+export interface SaveTarget {
+  folder: string
+  target: string
+  replace: boolean
+}
+
+/** Nothing to write: the dialog was cancelled, or (browser mode) the path ScanDesk suggests. */
+export interface NotSaved {
+  saved: false
+  suggestedPath?: string
+}
+
+/** Where ScanDesk suggests saving an account's files: its download folder, else the user's. */
+export function saveFolderOf(deps: SaveTargetDeps, accountId: string): string {
+  return deps.folders.get(accountId) ?? deps.host.userFolders?.()[0] ?? os.homedir()
+}
+
+/**
+ * The file the user chose to save `name` as. Electron: the save dialog in main (a path from the
+ * renderer refused; cancelled → not saved; the dialog asked before replacing). Browser mode:
+ * without a path, the suggested one (the account's folder and `name`); with a typed path inside
+ * the user's folders, a file already there is replaced only with `replace`. The name gets
+ * `extension` when it lacks it; a folder at the target is refused (VALIDATION), a file there not
+ * to be replaced too (CONFLICT).
+ */
+export async function chooseSaveTarget(
+  deps: SaveTargetDeps,
+  req: { accountId: string; path?: string; replace?: boolean },
+  name: string,
+  extension: string,
+): Promise<SaveTarget | NotSaved> {
+  refuseRendererPath(deps.mode, req.path, 'file', 'file to save')
+  const suggested = path.join(saveFolderOf(deps, req.accountId), name)
+  let chosen: string
+  let replace: boolean
+  if (req.path === undefined) {
+    if (deps.mode === 'browser') return { saved: false, suggestedPath: suggested }
+    const picked = await deps.host.pickSaveAs(suggested)
+    if (!picked) return { saved: false }
+    chosen = picked
+    replace = true
+  } else {
+    chosen = await deps.folders.checkTyped(req.accountId, req.path, 'file to save')
+    replace = req.replace === true
+  }
+  const folder = await checkFolder(path.dirname(chosen))
+  const base = path.basename(chosen)
+  const has = base.toLowerCase().endsWith(extension)
+  const target = path.join(folder, has ? base : `${base}${extension}`)
+  const existing = await fsp.lstat(target).catch(() => null)
+  if (existing?.isDirectory()) fail('VALIDATION', `${target} is a folder; choose a file name.`)
+  if (existing && !replace)
+    fail('CONFLICT', `There is already a file at ${target}. Replace it, or choose another name.`)
+  return { folder, target, replace }
+}
