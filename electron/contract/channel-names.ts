@@ -73,6 +73,8 @@ export const CHANNEL_NAMES = [
   'bulk.cancel',
   'bulk.retry',
   'bulk.dismiss',
+  'remediation.get',
+  'remediation.set',
 ] as const
 
 /** One request channel name. */

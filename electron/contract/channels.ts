@@ -7,6 +7,7 @@ import { changesInputs, type ChangesEvents, type ChangesOutputs } from './change
 import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
+import { remediationInputs, type RemediationOutputs } from './remediation'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
@@ -135,6 +136,7 @@ export const channelInputs = {
   ...changesInputs,
   ...viewsInputs,
   ...bulkInputs,
+  ...remediationInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -147,7 +149,8 @@ export interface ChannelOutputs
     CsvOutputs,
     ChangesOutputs,
     ViewsOutputs,
-    BulkOutputs {
+    BulkOutputs,
+    RemediationOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

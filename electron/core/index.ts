@@ -27,6 +27,7 @@ import type { ClientLimits } from './http/options'
 import { openCacheDatabase } from './offline/cache-db'
 import { CacheStore } from './offline/cache-store'
 import { NotificationWatcher } from './notifications/watcher'
+import { RemediationRepo } from './store/remediation-repo'
 import { ConnectivityMonitor } from './offline/connectivity'
 import { Outbox } from './offline/outbox'
 import { readCacheMaxBytes } from './offline/settings'
@@ -106,6 +107,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     })
   const settings = new SettingsRepo(db)
+  const remediation = new RemediationRepo(db)
   let connectivity: ConnectivityMonitor | null = null
   const clients = new ClientPool({
     vault,
@@ -249,6 +251,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     exports: exportServices,
     drafts: new DraftsRepo(db, keys),
     changes,
+    remediation,
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated

@@ -148,6 +148,12 @@ function examples(
     'bulk.cancel': { runId: LOCAL_ID },
     'bulk.retry': { runId: LOCAL_ID },
     'bulk.dismiss': { runId: LOCAL_ID },
+    'remediation.get': { accountId },
+    'remediation.set': {
+      accountId,
+      policy: { critical: 15, high: 30, medium: 90, low: 180 },
+      notify: false,
+    },
   }
 }
 

@@ -13,6 +13,7 @@ import type { Outbox } from '../offline/outbox'
 import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
+import type { RemediationRepo } from '../store/remediation-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 
 /** Everything the handler modules share (built once by createCore). */
@@ -45,4 +46,6 @@ export interface HandlerContext {
   drafts: DraftsRepo
   /** Snapshots of runs and their comparison. */
   changes: ChangesService
+  /** Remediation policies per account (issue 20). */
+  remediation: RemediationRepo
 }

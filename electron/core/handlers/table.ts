@@ -13,6 +13,7 @@ import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
 import { viewsHandlers } from './views'
+import { remediationHandlers } from './remediation'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
 export function createHandlerTable(ctx: HandlerContext): HandlerTable {
@@ -31,5 +32,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...changesHandlers(ctx.changes, ctx, csv),
     ...viewsHandlers(ctx),
     ...bulkHandlers(ctx),
+    ...remediationHandlers(ctx.remediation, (id) => ctx.accountsRepo.get(id) !== undefined),
   }
 }

@@ -354,6 +354,15 @@ function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
+  if (version >= 15) {
+    rows.remediation_policies = [
+      {
+        account_id: 'acc-1',
+        data: '{"policy":{"critical":15,"high":30,"medium":90,"low":180},"notify":true}',
+        saved_at: T2,
+      },
+    ]
+  }
   return rows
 }
 
@@ -367,8 +376,8 @@ function addedDefaults(table: string, version: number): Row {
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
   // Kept in their plain columns until the account's key seals them (store/sealing.ts).
   if (table === 'drafts') return { sealed: null }
-  // No row before migration 13 carries a bulk write.
-  if (table === 'outbox') return version < 13 ? { sealed: null, bulk_write: null } : {}
+  // No row of any version here is sealed or carries a bulk write (migration 13).
+  if (table === 'outbox') return { sealed: null, bulk_write: null }
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null }
   }
