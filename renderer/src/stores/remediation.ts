@@ -14,6 +14,8 @@ import { request } from '@/bridge/bridge'
  */
 export const useRemediationStore = defineStore('remediation', () => {
   const byAccount = ref<Record<string, RemediationPolicyView>>({})
+  /** Accounts whose policy was asked for and answered (read or refused). */
+  const settledFor = ref<Record<string, true>>({})
   const loading = new Map<string, Promise<Result<RemediationPolicyView>>>()
 
   /** The account's policy as last read (the defaults, unsaved, until then). */
@@ -22,6 +24,8 @@ export const useRemediationStore = defineStore('remediation', () => {
   }
   /** Whether the account's policy was read from main. */
   const loaded = (accountId: string | null) => !!accountId && accountId in byAccount.value
+  /** Whether main answered for the account's policy (read, or refused: the defaults then). */
+  const settled = (accountId: string | null) => !!accountId && accountId in settledFor.value
 
   /** Reads the account's policy (once; `fresh` asks again). */
   function load(accountId: string, fresh = false): Promise<Result<RemediationPolicyView>> {
@@ -30,6 +34,7 @@ export const useRemediationStore = defineStore('remediation', () => {
     const p = request('remediation.get', { accountId }).then((r) => {
       if (r.ok) byAccount.value = { ...byAccount.value, [accountId]: r.data }
       else loading.delete(accountId)
+      settledFor.value = { ...settledFor.value, [accountId]: true }
       return r
     })
     loading.set(accountId, p)
@@ -49,5 +54,5 @@ export const useRemediationStore = defineStore('remediation', () => {
     return r
   }
 
-  return { byAccount, policyOf, loaded, load, save }
+  return { byAccount, policyOf, loaded, settled, load, save }
 })
