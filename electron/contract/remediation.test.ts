@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  crossedRanges,
   DAY_MS,
   DEFAULT_POLICY,
   dueState,
@@ -195,5 +196,39 @@ describe('the stored policy', () => {
       expect(remediationPolicy.safeParse({ ...DEFAULT_POLICY, critical: bad }).success).toBe(false)
     expect(remediationPolicy.safeParse({ ...DEFAULT_POLICY, info: 5 }).success).toBe(false)
     expect(remediationPolicyDocument.parse({ policy: DEFAULT_POLICY }).notify).toBe(false)
+  })
+})
+
+describe('the ranges of findings that crossed a line since the last look', () => {
+  it('hold exactly the findings overdue now but not then, or within 7 days now but not then', () => {
+    fc.assert(
+      fc.property(
+        policyArb,
+        instant,
+        fc.integer({ min: 1, max: 3 * DAY_MS }),
+        fc.integer({ min: -400 * DAY_MS, max: 10 * DAY_MS }),
+        fc.constantFrom(...SEVERITIES),
+        (policy, before, step, age, sev) => {
+          const now = before + step
+          const first = now - age
+          const finding = { severity: sev, first_seen_at: iso(first) }
+          const within = (t: number) => {
+            const s = dueState(finding, policy, t)
+            return s.kind === 'due' && s.dueAt - 7 * DAY_MS < t
+          }
+          const overdue = (t: number) => keptByFilter({ kind: 'overdue' }, finding, policy, t)
+          const ranges = crossedRanges(policy, before, now).filter((r) => r.severity === sev)
+          const inRange = (kind: string) =>
+            ranges.some(
+              (r) =>
+                r.kind === kind &&
+                first >= Date.parse(r.first_seen_after) &&
+                first < Date.parse(r.first_seen_before),
+            )
+          expect(inRange('findings_overdue')).toBe(overdue(now) && !overdue(before))
+          expect(inRange('findings_due_soon')).toBe(within(now) && !within(before))
+        },
+      ),
+    )
   })
 })

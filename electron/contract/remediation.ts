@@ -192,3 +192,46 @@ export interface RemediationOutputs {
   'remediation.get': RemediationPolicyView
   'remediation.set': RemediationPolicyView
 }
+
+/** ScanDesk's own desktop notification kinds of due dates (muted like the service's kinds). */
+export const DUE_NOTIFICATION_KINDS = ['findings_overdue', 'findings_due_soon'] as const
+export type DueNotificationKind = (typeof DUE_NOTIFICATION_KINDS)[number]
+/** How far ahead "will be overdue soon" looks (days). */
+export const DUE_SOON_DAYS = 7
+
+/**
+ * The first-seen ranges of the findings of each severity that crossed a line between `before`
+ * and `now`: became overdue (`findings_overdue`), or came within 7 days of their due date
+ * (`findings_due_soon`). Asked of the service, one read each, to notify of what changed since the
+ * watcher's last look.
+ */
+export function crossedRanges(
+  policy: RemediationPolicy,
+  before: number,
+  now: number,
+): {
+  kind: DueNotificationKind
+  severity: PolicySeverity
+  first_seen_after: string
+  first_seen_before: string
+}[] {
+  const out: ReturnType<typeof crossedRanges> = []
+  if (now <= before) return out
+  for (const severity of POLICY_SEVERITIES) {
+    const d = policy[severity]
+    if (d === null) continue
+    for (const [kind, ahead] of [
+      ['findings_overdue', 0],
+      ['findings_due_soon', DUE_SOON_DAYS],
+    ] as const) {
+      const shift = (ahead - d) * DAY_MS
+      out.push({
+        kind,
+        severity,
+        first_seen_after: new Date(before + shift).toISOString(),
+        first_seen_before: new Date(now + shift).toISOString(),
+      })
+    }
+  }
+  return out
+}

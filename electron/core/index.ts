@@ -26,6 +26,7 @@ import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/options'
 import { openCacheDatabase } from './offline/cache-db'
 import { CacheStore } from './offline/cache-store'
+import { DueCheck } from './notifications/due-check'
 import { NotificationWatcher } from './notifications/watcher'
 import { RemediationRepo } from './store/remediation-repo'
 import { ConnectivityMonitor } from './offline/connectivity'
@@ -289,6 +290,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         resourceId: typeof n.attributes.resource_id === 'string' ? n.attributes.resource_id : null,
       }))
     },
+    // Findings that became overdue or due soon, for accounts that asked (remediation policy).
+    due: new DueCheck({
+      policy: (id) => remediation.get(id),
+      count: async (id, query) => {
+        const answer = (await (
+          await clients.client(accounts.row(id))
+        ).call('vulnerabilities.list', { query })) as {
+          meta?: { pagination?: { total_count?: unknown } }
+        }
+        const total = answer.meta?.pagination?.total_count
+        if (typeof total !== 'number') throw new Error('the list did not say its total')
+        return total
+      },
+    }),
     // A run ScanDesk sees complete: its findings are kept as that run's snapshot.
     scanCompleted: (accountId, scanId) => {
       changes.ensureLatest(accountId, scanId).catch((err: unknown) => {
