@@ -75,6 +75,8 @@ export const CHANNEL_NAMES = [
   'bulk.dismiss',
   'since.counts',
   'since.seen',
+  'remediation.get',
+  'remediation.set',
 ] as const
 
 /** One request channel name. */

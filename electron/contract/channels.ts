@@ -8,6 +8,7 @@ import { sinceInputs, type SinceOutputs } from './since'
 import { csvInputs, type CsvEvents, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
+import { DUE_NOTIFICATION_KINDS, remediationInputs, type RemediationOutputs } from './remediation'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
@@ -77,8 +78,11 @@ export interface Settings {
   maxDownloadBytes: number
   /** The largest offline copy of one account's answers (16 MiB..16 GiB; default 512 MiB). */
   cacheMaxBytes: number
-  /** Kinds of the service's notifications that raise no desktop notification (default none). */
-  mutedNotificationKinds: (typeof NOTIFICATION_KINDS)[number][]
+  /**
+   * Kinds of the service's notifications, and ScanDesk's own due-date kinds, that raise no desktop
+   * notification (default none).
+   */
+  mutedNotificationKinds: DesktopNotificationKind[]
 }
 
 /** The bounds and default of `Settings.maxDownloadBytes`. */
@@ -87,6 +91,13 @@ export const MAX_DOWNLOAD_BYTES = {
   max: 64 * 1024 ** 3,
   default: 4 * 1024 ** 3,
 } as const
+
+/** Every kind of desktop notification: the service's kinds, then ScanDesk's due-date kinds. */
+export const DESKTOP_NOTIFICATION_KINDS = [
+  ...NOTIFICATION_KINDS,
+  ...DUE_NOTIFICATION_KINDS,
+] as const
+export type DesktopNotificationKind = (typeof DESKTOP_NOTIFICATION_KINDS)[number]
 
 /** Settings payload (partial updates). */
 export const settingsInput = z.strictObject({
@@ -106,8 +117,8 @@ export const settingsInput = z.strictObject({
     .max(CACHE_MAX_BYTES.max, 'The offline copy may be at most 16 GiB.')
     .optional(),
   mutedNotificationKinds: z
-    .array(z.enum(NOTIFICATION_KINDS))
-    .max(NOTIFICATION_KINDS.length)
+    .array(z.enum(DESKTOP_NOTIFICATION_KINDS))
+    .max(DESKTOP_NOTIFICATION_KINDS.length)
     .optional(),
 })
 
@@ -137,6 +148,7 @@ export const channelInputs = {
   ...viewsInputs,
   ...bulkInputs,
   ...sinceInputs,
+  ...remediationInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -150,7 +162,8 @@ export interface ChannelOutputs
     ChangesOutputs,
     ViewsOutputs,
     BulkOutputs,
-    SinceOutputs {
+    SinceOutputs,
+    RemediationOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

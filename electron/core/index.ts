@@ -26,7 +26,9 @@ import { CancelRegistry } from './http/cancel'
 import type { ClientLimits } from './http/options'
 import { openCacheDatabase } from './offline/cache-db'
 import { CacheStore } from './offline/cache-store'
+import { DueCheck } from './notifications/due-check'
 import { NotificationWatcher } from './notifications/watcher'
+import { RemediationRepo } from './store/remediation-repo'
 import { ConnectivityMonitor } from './offline/connectivity'
 import { Outbox } from './offline/outbox'
 import { readCacheMaxBytes } from './offline/settings'
@@ -109,6 +111,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     })
   const settings = new SettingsRepo(db)
+  const remediation = new RemediationRepo(db)
   let connectivity: ConnectivityMonitor | null = null
   const clients = new ClientPool({
     vault,
@@ -259,6 +262,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       snapshots,
       read: (id) => sinceRead(handlerContext, id),
     }),
+    remediation,
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated
@@ -296,6 +300,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         resourceId: typeof n.attributes.resource_id === 'string' ? n.attributes.resource_id : null,
       }))
     },
+    // Findings that became overdue or due soon, for accounts that asked (remediation policy).
+    due: new DueCheck({
+      policy: (id) => remediation.get(id),
+      count: async (id, query) => {
+        const answer = (await (
+          await clients.client(accounts.row(id))
+        ).call('vulnerabilities.list', { query })) as {
+          meta?: { pagination?: { total_count?: unknown } }
+        }
+        const total = answer.meta?.pagination?.total_count
+        if (typeof total !== 'number') throw new Error('the list did not say its total')
+        return total
+      },
+    }),
     // A run ScanDesk sees complete: its findings are kept as that run's snapshot.
     scanCompleted: (accountId, scanId) => {
       changes.ensureLatest(accountId, scanId).catch((err: unknown) => {

@@ -99,6 +99,20 @@ function list(
       })
       continue
     }
+    // `<x>_before` / `<x>_after` on a time attribute `<x>_at`: before is exclusive, after
+    // inclusive (first_seen_before=2026-01-01T00:00:00Z); a bare date is its start, UTC.
+    const span = /^(.+)_(before|after)$/.exec(key)
+    if (span && !known(key) && known(`${span[1]}_at`)) {
+      const text = String(wanted)
+      const bound = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text)
+      const attr = `${span[1]}_at`
+      rows = rows.filter((r) => {
+        const v = r.attributes[attr]
+        const t = typeof v === 'string' ? Date.parse(v) : NaN
+        return !Number.isNaN(t) && (span[2] === 'before' ? t < bound : t >= bound)
+      })
+      continue
+    }
     // `tag=x` also filters an array attribute `tags`.
     const attr = known(key) ? key : known(`${key}s`) ? `${key}s` : null
     if (attr) rows = rows.filter((r) => equalsFilter(r.attributes[attr], wanted))

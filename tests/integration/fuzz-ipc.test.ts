@@ -150,6 +150,12 @@ function examples(
     'bulk.dismiss': { runId: LOCAL_ID },
     'since.counts': { accountId },
     'since.seen': { accountId },
+    'remediation.get': { accountId },
+    'remediation.set': {
+      accountId,
+      policy: { critical: 15, high: 30, medium: 90, low: 180 },
+      notify: false,
+    },
   }
 }
 

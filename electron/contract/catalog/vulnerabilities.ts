@@ -11,6 +11,7 @@ import {
   severity,
   single,
 } from '../schemas/common'
+import { dateOrDateTime } from './audit'
 import { defineGroup, defineOperation } from './types'
 
 /** A CVE identifier such as CVE-2023-48795. */
@@ -58,6 +59,13 @@ export const vulnerabilityListQuery = listQuery({
     .toUpperCase()
     .regex(/^CVE-\d{4}-\d{4,7}$/, 'must be a CVE identifier like CVE-2024-12345')
     .optional(),
+  /**
+   * First seen strictly before this instant (decided here; a bare date is its start, UTC): with
+   * `first_seen_after`, the range ScanDesk's overdue and due-soon filters ask for.
+   */
+  first_seen_before: dateOrDateTime.optional(),
+  /** First seen at or after this instant (decided here; a bare date is its start, UTC). */
+  first_seen_after: dateOrDateTime.optional(),
 })
 
 /** Widget filters (decided here): restrict the counts to one scan or one host. */
@@ -114,7 +122,7 @@ export const vulnerabilitiesOperations = defineGroup([
     response: collection(vulnerabilityAttributes),
     releases: ALL_RELEASES,
     summary:
-      'List vulnerabilities, filtered by severity, CVSS range, PCI status, scan, host, CVE or text',
+      'List vulnerabilities, filtered by severity, CVSS range, PCI status, scan, host, CVE, first-seen range or text',
     source: 'decided',
     sandbox: vulns,
     example: { query: { severity: 'high', per_page: 50 } },

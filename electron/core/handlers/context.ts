@@ -15,6 +15,7 @@ import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
 import type { SnapshotsRepo } from '../store/snapshots-repo'
+import type { RemediationRepo } from '../store/remediation-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 
 /** Everything the handler modules share (built once by createCore). */
@@ -51,4 +52,6 @@ export interface HandlerContext {
   snapshots: SnapshotsRepo
   /** "Since your last visit" counts and the record of dashboard visits. */
   since: SinceService
+  /** Remediation policies per account (issue 20). */
+  remediation: RemediationRepo
 }

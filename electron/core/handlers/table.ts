@@ -14,6 +14,7 @@ import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
 import { sinceHandlers } from './since'
 import { viewsHandlers } from './views'
+import { remediationHandlers } from './remediation'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
 export function createHandlerTable(ctx: HandlerContext): HandlerTable {
@@ -33,5 +34,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...viewsHandlers(ctx),
     ...bulkHandlers(ctx),
     ...sinceHandlers(ctx.since, ctx),
+    ...remediationHandlers(ctx.remediation, (id) => ctx.accountsRepo.get(id) !== undefined),
   }
 }

@@ -1,5 +1,7 @@
-import { NOTIFICATION_KINDS } from '@contract/catalog/notifications'
+import type { NOTIFICATION_KINDS } from '@contract/catalog/notifications'
+import { DESKTOP_NOTIFICATION_KINDS, type DesktopNotificationKind } from '@contract/channels'
 import type { CoreEvents } from '../events'
+import type { DueCheck } from './due-check'
 import type { HostServices } from '../host'
 import type { SettingsRepo } from '../store/settings-repo'
 
@@ -34,6 +36,8 @@ export interface NotificationWatcherDeps {
   scanCompleted?(accountId: string, scanId: string): void
   /** Between two rounds (default 60 s). */
   intervalMs?: number
+  /** Findings that became overdue or due soon (accounts that asked for it), checked each round. */
+  due?: DueCheck
 }
 
 const MUTED_KEY = 'notifications_muted_kinds'
@@ -41,13 +45,16 @@ const MUTED_KEY = 'notifications_muted_kinds'
 const MEMORY = 500
 
 /** The kinds the user chose not to hear of on the desktop (Settings.mutedNotificationKinds). */
-export function readMutedKinds(settings: SettingsRepo): NotificationKind[] {
+export function readMutedKinds(settings: SettingsRepo): DesktopNotificationKind[] {
   const stored = settings.get<unknown>(MUTED_KEY, [])
-  return Array.isArray(stored) ? NOTIFICATION_KINDS.filter((k) => stored.includes(k)) : []
+  return Array.isArray(stored) ? DESKTOP_NOTIFICATION_KINDS.filter((k) => stored.includes(k)) : []
 }
 
 /** Stores the muted kinds (undefined: unchanged). */
-export function writeMutedKinds(settings: SettingsRepo, kinds: NotificationKind[] | undefined) {
+export function writeMutedKinds(
+  settings: SettingsRepo,
+  kinds: DesktopNotificationKind[] | undefined,
+) {
   if (kinds !== undefined) settings.set(MUTED_KEY, [...new Set(kinds)])
 }
 
@@ -88,6 +95,7 @@ export class NotificationWatcher {
       const before = this.known.get(accountId)
       const fresh = before ? list.filter((n) => !before.includes(n.id)) : []
       this.known.set(accountId, [...list.map((n) => n.id), ...(before ?? [])].slice(0, MEMORY))
+      await this.checkDue(accountId, label)
       if (!fresh.length) return
       for (const n of fresh)
         if (n.kind === 'scan_completed' && n.resourceType === 'scan' && n.resourceId)
@@ -109,6 +117,22 @@ export class NotificationWatcher {
     }
   }
 
+  /** ScanDesk's due-date news of the account (its own failures do not stop the round). */
+  private async checkDue(accountId: string, label: string | undefined): Promise<void> {
+    if (!this.deps.due) return
+    try {
+      const news = await this.deps.due.check(accountId)
+      if (this.closed || !news.length) return
+      const muted = readMutedKinds(this.deps.settings) as string[]
+      const name =
+        label ?? this.deps.accounts().find((a) => a.id === accountId)?.label ?? 'ScanDesk'
+      for (const n of news)
+        if (!muted.includes(n.kind)) this.deps.host.notify(`${name}: ${n.title}`, n.body)
+    } catch (err) {
+      this.deps.log('info', `due dates of ${accountId} not checked: ${(err as Error).message}`)
+    }
+  }
+
   /** Learns what an account has at once when the watcher knows nothing of it yet (a sign-in). */
   learn(accountId: string): void {
     if (this.timer && !this.known.has(accountId)) void this.poll(accountId)
@@ -117,6 +141,7 @@ export class NotificationWatcher {
   /** Forgets an account (removed or signed out): its next round learns again. */
   forget(accountId: string): void {
     this.known.delete(accountId)
+    this.deps.due?.forget(accountId)
   }
 
   /** Stops the rounds. */

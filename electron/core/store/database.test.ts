@@ -355,6 +355,15 @@ function rowsAt(version: number): Record<string, Row[]> {
     ]
   }
   if (version >= 14) rows.dashboard_visits = [{ account_id: 'acc-1', seen_at: T2 }]
+  if (version >= 15) {
+    rows.remediation_policies = [
+      {
+        account_id: 'acc-1',
+        data: '{"policy":{"critical":15,"high":30,"medium":90,"low":180},"notify":true}',
+        saved_at: T2,
+      },
+    ]
+  }
   return rows
 }
 
@@ -368,7 +377,7 @@ function addedDefaults(table: string, version: number): Row {
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
   // Kept in their plain columns until the account's key seals them (store/sealing.ts).
   if (table === 'drafts') return { sealed: null }
-  // No outbox row here is sealed or carries a bulk write (bulk_write came with migration 13).
+  // No row of any version here is sealed or carries a bulk write (migration 13).
   if (table === 'outbox') return { sealed: null, bulk_write: null }
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null }

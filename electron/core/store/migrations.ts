@@ -405,4 +405,20 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 15,
+    name: 'remediation policies',
+    up(db) {
+      // An account's remediation policy (issue 20): days allowed per severity and whether to notify
+      // of overdue findings. Configuration, not the service's data: plain JSON, gone with the
+      // account.
+      db.exec(`
+        CREATE TABLE remediation_policies (
+          account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+          data TEXT NOT NULL CHECK (json_valid(data)),
+          saved_at TEXT NOT NULL
+        ) STRICT;
+      `)
+    },
+  },
 ]

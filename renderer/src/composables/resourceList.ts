@@ -1,4 +1,4 @@
-import { computed } from 'vue'
+import { computed, watch } from 'vue'
 import { useRoute } from 'vue-router'
 import { useOperationList, type ListOperationId } from '@/data/useOperationList'
 import type { ResourceDef } from '@/resources'
@@ -15,6 +15,8 @@ export interface ResourceListOptions {
   compact?: boolean
   /** Whether the list's filters, search, sort and page are kept in the address now. */
   inAddress: () => boolean
+  /** More of the query, decided by the page (its own filters turned into the service's terms). */
+  extraQuery?: () => Record<string, string>
 }
 
 /**
@@ -40,7 +42,15 @@ export function useResourceList(resource: ResourceDef, options: ResourceListOpti
     path: options.path ? () => options.path : undefined,
     filters: { ...fromAddress?.filters, ...fixed },
     initial: fromAddress,
+    extraQuery: options.extraQuery,
   })
+  // The page's own filters changed: their rows start at page 1.
+  watch(
+    () => JSON.stringify(options.extraQuery?.() ?? {}),
+    (now, before) => {
+      if (now !== before) list.setPage(1)
+    },
+  )
   // The filters the user chose (the page's fixed ones are not offered).
   const shownFilters = computed(() => {
     const out: Record<string, unknown> = { ...(list.filters.value as Record<string, unknown>) }
@@ -62,7 +72,10 @@ export function useResourceList(resource: ResourceDef, options: ResourceListOpti
   }
   // What the CSV export sends: the list's filters, search and sort (every page).
   const exportQuery = computed(() => {
-    const query: Record<string, string | number | boolean> = { sort: list.sort.value }
+    const query: Record<string, string | number | boolean> = {
+      sort: list.sort.value,
+      ...options.extraQuery?.(),
+    }
     for (const [k, v] of Object.entries(list.filters.value as Record<string, unknown>))
       if ((typeof v === 'string' && v) || typeof v === 'number' || typeof v === 'boolean')
         query[k] = v
@@ -82,6 +95,7 @@ export function useResourceList(resource: ResourceDef, options: ResourceListOpti
       op: listOp,
       query: {
         ...(list.filters.value as Record<string, unknown>),
+        ...options.extraQuery?.(),
         sort,
         ...(search ? { search } : {}),
       },

@@ -44,6 +44,11 @@ export interface ListOptions<Id extends ListOperationId> {
   enabled?: () => boolean
   /** Search, sort and page set before the first request (a list restored from the address). */
   initial?: Partial<Omit<ListState, 'filters'>>
+  /**
+   * More of the request's query that is not the list's state (not offered, not in the address):
+   * what a page's own filters turn into (the due filters' first-seen range).
+   */
+  extraQuery?: () => Record<string, string>
 }
 
 /** Everything that decides which rows a list shows: what the address and a saved view keep. */
@@ -82,6 +87,7 @@ export function useOperationList<Id extends ListOperationId>(
     if (path === null) return null
     const query = {
       ...filters.value,
+      ...options.extraQuery?.(),
       page: page.value,
       per_page: perPage.value,
       sort: sort.value,

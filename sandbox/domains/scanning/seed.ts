@@ -3,6 +3,7 @@ import type { Row, SandboxContext } from '../../types'
 import { isOpen } from './evolution'
 import { prompt } from './prompt'
 import { finishRun, zeroCounts } from './results'
+import { spreadFirstSeen } from './seed-first-seen'
 import { nextScanTime, scanDuration } from './scans'
 import {
   seedCredentials,
@@ -99,6 +100,7 @@ export function seedScanning(ctx: SandboxContext): void {
   seedSchedules(ctx)
   const scans = seedScans(ctx)
   seedResults(ctx, scans)
+  spreadFirstSeen(ctx)
   seedExceptions(ctx)
   seedChat(ctx)
 }

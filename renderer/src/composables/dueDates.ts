@@ -1,0 +1,123 @@
+import { computed, watch } from 'vue'
+import { useRoute, useRouter, type LocationQuery } from 'vue-router'
+import {
+  daysFor,
+  dueState,
+  firstSeenRange,
+  MAX_DUE_WITHIN,
+  overdueDays,
+  type ClockException,
+  type DueFilter,
+  type DueState,
+} from '@contract/remediation'
+import { useRows } from '@/data/useRecord'
+import { useAppStore } from '@/stores/app'
+import { useRemediationStore } from '@/stores/remediation'
+
+/** The address keys of ScanDesk's due filters on the vulnerabilities list. */
+export const OVERDUE_KEY = 'overdue'
+export const DUE_WITHIN_KEY = 'due_within'
+
+const text = (v: LocationQuery[string]): string =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : ''
+
+/** The due filter an address names (`overdue=true`, `due_within=7`), or none. */
+export function dueFilterOf(query: LocationQuery): DueFilter | null {
+  if (text(query[OVERDUE_KEY]) === 'true') return { kind: 'overdue' }
+  const raw = text(query[DUE_WITHIN_KEY])
+  const days = Number(raw)
+  if (/^\d+$/.test(raw) && days >= 1 && days <= MAX_DUE_WITHIN) return { kind: 'due_within', days }
+  return null
+}
+
+/** The address words of a due filter. */
+export function dueFilterWords(filter: DueFilter | null): Record<string, string> {
+  if (!filter) return {}
+  return filter.kind === 'overdue'
+    ? { [OVERDUE_KEY]: 'true' }
+    : { [DUE_WITHIN_KEY]: String(filter.days) }
+}
+
+/** The address of the vulnerabilities list of one severity's overdue findings. */
+export function overdueListOf(severity: string) {
+  return { name: 'vulnerabilities', query: { severity, [OVERDUE_KEY]: 'true' } }
+}
+
+/** An instant no finding was first seen before: the range of a severity without due dates. */
+const NOTHING = { first_seen_before: '1970-01-01T00:00:00Z' }
+
+/**
+ * The vulnerabilities list's due filter, kept in the address like its other filters, and the
+ * window's account's policy: what the filter asks of the service (a first-seen range of the
+ * chosen severity), and each row's due state for the Due and Overdue columns.
+ */
+export function useDueDates() {
+  const route = useRoute()
+  const router = useRouter()
+  const app = useAppStore()
+  const store = useRemediationStore()
+  watch(
+    () => app.accountId,
+    (id) => {
+      if (id) void store.load(id)
+    },
+    { immediate: true },
+  )
+  const policy = computed(() => store.policyOf(app.accountId))
+  const filter = computed(() => dueFilterOf(route.query))
+  const severity = computed(() => text(route.query.severity))
+  // "Now" of the filter: taken when the filter, the severity or the policy changes (not each
+  // tick, which would start the list again at page 1).
+  const anchor = computed(() => {
+    void [filter.value, severity.value, policy.value]
+    return Date.now()
+  })
+  /** Overdue depends on the severity's days: with no severity chosen the filter waits for one. */
+  const needsSeverity = computed(() => !!filter.value && !severity.value)
+  /** The chosen severity has no due date (info, or none in the policy): nothing is due. */
+  const noDueDate = computed(
+    () => !!filter.value && !!severity.value && daysFor(policy.value, severity.value) === null,
+  )
+  const extraQuery = computed<Record<string, string>>(() => {
+    if (!filter.value || !severity.value) return {}
+    return firstSeenRange(filter.value, severity.value, policy.value, anchor.value) ?? NOTHING
+  })
+
+  function setFilter(next: DueFilter | null): void {
+    const rest = Object.fromEntries(
+      Object.entries(route.query).filter(
+        ([k]) => k !== OVERDUE_KEY && k !== DUE_WITHIN_KEY && k !== 'page',
+      ),
+    )
+    void router.replace({ query: { ...rest, ...dueFilterWords(next) } })
+  }
+
+  // The account's exceptions (the newest 500 by expiry: one read), which stop a finding's clock.
+  const exceptions = useRows('exceptions.list', { query: { per_page: 500, sort: '-expires_at' } })
+  const exceptionsOf = computed(() => {
+    const map = new Map<string, ClockException[]>()
+    for (const { attributes: e } of exceptions.rows.value) {
+      const list = map.get(e.vulnerability_id) ?? []
+      list.push(e)
+      map.set(e.vulnerability_id, list)
+    }
+    return map
+  })
+
+  /** A row's due state now, its exceptions' pauses included. */
+  function stateOf(id: string, a: Record<string, unknown>, now: number): DueState {
+    if (typeof a.severity !== 'string' || typeof a.first_seen_at !== 'string')
+      return { kind: 'none' }
+    const finding = { severity: a.severity, first_seen_at: a.first_seen_at }
+    return dueState(finding, policy.value, now, exceptionsOf.value.get(id) ?? [])
+  }
+
+  return { policy, filter, severity, needsSeverity, noDueDate, extraQuery, setFilter, stateOf }
+}
+
+/** Whole days overdue of a state, for the Overdue column ('' when not overdue). */
+export function overdueText(state: DueState): string {
+  const days = overdueDays(state)
+  if (days === null) return ''
+  return days === 0 ? 'under a day' : days === 1 ? '1 day' : `${days} days`
+}

@@ -1,0 +1,81 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { DAY_MS } from '@contract/remediation'
+import { dueFilterOf, dueFilterWords } from '@/composables/dueDates'
+import { byTestId } from '@/test/dom'
+import { useFakeApp } from '@/test/fakeApp'
+import { mountWithApp } from '@/test/mountApp'
+import OverduePanel from './OverduePanel.vue'
+
+const fake = useFakeApp()
+afterEach(() => vi.useRealTimers())
+
+const NOW = Date.parse('2030-03-01T12:00:00.000Z')
+const policy = { critical: 10, high: 30, medium: null, low: 180 }
+const totals: Record<string, number> = { critical: 4, high: 0, low: 2 }
+
+type ListCall = { op: string; input: { query: Record<string, unknown> } }
+const listCalls = () =>
+  fake.calls
+    .filter((c) => c.channel === 'api.call')
+    .map((c) => c.payload as ListCall)
+    .filter((p) => p.op === 'vulnerabilities.list')
+
+function router() {
+  const page = { render: () => null }
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', name: 'dashboard', component: page },
+      { path: '/vulnerabilities', name: 'vulnerabilities', component: page },
+    ],
+  })
+}
+
+describe('the Overdue panel', () => {
+  it('asks one count per severity with days, by first seen, and links each to its list', async () => {
+    vi.useFakeTimers({ now: NOW, toFake: ['Date'] })
+    fake.handle('remediation.get', () => ({ policy, notify: false, saved: true, savedAt: null }))
+    fake.handle('api.call', (p: ListCall) => ({
+      data: {
+        data: [],
+        meta: { pagination: { total_count: totals[String(p.input.query.severity)] ?? 0 } },
+      },
+      fetchedAt: new Date(NOW).toISOString(),
+      fromCache: false,
+    }))
+    mountWithApp(OverduePanel, { global: { plugins: [router()] } })
+    await flushPromises()
+    await flushPromises()
+
+    const calls = listCalls()
+    expect(calls.map((c) => c.input.query.severity).sort()).toEqual(['critical', 'high', 'low'])
+    for (const c of calls) {
+      const days = policy[c.input.query.severity as 'critical' | 'high' | 'low']
+      expect(c.input.query.first_seen_before).toBe(new Date(NOW - days * DAY_MS).toISOString())
+      expect(c.input.query.per_page).toBe(1)
+    }
+    const critical = byTestId<HTMLAnchorElement>('overdue-link-critical')[0]
+    expect(critical.textContent).toContain('4 overdue')
+    expect(critical.getAttribute('href')).toBe('/vulnerabilities?severity=critical&overdue=true')
+    expect(byTestId('overdue-link-high')[0].textContent).toContain('0 overdue')
+    // No days for medium: nothing asked, nothing to count.
+    expect(byTestId('overdue-row-medium')[0].textContent).toContain('no due date')
+    expect(byTestId('overdue-link-medium')).toHaveLength(0)
+    expect(byTestId('overdue-panel')[0].textContent).toContain("ScanDesk's due dates")
+  })
+})
+
+describe('the due filter in the address', () => {
+  it('reads overdue and due within N days, and writes them back the same', () => {
+    expect(dueFilterOf({ overdue: 'true' })).toEqual({ kind: 'overdue' })
+    expect(dueFilterOf({ due_within: '14' })).toEqual({ kind: 'due_within', days: 14 })
+    for (const bad of ['0', '366', '7.5', 'x', ''])
+      expect(dueFilterOf({ due_within: bad })).toBeNull()
+    expect(dueFilterOf({ overdue: 'yes' })).toBeNull()
+    for (const f of [{ kind: 'overdue' as const }, { kind: 'due_within' as const, days: 30 }])
+      expect(dueFilterOf(dueFilterWords(f))).toEqual(f)
+    expect(dueFilterWords(null)).toEqual({})
+  })
+})
