@@ -73,6 +73,7 @@ export const CHANNEL_NAMES = [
   'bulk.cancel',
   'bulk.retry',
   'bulk.dismiss',
+  'trends.daily',
 ] as const
 
 /** One request channel name. */

@@ -4,6 +4,7 @@ import { bulkInputs, type BulkEvents, type BulkOutputs } from './bulk'
 import { NOTIFICATION_KINDS } from './catalog/notifications'
 import type { ChannelName, EventName } from './channel-names'
 import { changesInputs, type ChangesEvents, type ChangesOutputs } from './changes'
+import { trendsInputs, type TrendsOutputs } from './trends'
 import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
@@ -135,6 +136,7 @@ export const channelInputs = {
   ...changesInputs,
   ...viewsInputs,
   ...bulkInputs,
+  ...trendsInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -147,7 +149,8 @@ export interface ChannelOutputs
     CsvOutputs,
     ChangesOutputs,
     ViewsOutputs,
-    BulkOutputs {
+    BulkOutputs,
+    TrendsOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -125,6 +125,8 @@ export interface RemovalPlan {
   draftsByKind: Record<DraftKind, number>
   /** Changes kept in the outbox to send later, waiting or refused. */
   outboxItems: number
+  /** Days of open-finding totals ScanDesk recorded for the dashboard's trend. */
+  dailyTotals: number
   /** Files on disk are never deleted by removing an account. */
   filesKept: number
 }

@@ -148,6 +148,7 @@ function examples(
     'bulk.cancel': { runId: LOCAL_ID },
     'bulk.retry': { runId: LOCAL_ID },
     'bulk.dismiss': { runId: LOCAL_ID },
+    'trends.daily': { accountId, days: 90 },
   }
 }
 

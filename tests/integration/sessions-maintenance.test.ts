@@ -235,6 +235,7 @@ describe('what removing an account deletes', () => {
       drafts: 0,
       draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 0 },
       outboxItems: 0,
+      dailyTotals: 0,
       filesKept: 0,
     })
 

@@ -237,6 +237,7 @@ export async function removalPlan(ctx: HandlerContext, accountId: string): Promi
     drafts: draftsByKind.saq + draftsByKind['scan-wizard'],
     draftsByKind,
     outboxItems: outbox.queued + outbox.failed,
+    dailyTotals: ctx.dailyTotals.count(row.id),
     filesKept,
   }
 }

@@ -14,6 +14,7 @@ import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
 import type { SettingsRepo } from '../store/settings-repo'
+import type { DailyTotals } from '../trends/daily'
 
 /** Everything the handler modules share (built once by createCore). */
 export interface HandlerContext {
@@ -45,4 +46,6 @@ export interface HandlerContext {
   drafts: DraftsRepo
   /** Snapshots of runs and their comparison. */
   changes: ChangesService
+  /** The account's open findings recorded once a day. */
+  dailyTotals: DailyTotals
 }

@@ -12,6 +12,7 @@ import { offlineHandlers } from './offline'
 import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
+import { trendsHandlers } from './trends'
 import { viewsHandlers } from './views'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
@@ -31,5 +32,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...changesHandlers(ctx.changes, ctx, csv),
     ...viewsHandlers(ctx),
     ...bulkHandlers(ctx),
+    ...trendsHandlers(ctx.dailyTotals, ctx),
   }
 }

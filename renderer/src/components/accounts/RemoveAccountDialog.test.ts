@@ -23,6 +23,7 @@ const plan: RemovalPlan = {
   drafts: 3,
   draftsByKind: { saq: 2, 'scan-wizard': 1, 'saved-views': 0 },
   outboxItems: 4,
+  dailyTotals: 12,
   filesKept: 5,
 }
 
@@ -61,7 +62,8 @@ describe('removing an account', () => {
     expect(theTestId('remove-account-plan').textContent?.trim()).toBe(
       '3 keychain entries, 2 export jobs, 5 records of downloaded files, ' +
         '1 answer of the offline copy, 2 SAQ drafts, 1 scan wizard draft, ' +
-        '4 changes waiting to be sent; 5 downloaded files stay on disk.',
+        '4 changes waiting to be sent, 12 days of recorded finding totals; ' +
+        '5 downloaded files stay on disk.',
     )
   })
 
