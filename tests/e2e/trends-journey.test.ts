@@ -74,6 +74,36 @@ describe('trends over runs (issue 20 §2)', () => {
   let page: Page
   beforeAll(() => void ({ page } = j))
 
+  it('shows the account’s 90 days on the dashboard, today recorded by ScanDesk from the list totals', async () => {
+    const accountId = await accountIdByLabel(page, 'Demo service')
+    await closeSwitcher(page)
+    const panel = page.getByTestId('account-trend-panel')
+    const chart = panel.getByTestId('account-trend-chart')
+    await chart.waitFor(WAIT)
+    const today = chart.getByTestId('account-trend-chart-table').locator('tbody tr').last()
+    await expect
+      .poll(() => today.locator('td').first().textContent(), WAIT)
+      .toBe('Recorded by ScanDesk on this computer')
+    const totals: number[] = []
+    for (const severity of SEVERITIES) {
+      const list = await call<{ meta: { pagination: { total_count: number } } }>(
+        page,
+        accountId,
+        'vulnerabilities.list',
+        { query: { severity, per_page: 5 } },
+      )
+      totals.push(list.meta.pagination.total_count)
+    }
+    const row = await tableCounts(page, 'account-trend-chart')
+    expect(Object.values(row).at(-1)).toEqual(totals)
+    // The demo's scans ran over the past weeks: the earlier days come from their runs, drawn.
+    expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(1)
+    await chart.locator('.trend-chart__drawing').waitFor(WAIT)
+    expect(await panel.getByTestId('account-trend-source').textContent()).toMatch(
+      /recorded by ScanDesk on this computer/,
+    )
+  })
+
   it('shows a target’s trend over three runs, the hidden table with the history’s counts', async () => {
     const accountId = await accountIdByLabel(page, 'Demo service')
     await closeSwitcher(page)

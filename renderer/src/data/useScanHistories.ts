@@ -15,6 +15,10 @@ export const RUNS_PER_SCAN = 100
 /** What a view gets: the runs of every scan asked, with the read's state. */
 export interface ScanHistories {
   runs: ComputedRef<RowOf<'scans.history'>[]>
+  /** True once every asked history answered (no scans: at once). */
+  ready: ComputedRef<boolean>
+  /** False where the account's release lacks scans.history: nothing is asked. */
+  available: ComputedRef<boolean>
   loading: ComputedRef<boolean>
   showLoading: Ref<boolean>
   error: ComputedRef<AppError | null>
@@ -63,6 +67,8 @@ export function useScanHistories(
   const loading = computed(() => query.asyncStatus.value === 'loading')
   return {
     runs: computed(() => query.data.value?.runs ?? []),
+    ready: computed(() => query.data.value !== undefined),
+    available,
     loading,
     showLoading: useDelayedFlag(() => loading.value),
     error: computed(() => (query.error.value ? toAppError(query.error.value) : null)),
