@@ -12,6 +12,18 @@ import { operationPrefix } from './keys'
 /** Runs asked per scan: the newest this many (the catalog's page of a plain list). */
 export const RUNS_PER_SCAN = 100
 
+/** Histories asked at the same time. */
+const AT_ONCE = 4
+
+/** The newest runs of one scan. */
+const historyOf = (accountId: string, id: string, signal: AbortSignal) =>
+  fetchOperation(
+    accountId,
+    'scans.history',
+    { path: { id }, query: { per_page: RUNS_PER_SCAN } },
+    signal,
+  )
+
 /** What a view gets: the runs of every scan asked, with the read's state. */
 export interface ScanHistories {
   runs: ComputedRef<RowOf<'scans.history'>[]>
@@ -46,16 +58,14 @@ export function useScanHistories(
         enabled: accountId !== null && toValue(scanIds) !== null && available.value,
         query: async ({ signal }) => {
           if (accountId === null) throw new Error('read held back')
-          const answers = await Promise.all(
-            ids.map((id) =>
-              fetchOperation(
-                accountId,
-                'scans.history',
-                { path: { id }, query: { per_page: RUNS_PER_SCAN } },
-                signal,
-              ),
-            ),
-          )
+          // A few at a time: a target or an account may have a hundred scans.
+          const answers: Awaited<ReturnType<typeof historyOf>>[] = []
+          for (let i = 0; i < ids.length; i += AT_ONCE)
+            answers.push(
+              ...(await Promise.all(
+                ids.slice(i, i + AT_ONCE).map((id) => historyOf(accountId, id, signal)),
+              )),
+            )
           return {
             runs: answers.flatMap((a) => rowsOf(a.data)),
             fromCache: answers.some((a) => a.fromCache),

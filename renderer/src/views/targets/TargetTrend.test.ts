@@ -43,17 +43,16 @@ function serve(scans: unknown[], runs: Record<string, unknown[]>) {
   )
 }
 
-async function mount(component: typeof TargetTrend | typeof ScanTrend, props: object) {
-  const wrapper = mountWithApp(component, {
-    props,
-    global: { plugins: [catchAllRouter()], stubs: { Echarts: true } },
-  })
+const global = { plugins: [catchAllRouter()], stubs: { Echarts: true } }
+
+/** Waits for the reads and the chart (an async component: ECharts loads with the first chart). */
+async function settle(wrapper: { unmount(): void }) {
   unmount = () => wrapper.unmount()
   await flushPromises()
-  // The chart is an async component (ECharts loads with the first chart).
   await vi.dynamicImportSettled()
   await flushPromises()
 }
+const mountTarget = (id: string) => settle(mountWithApp(TargetTrend, { props: { id }, global }))
 
 describe('a target’s trend', () => {
   it('interleaves the runs of its scans by time, each named by its scan', async () => {
@@ -61,7 +60,7 @@ describe('a target’s trend', () => {
       'scn-a': [run('scn-a', 3), run('scn-a', 1)],
       'scn-b': [run('scn-b', 2), run('scn-b', 4, 'stopped')],
     })
-    await mount(TargetTrend, { id: 'tgt-1' })
+    await mountTarget('tgt-1')
     const calls = fake.calls.filter((c) => c.channel === 'api.call').map((c) => c.payload)
     expect(calls[0]).toMatchObject({ op: 'scans.list', input: { query: { target_id: 'tgt-1' } } })
     const rows = byTestId('target-trend-chart-table')[0].querySelectorAll('tbody tr')
@@ -76,13 +75,13 @@ describe('a target’s trend', () => {
 
   it('says one completed run in words, and none when no scan scans it', async () => {
     serve([scanRow('scn-a', 'Perimeter')], { 'scn-a': [run('scn-a', 1, 'completed', 4)] })
-    await mount(TargetTrend, { id: 'tgt-1' })
+    await mountTarget('tgt-1')
     expect(text('target-trend-chart-one')).toMatch(
       /^One completed run so far, no trend yet \(.+\): 4 critical, 0 high, 1 medium, 0 low, 0 info\.$/,
     )
     unmount?.()
     serve([], {})
-    await mount(TargetTrend, { id: 'tgt-2' })
+    await mountTarget('tgt-2')
     expect(text('target-trend-chart-none')).toBe(
       'No scan scans this target: there is no trend to show.',
     )
@@ -92,7 +91,9 @@ describe('a target’s trend', () => {
 describe('a scan’s trend', () => {
   it('draws its completed runs oldest first', async () => {
     serve([], { 'scn-a': [run('scn-a', 2), run('scn-a', 1), run('scn-a', 3, 'failed')] })
-    await mount(ScanTrend, { scanId: 'scn-a', status: 'completed' })
+    await settle(
+      mountWithApp(ScanTrend, { props: { scanId: 'scn-a', status: 'completed' }, global }),
+    )
     expect(theTestId('scan-trend-chart').getAttribute('data-points')).toBe('2')
     expect(text('trend-notes')).toMatch(/^1 run not completed/)
   })
