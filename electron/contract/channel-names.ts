@@ -77,6 +77,7 @@ export const CHANNEL_NAMES = [
   'since.seen',
   'remediation.get',
   'remediation.set',
+  'trends.daily',
 ] as const
 
 /** One request channel name. */

@@ -6,6 +6,7 @@ import type { ChannelName, EventName } from './channel-names'
 import { changesInputs, type ChangesEvents, type ChangesOutputs } from './changes'
 import { sinceInputs, type SinceOutputs } from './since'
 import { csvInputs, type CsvEvents, type CsvOutputs } from './csv'
+import { trendsInputs, type TrendsOutputs } from './trends'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
 import { DUE_NOTIFICATION_KINDS, remediationInputs, type RemediationOutputs } from './remediation'
@@ -149,6 +150,7 @@ export const channelInputs = {
   ...bulkInputs,
   ...sinceInputs,
   ...remediationInputs,
+  ...trendsInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -163,7 +165,8 @@ export interface ChannelOutputs
     ViewsOutputs,
     BulkOutputs,
     SinceOutputs,
-    RemediationOutputs {
+    RemediationOutputs,
+    TrendsOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

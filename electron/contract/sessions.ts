@@ -131,6 +131,8 @@ export interface RemovalPlan {
   savedViews: number | null
   /** Bulk runs kept with their result per item. */
   bulkRuns: number
+  /** Days of open-finding totals ScanDesk recorded for the dashboard's trend. */
+  dailyTotals: number
   /** Files on disk are never deleted by removing an account. */
   filesKept: number
 }

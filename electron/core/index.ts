@@ -19,7 +19,7 @@ import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
 import { loadCsvModule } from './handlers/csv'
-import { offlineRead, onlineRead } from './handlers/changes'
+import { clientOf, offlineRead, onlineRead } from './handlers/changes'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
@@ -43,6 +43,8 @@ import { VisitsRepo } from './store/visits-repo'
 import { SinceService } from './since/service'
 import { sinceRead } from './handlers/since'
 import { TombstonesRepo } from './store/tombstones-repo'
+import { DailyTotalsRepo } from './store/daily-totals-repo'
+import { DailyTotals } from './trends/daily'
 import { warmUpLater } from './warm-up'
 
 export type { DemoService } from './accounts/demo-account'
@@ -236,6 +238,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events.emit('changes.snapshotTaken', { accountId, scanId, snapshot }),
     log,
   })
+  // The account's open findings once a day, sealed like the snapshots; reads from the service.
+  const dailyTotals = new DailyTotals({
+    repo: new DailyTotalsRepo(db, keys),
+    online: (id) => async (op, input) =>
+      (await clientOf(handlerContext)(accounts.row(id))).call(op, input),
+    log,
+  })
   const handlerContext: HandlerContext = {
     mode: options.mode,
     version: options.version,
@@ -263,6 +272,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       read: (id) => sinceRead(handlerContext, id),
     }),
     remediation,
+    dailyTotals,
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated

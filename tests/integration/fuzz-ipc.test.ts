@@ -156,6 +156,7 @@ function examples(
       policy: { critical: 15, high: 30, medium: 90, low: 180 },
       notify: false,
     },
+    'trends.daily': { accountId, days: 90 },
   }
 }
 

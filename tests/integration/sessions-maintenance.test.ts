@@ -238,6 +238,7 @@ describe('what removing an account deletes', () => {
       runSnapshots: 0,
       savedViews: 0,
       bulkRuns: 0,
+      dailyTotals: 0,
       filesKept: 0,
     })
 

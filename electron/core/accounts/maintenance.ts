@@ -252,6 +252,7 @@ export async function removalPlan(ctx: HandlerContext, accountId: string): Promi
     runSnapshots: ctx.snapshots.count(row.id),
     savedViews: await savedViewsOf(ctx, row.id),
     bulkRuns: ctx.bulk.count(row.id),
+    dailyTotals: ctx.dailyTotals.count(row.id),
     filesKept,
   }
 }

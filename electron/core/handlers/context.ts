@@ -17,6 +17,7 @@ import type { DraftsRepo } from '../store/drafts-repo'
 import type { SnapshotsRepo } from '../store/snapshots-repo'
 import type { RemediationRepo } from '../store/remediation-repo'
 import type { SettingsRepo } from '../store/settings-repo'
+import type { DailyTotals } from '../trends/daily'
 
 /** Everything the handler modules share (built once by createCore). */
 export interface HandlerContext {
@@ -54,4 +55,6 @@ export interface HandlerContext {
   since: SinceService
   /** Remediation policies per account (issue 20). */
   remediation: RemediationRepo
+  /** The account's open findings recorded once a day. */
+  dailyTotals: DailyTotals
 }

@@ -13,6 +13,7 @@ import type { HandlerTable } from './dispatch'
 import { sessionHandlers } from './sessions'
 import { settingsHandlers } from './settings'
 import { sinceHandlers } from './since'
+import { trendsHandlers } from './trends'
 import { viewsHandlers } from './views'
 import { remediationHandlers } from './remediation'
 
@@ -35,5 +36,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...bulkHandlers(ctx),
     ...sinceHandlers(ctx.since, ctx),
     ...remediationHandlers(ctx.remediation, (id) => ctx.accountsRepo.get(id) !== undefined),
+    ...trendsHandlers(ctx.dailyTotals, ctx),
   }
 }

@@ -364,6 +364,16 @@ function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
+  if (version >= 16) {
+    rows.daily_totals = [
+      {
+        account_id: 'acc-1',
+        day: '2026-11-20',
+        taken_at: T2,
+        sealed: Buffer.from('sealed totals'),
+      },
+    ]
+  }
   return rows
 }
 
@@ -378,6 +388,8 @@ function addedDefaults(table: string, version: number): Row {
   // Kept in their plain columns until the account's key seals them (store/sealing.ts).
   if (table === 'drafts') return { sealed: null }
   // No row of any version here is sealed or carries a bulk write (migration 13).
+  // No row of any version here carries a bulk write or is sealed yet (a version 13 row included,
+  // once a later migration makes 13 an earlier version).
   if (table === 'outbox') return { sealed: null, bulk_write: null }
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null }

@@ -421,4 +421,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 16,
+    name: 'daily totals of open findings',
+    up(db) {
+      // The account's open findings per severity once a day (issue 20 §2): the totals sealed with
+      // the account's key (bound to account and day); in clear only the day and when it was taken.
+      db.exec(`
+        CREATE TABLE daily_totals (
+          account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+          day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+          taken_at TEXT NOT NULL,
+          sealed BLOB NOT NULL,
+          PRIMARY KEY (account_id, day)
+        ) STRICT;
+      `)
+    },
+  },
 ]

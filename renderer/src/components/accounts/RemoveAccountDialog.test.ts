@@ -26,6 +26,7 @@ const plan: RemovalPlan = {
   runSnapshots: 6,
   savedViews: 1,
   bulkRuns: 2,
+  dailyTotals: 12,
   filesKept: 5,
 }
 
@@ -64,8 +65,8 @@ describe('removing an account', () => {
     expect(theTestId('remove-account-plan').textContent?.trim()).toBe(
       '3 keychain entries, 2 export jobs, 5 records of downloaded files, ' +
         '1 answer of the offline copy, 2 SAQ drafts, 1 scan wizard draft, ' +
-        '4 changes waiting to be sent, 6 run snapshots, 1 saved view, 2 bulk runs; ' +
-        '5 downloaded files stay on disk.',
+        '4 changes waiting to be sent, 6 run snapshots, 1 saved view, 2 bulk runs, ' +
+        '12 days of recorded finding totals; 5 downloaded files stay on disk.',
     )
   })
 
@@ -81,6 +82,7 @@ describe('removing an account', () => {
       runSnapshots: 0,
       savedViews: null,
       bulkRuns: 0,
+      dailyTotals: 0,
     }))
     await open()
     expect(theTestId('remove-account-plan').textContent?.trim()).toBe(

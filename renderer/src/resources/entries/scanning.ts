@@ -32,6 +32,14 @@ export const scanningResources = [
       { label: 'Scans', resource: 'scans', filter: 'target_id' },
       { label: 'Hosts', resource: 'hosts', filter: 'target_id' },
     ],
+    // Open findings per severity over the runs of the target's scans (issue 20).
+    panels: [
+      {
+        label: 'Trend',
+        op: 'scans.history',
+        component: () => import('@/views/targets/TargetTrend.vue'),
+      },
+    ],
     alsoChanges: ['scans'],
   }),
   defineResource({
