@@ -8,6 +8,7 @@ import { csvInputs, type CsvOutputs } from './csv'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
+import { pciEvidenceInputs, type PciEvidenceOutputs } from './pci-evidence'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
   sessionsInputs,
@@ -135,6 +136,7 @@ export const channelInputs = {
   ...changesInputs,
   ...viewsInputs,
   ...bulkInputs,
+  ...pciEvidenceInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -147,7 +149,8 @@ export interface ChannelOutputs
     CsvOutputs,
     ChangesOutputs,
     ViewsOutputs,
-    BulkOutputs {
+    BulkOutputs,
+    PciEvidenceOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

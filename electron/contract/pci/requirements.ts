@@ -25,7 +25,22 @@ export interface PciRequirementData {
   shows: string
   /** The catalog operations the data is read from. */
   operations: readonly string[]
+  /**
+   * The findings behind the requirement, as the vulnerabilities list's query (its CSV is what
+   * "Attach the findings as CSV" writes): 6.3.3 CVSS 7.0 or more (high and critical), the
+   * scanning requirements the findings that fail PCI (CVSS 4.0 or more).
+   */
+  findings: { query: Readonly<Record<string, string | number>>; what: string }
 }
+
+const HIGH_AND_CRITICAL = {
+  query: { cvss_score_min: 7 },
+  what: 'critical and high findings (CVSS 7.0 or more)',
+} as const
+const FAILING_PCI = {
+  query: { pci_compliant: 'false' },
+  what: 'findings that fail PCI (CVSS 4.0 or more)',
+} as const
 
 const RUN_OPS = ['scanners.list', 'scans.list', 'scans.history'] as const
 
@@ -37,6 +52,7 @@ export const PCI_REQUIREMENT_DATA: readonly PciRequirementData[] = [
     scope: 'internal',
     shows: 'Internal scan runs of the last twelve months, per quarter',
     operations: RUN_OPS,
+    findings: FAILING_PCI,
   },
   {
     requirement: '11.3.2',
@@ -44,6 +60,7 @@ export const PCI_REQUIREMENT_DATA: readonly PciRequirementData[] = [
     scope: 'external',
     shows: 'External scan runs of the last twelve months, per quarter',
     operations: RUN_OPS,
+    findings: FAILING_PCI,
   },
   {
     requirement: '6.3.3',
@@ -51,6 +68,7 @@ export const PCI_REQUIREMENT_DATA: readonly PciRequirementData[] = [
     scope: null,
     shows: 'Critical and high findings open longer than one month',
     operations: ['vulnerabilities.list'],
+    findings: HIGH_AND_CRITICAL,
   },
   {
     requirement: '11.3.1.1',
@@ -58,6 +76,7 @@ export const PCI_REQUIREMENT_DATA: readonly PciRequirementData[] = [
     scope: 'internal',
     shows: 'Internal rescans after a failing run, last twelve months',
     operations: RUN_OPS,
+    findings: FAILING_PCI,
   },
   {
     requirement: '11.3.2.1',
@@ -65,6 +84,7 @@ export const PCI_REQUIREMENT_DATA: readonly PciRequirementData[] = [
     scope: 'external',
     shows: 'External rescans after a failing run, last twelve months',
     operations: RUN_OPS,
+    findings: FAILING_PCI,
   },
 ]
 
