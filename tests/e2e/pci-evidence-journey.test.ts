@@ -42,6 +42,12 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     // 1. The submitted draft "Web shop SAQ A 2026": section 11 holds 11.3.2.
     await j.app.goto(page, 'saq/saq-002')
     await expect.poll(() => text(page.getByTestId('saq-name')), WAIT).toBe('Web shop SAQ A 2026')
+    // 6.3.3 gives the service's totals and says what cannot be told from them.
+    await page.locator('[data-testid="saq-section"]', { hasText: '6. Secure systems' }).click()
+    const findings = requirement(page, '6.3.3').getByTestId('saq-pci-findings')
+    await expect
+      .poll(() => text(findings), WAIT)
+      .toMatch(/^The service lists [\d,]+ critical and [\d,]+ high findings\. How many/)
     await page.locator('[data-testid="saq-section"]', { hasText: '11. Regular' }).click()
     const row = requirement(page, '11.3.2')
     const data = row.getByTestId('saq-pci-data')
