@@ -6,6 +6,7 @@ import { SCOPE_OF_APP_TYPE } from '@contract/pci/requirements'
 import { rowsOf, type Collection } from '@/data/envelope'
 import { toAppError, type OperationError } from '@/data/errors'
 import { fetchOperation } from '@/data/fetchOperation'
+import { groupKey } from '@/data/keys'
 import type { ListOperationId } from '@/data/useOperationList'
 import { operationInRelease } from '@/stores/scope'
 import { useAppStore } from '@/stores/app'
@@ -119,7 +120,10 @@ export function usePciRuns(enabled: MaybeRefOrGetter<boolean>) {
   const query = useQuery<PciRunsAnswer, OperationError>(() => {
     const accountId = app.accountId
     return {
-      key: ['pci-runs', accountId ?? '-'],
+      // Under the account's scans group (no operation has this name): a write to scans or the
+      // catch-up after offline (the answer carries fromCache like every read's) asks it again,
+      // and it goes with its account like the reads it is made of.
+      key: [...groupKey(accountId ?? '-', 'scans'), 'scans.pci_runs'],
       enabled: accountId !== null && toValue(enabled),
       query: ({ signal }) => readRuns(accountId!, app.account?.release, new Date(), signal),
     }
