@@ -2,7 +2,7 @@ import { useQuery } from '@pinia/colada'
 import { computed, toValue, type MaybeRefOrGetter } from 'vue'
 import type { InputOf } from '@contract/catalog'
 import { lastFourQuarters, type PciRun } from '@contract/pci/quarters'
-import { SCOPE_OF_APP_TYPE } from '@contract/pci/requirements'
+import { runsOfScan, scansThatRan, scopesOfScanners, type ServiceRow } from '@contract/pci/runs'
 import { rowsOf, type Collection } from '@/data/envelope'
 import { toAppError, type OperationError } from '@/data/errors'
 import { fetchOperation } from '@/data/fetchOperation'
@@ -25,7 +25,7 @@ export interface PciRunsAnswer {
 export const PCI_SCANS_MAX = 200
 const PAGE = 500
 
-type Row = { id: string; attributes: Record<string, unknown> }
+type Row = ServiceRow
 
 /**
  * Reads the account's scanners (their app type gives a scan's scope), its scans, and the history
@@ -60,17 +60,9 @@ async function readRuns(
     }
     return out
   }
-  const scopeOf = new Map(
-    (await all('scanners.list')).map((s) => [
-      s.id,
-      SCOPE_OF_APP_TYPE[String(s.attributes.app_type)],
-    ]),
-  )
+  const scopeOf = scopesOfScanners(await all('scanners.list'))
   const from = Date.parse(lastFourQuarters(now)[0].start)
-  const ran = (await all('scans.list')).filter((s) => {
-    const started = Date.parse(String(s.attributes.started_at ?? ''))
-    return !Number.isNaN(started) && started >= from - 366 * 86_400_000
-  })
+  const ran = scansThatRan(await all('scans.list'), from)
   if (ran.length > PCI_SCANS_MAX)
     throw new Error(
       `The account has ${ran.length} scans that ran in the last twelve months, more than the ${PCI_SCANS_MAX} whose runs ScanDesk reads here.`,
@@ -78,7 +70,6 @@ async function readRuns(
   const runs: PciRun[] = []
   const unclassified: string[] = []
   for (const scan of ran) {
-    const scope = scopeOf.get(String(scan.attributes.scanner_id ?? ''))
     const answer = await fetchOperation(
       accountId,
       'scans.history',
@@ -86,27 +77,10 @@ async function readRuns(
       signal,
     )
     note(answer)
-    const history = rowsOf(answer.data as Collection<Row>).filter((r) => {
-      const at = Date.parse(String(r.attributes.finished_at ?? r.attributes.started_at))
-      return at >= from
-    })
-    if (!history.length) continue
-    if (!scope) {
-      unclassified.push(String(scan.attributes.name ?? scan.id))
-      continue
-    }
-    for (const r of history) {
-      const a = r.attributes
-      runs.push({
-        scanId: scan.id,
-        scanName: String(scan.attributes.name ?? scan.id),
-        scope,
-        status: String(a.status),
-        startedAt: String(a.started_at),
-        finishedAt: typeof a.finished_at === 'string' ? a.finished_at : null,
-        counts: a.severity_counts as PciRun['counts'],
-      })
-    }
+    const history = rowsOf(answer.data as Collection<Row>)
+    const found = runsOfScan(scan, history, scopeOf.get(String(scan.attributes.scanner_id)), from)
+    if (found) runs.push(...found)
+    else unclassified.push(String(scan.attributes.name ?? scan.id))
   }
   return { runs, unclassified, fromCache, fetchedAt }
 }
