@@ -50,6 +50,8 @@ export const CHANNEL_NAMES = [
   'saq.evidence.list',
   'saq.evidence.remove',
   'saq.evidence.link',
+  'saq.evidence.attachReport',
+  'saq.evidence.attachFindings',
   'saq.auditBundle',
   'connectivity.get',
   'connectivity.setWorkOffline',

@@ -11,6 +11,7 @@ import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
 import { DUE_NOTIFICATION_KINDS, remediationInputs, type RemediationOutputs } from './remediation'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
+import { pciEvidenceInputs, type PciEvidenceOutputs } from './pci-evidence'
 import { CACHE_MAX_BYTES, offlineInputs, type OfflineEvents, type OfflineOutputs } from './offline'
 import {
   sessionsInputs,
@@ -151,6 +152,7 @@ export const channelInputs = {
   ...sinceInputs,
   ...remediationInputs,
   ...trendsInputs,
+  ...pciEvidenceInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -166,7 +168,8 @@ export interface ChannelOutputs
     BulkOutputs,
     SinceOutputs,
     RemediationOutputs,
-    TrendsOutputs {
+    TrendsOutputs,
+    PciEvidenceOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

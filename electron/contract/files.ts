@@ -103,6 +103,24 @@ export interface LedgerSaqFacts {
   requirement: string | null
 }
 
+/**
+ * Where an evidence file came from when ScanDesk made it from the service's data (issue 20 §3):
+ * the operation read, the record or query, the account, and when.
+ */
+export interface EvidenceOrigin {
+  /** The catalog operation: reports.download, or vulnerabilities.list for a findings CSV. */
+  operation: string
+  /** The record read (a report's id), or null. */
+  resourceId: string | null
+  /** The list's query behind a findings CSV, or null. */
+  query: Record<string, string | number | boolean> | null
+  accountId: string
+  /** The account's label at that time. */
+  account: string
+  /** When the file was made (ISO). */
+  at: string
+}
+
 /** One file ledger entry: what was downloaded, where, and what its bytes hash to. */
 export interface LedgerEntry {
   id: string
@@ -128,6 +146,8 @@ export interface LedgerEntry {
    * the submitted SAQ's id); null or absent when it was attached to that SAQ directly.
    */
   linkedAt?: string | null
+  /** Evidence made from the service's data: where it came from; null or absent otherwise. */
+  origin?: EvidenceOrigin | null
 }
 
 /** Result of verifying a file by hand ("Verify a file…"). */

@@ -30,8 +30,9 @@ const RUNS = 50
  * Channels that, given a payload their schema accepts, open an OS dialog or do real, lasting work
  * (sign in or out, remove or change the account and its credentials, start exports that write
  * files later, write audit bundles, send e-mails, probe arbitrary addresses, switch the whole app
- * offline, clear the offline copy, start bulk runs of writes). They are fuzzed with payloads their schema refuses only, so
- * one run cannot change what the next runs see; every other channel takes valid payloads too.
+ * offline, clear the offline copy, start bulk runs of writes, make PCI evidence files). They are
+ * fuzzed with payloads their schema refuses only, so one run cannot change what the next runs
+ * see; every other channel takes valid payloads too.
  */
 const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'demo.start',
@@ -49,12 +50,23 @@ const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'exports.generate',
   'files.setFolder',
   'saq.evidence.attach',
+  'saq.evidence.attachReport',
+  'saq.evidence.attachFindings',
   'saq.auditBundle',
   'connectivity.setWorkOffline',
   'connectivity.network',
   'cache.clear',
   'bulk.start',
 ])
+
+/** The SAQ requirement a PCI evidence channel attaches to. */
+const pciTarget = (accountId: string) => ({
+  accountId,
+  saqKey: 'saq-001',
+  saqName: 'Web shop SAQ',
+  saqType: 'A',
+  requirement: '11.3.2',
+})
 
 const LOCAL_ID = '0b7c4f6e-3c1a-4d5e-9f00-123456789abc'
 const FLOW_ID = 'AbCdEfGhIjKlMnOp1234'
@@ -104,6 +116,8 @@ function examples(
     'saq.evidence.list': { accountId, saqKey: 'saq-001' },
     'saq.evidence.remove': { entryId: LOCAL_ID },
     'saq.evidence.link': { accountId, draftKey: 'draft-001', saqId: 'saq-001' },
+    'saq.evidence.attachReport': { ...pciTarget(accountId), reportId: 'rpt-001' },
+    'saq.evidence.attachFindings': pciTarget(accountId),
     'saq.auditBundle': { accountId, saqIds: ['saq-001'] },
     'accounts.secondFactor': { challengeId: FLOW_ID, method: 'app', code: '123456' },
     'accounts.sendSms': { challengeId: FLOW_ID },

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure, fail } from '@contract/errors'
-import type { AuditBundle, AuditBundleFile, LedgerEntry } from '@contract/files'
+import type { AuditBundle, AuditBundleFile, EvidenceOrigin, LedgerEntry } from '@contract/files'
 import { writeAtomically } from '../files/atomic-write'
 import { MAX_EVIDENCE_BYTES, copyHashed } from '../files/copy'
 import { errnoOf, fileFailure, nodeFileOps } from '../files/fs-ops'
@@ -49,6 +49,8 @@ const MANIFEST_FILE = 'manifest.json'
 interface BundleFile extends AuditBundleFile {
   requirement: string | null
   linkedAt: string | null
+  /** Evidence made from the service's data: operation, record or query, account, time. */
+  origin?: EvidenceOrigin | null
 }
 
 /** A relative path with forward slashes (SHA256SUMS and the manifest read the same everywhere). */
@@ -216,6 +218,16 @@ export async function buildAuditBundle(
             attached_at: x.attachedAt,
             linked_at: x.linkedAt,
             added_after_approval: x.afterApproval,
+            origin: x.origin
+              ? {
+                  operation: x.origin.operation,
+                  resource_id: x.origin.resourceId,
+                  query: x.origin.query,
+                  account_id: x.origin.accountId,
+                  account: x.origin.account,
+                  at: x.origin.at,
+                }
+              : null,
           })),
           ...(periods.has(f.id) ? { audit_events: periods.get(f.id) } : {}),
         }
@@ -313,5 +325,6 @@ async function copyEvidence(
     attachedAt: evidence.downloadedAt,
     linkedAt: evidence.linkedAt ?? null,
     afterApproval: addedAfterApproval(evidence, saq.approvedAt),
+    origin: evidence.origin ?? null,
   }
 }

@@ -13,6 +13,12 @@ import type { LedgerRepo } from '../store/ledger-repo'
 import { buildAuditBundle, type AuditBundleOptions } from './audit-bundle'
 import type { FileOps } from './file-ops'
 import {
+  attachFindingsCsv,
+  attachVerifiedReport,
+  type PciEvidenceDeps,
+  type PciEvidenceTarget,
+} from './pci-evidence'
+import {
   checkFolder,
   isInside,
   refuseRendererPath,
@@ -24,7 +30,7 @@ import {
 export interface SaqFilesDeps {
   ledger: LedgerRepo
   folders: DownloadFolders
-  files: Pick<FileOps, 'downloadToFolder' | 'saqFileName'>
+  files: Pick<FileOps, 'downloadToFolder' | 'saqFileName' | 'documentFileName'>
   host: Pick<HostServices, 'pickFile' | 'pickFolder'>
   clientFor: (accountId: string) => Promise<AccountClient>
   libraryChanged: (accountId: string) => void
@@ -187,6 +193,20 @@ export class SaqFiles {
       saqIds,
       options,
     )
+  }
+
+  /** A report's PDF, downloaded and verified, as a PCI requirement's evidence (pci-evidence.ts). */
+  attachReport(req: PciEvidenceTarget & { reportId: string }): Promise<LedgerEntry> {
+    return attachVerifiedReport(this.pciDeps(), req)
+  }
+
+  /** The findings behind a PCI requirement, as CSV, as its evidence (pci-evidence.ts). */
+  attachFindings(req: PciEvidenceTarget): Promise<LedgerEntry> {
+    return attachFindingsCsv(this.pciDeps(), req)
+  }
+
+  private pciDeps(): PciEvidenceDeps {
+    return { ...this.deps, accountFolder: (id) => this.accountFolder(id) }
   }
 
   /** The account's download folder (checked); the OS folder dialog once where there is one. */

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { AppFailure } from '@contract/errors'
-import { saqFileName } from '../files/names'
+import { documentFileName, saqFileName } from '../files/names'
 import { headlessHost, type HostServices } from '../host'
 import type { AccountClient } from '../http/client'
 import { AccountsRepo } from '../store/accounts-repo'
@@ -64,7 +64,10 @@ export const client = {
   },
 } as unknown as AccountClient
 
-export const files: Pick<FileOps, 'downloadToFolder' | 'saqFileName' | 'hashFile'> = {
+export const files: Pick<
+  FileOps,
+  'downloadToFolder' | 'saqFileName' | 'documentFileName' | 'hashFile'
+> = {
   downloadToFolder: async (req) => {
     calls.push(`download ${req.opId} ${req.input.path.id} ${req.input.query.format}`)
     const saqDir = path.join(folder, 'SAQ')
@@ -78,6 +81,7 @@ export const files: Pick<FileOps, 'downloadToFolder' | 'saqFileName' | 'hashFile
     return { path: file, size: body.length, sha256: digest(body) }
   },
   saqFileName,
+  documentFileName,
   hashFile: async (file) => {
     const bytes = fs.readFileSync(file)
     return { sha256: digest(bytes), size: bytes.length }

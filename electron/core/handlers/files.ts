@@ -83,6 +83,8 @@ type SaqFileChannels =
   | 'saq.evidence.list'
   | 'saq.evidence.remove'
   | 'saq.evidence.link'
+  | 'saq.evidence.attachReport'
+  | 'saq.evidence.attachFindings'
   | 'saq.auditBundle'
 
 /** saq.evidence.* and saq.auditBundle: SAQ evidence files and audit bundles on local disk. */
@@ -101,6 +103,14 @@ export function saqFileHandlers(ctx: HandlerContext): Pick<HandlerTable, SaqFile
     'saq.evidence.link': async ({ accountId, draftKey, saqId }) => {
       ctx.accounts.row(accountId)
       return saq.link(accountId, draftKey, saqId)
+    },
+    'saq.evidence.attachReport': async (input) => {
+      ctx.accounts.row(input.accountId)
+      return saq.attachReport(input)
+    },
+    'saq.evidence.attachFindings': async (input) => {
+      ctx.accounts.row(input.accountId)
+      return saq.attachFindings(input)
     },
     'saq.auditBundle': async ({ accountId, saqIds, auditEvents }) => {
       ctx.accounts.row(accountId)

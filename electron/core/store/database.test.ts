@@ -374,6 +374,29 @@ function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
+  if (version >= 17) {
+    rows.file_ledger.push({
+      id: 'led-4',
+      account_id: 'acc-1',
+      account_label: 'Acme',
+      kind: 'saq_evidence',
+      resource_id: 'saq-4',
+      resource_name: 'SAQ A 2024',
+      format: 'file',
+      path: '/home/u/Reports/SAQ/Evidence/saq-4/11.3.2/Quarterly.pdf',
+      size: 2048,
+      sha256: 'd'.repeat(64),
+      verdict: 'verified',
+      detail: null,
+      downloaded_at: T2,
+      verified_at: T2,
+      saq_type: 'A',
+      saq_status: 'draft',
+      requirement: '11.3.2',
+      linked_at: null,
+      origin: JSON.stringify({ operation: 'reports.download', resourceId: 'rep-1', at: T2 }),
+    })
+  }
   return rows
 }
 
@@ -387,15 +410,14 @@ function addedDefaults(table: string, version: number): Row {
   if (table === 'export_jobs' && version < 5) return { saq_facts: null }
   // Kept in their plain columns until the account's key seals them (store/sealing.ts).
   if (table === 'drafts') return { sealed: null }
-  // No row of any version here is sealed or carries a bulk write (migration 13).
-  // No row of any version here carries a bulk write or is sealed yet (a version 13 row included,
-  // once a later migration makes 13 an earlier version).
+  // No outbox row here carries a bulk write (migration 13) or is sealed yet: both stay NULL.
   if (table === 'outbox') return { sealed: null, bulk_write: null }
+  // No row before migration 17 records an evidence origin: it stays NULL.
   if (table === 'file_ledger' && version < 5) {
-    return { saq_type: null, saq_status: null, requirement: null, linked_at: null }
+    return { saq_type: null, saq_status: null, requirement: null, linked_at: null, origin: null }
   }
   // No row of any version sets when evidence was re-pointed (migration 8): it stays NULL.
-  if (table === 'file_ledger') return { linked_at: null }
+  if (table === 'file_ledger') return { linked_at: null, ...(version < 17 ? { origin: null } : {}) }
   return {}
 }
 

@@ -1,4 +1,10 @@
-import type { DocumentFormat, LedgerEntry, LedgerKind, Verdict } from '@contract/files'
+import type {
+  DocumentFormat,
+  EvidenceOrigin,
+  LedgerEntry,
+  LedgerKind,
+  Verdict,
+} from '@contract/files'
 import type { Db } from './database'
 
 /** Fields of a ledger entry that a re-verification changes. */
@@ -24,6 +30,18 @@ interface RawEntry {
   saq_status: string | null
   requirement: string | null
   linked_at: string | null
+  origin: string | null
+}
+
+/** The stored origin (JSON, migration 17), or null when absent or unreadable. */
+function originOf(text: string | null): EvidenceOrigin | null {
+  if (!text) return null
+  try {
+    const o = JSON.parse(text) as EvidenceOrigin
+    return o && typeof o.operation === 'string' ? o : null
+  } catch {
+    return null
+  }
 }
 
 function fromRaw(r: RawEntry): LedgerEntry {
@@ -48,6 +66,7 @@ function fromRaw(r: RawEntry): LedgerEntry {
     downloadedAt: r.downloaded_at,
     verifiedAt: r.verified_at,
     linkedAt: r.linked_at,
+    origin: originOf(r.origin),
   }
 }
 
@@ -67,19 +86,20 @@ export class LedgerRepo {
 
   /** Records one download (or evidence file). */
   insert(entry: LedgerEntry): void {
-    const { saq, linkedAt, ...rest } = entry
+    const { saq, linkedAt, origin, ...rest } = entry
     this.db
       .prepare(
         `INSERT INTO file_ledger (id, account_id, account_label, kind, resource_id, resource_name,
            format, path, size, sha256, verdict, detail, downloaded_at, verified_at, saq_type,
-           saq_status, requirement, linked_at)
+           saq_status, requirement, linked_at, origin)
          VALUES (@id, @accountId, @accountLabel, @kind, @resourceId, @resourceName, @format, @path,
            @size, @sha256, @verdict, @detail, @downloadedAt, @verifiedAt, @saqType, @saqStatus,
-           @requirement, @linkedAt)`,
+           @requirement, @linkedAt, @origin)`,
       )
       .run({
         ...rest,
         linkedAt: linkedAt ?? null,
+        origin: origin ? JSON.stringify(origin) : null,
         saqType: saq?.saqType ?? null,
         saqStatus: saq?.status ?? null,
         requirement: saq?.requirement ?? null,

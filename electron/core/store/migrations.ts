@@ -438,4 +438,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 17,
+    name: 'evidence origin',
+    up(db) {
+      // Evidence ScanDesk made from the service's data (a verified report, a findings CSV: issue 20
+      // §3) records where it came from: operation, record or query, account and time, as JSON.
+      db.exec(`
+        ALTER TABLE file_ledger ADD COLUMN origin TEXT CHECK (origin IS NULL OR json_valid(origin));
+      `)
+    },
+  },
 ]

@@ -15,6 +15,15 @@ export interface SavedSaqDraft {
 
 const NO_ACCOUNT: AppError = { code: 'UNKNOWN_ACCOUNT', message: 'No account is active.' }
 
+/** The SAQ and requirement a piece of evidence is for. */
+export interface EvidenceFor {
+  saqKey: string
+  saqName: string
+  saqType: string
+  saqStatus?: 'draft' | 'approved'
+  requirement: string
+}
+
 /**
  * What the SAQ screens ask of main besides the service's operations: the drafts on this
  * computer, evidence files, the PDF download (the reports' downloader, kind 'saq') and the audit
@@ -66,6 +75,16 @@ export function useSaqFiles() {
     path?: string
   }): Promise<Result<LedgerEntry | null>> {
     return withAccount((accountId) => request('saq.evidence.attach', { accountId, ...req }))
+  }
+
+  /** A report's PDF, downloaded and verified with the service, as a PCI requirement's evidence. */
+  function attachReport(req: EvidenceFor & { reportId: string }): Promise<Result<LedgerEntry>> {
+    return withAccount((accountId) => request('saq.evidence.attachReport', { accountId, ...req }))
+  }
+
+  /** The findings behind a PCI requirement, as CSV, as its evidence. */
+  function attachFindings(req: EvidenceFor): Promise<Result<LedgerEntry>> {
+    return withAccount((accountId) => request('saq.evidence.attachFindings', { accountId, ...req }))
   }
 
   /** The evidence files of one SAQ (by its id, or its draft key before it was submitted). */
@@ -122,6 +141,8 @@ export function useSaqFiles() {
     saveDraft,
     deleteDraft,
     attachEvidence,
+    attachReport,
+    attachFindings,
     listEvidence,
     removeEvidence,
     linkEvidence,

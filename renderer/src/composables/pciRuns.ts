@@ -1,0 +1,113 @@
+import { useQuery } from '@pinia/colada'
+import { computed, toValue, type MaybeRefOrGetter } from 'vue'
+import type { InputOf } from '@contract/catalog'
+import { lastFourQuarters, type PciRun } from '@contract/pci/quarters'
+import { runsOfScan, scansThatRan, scopesOfScanners, type ServiceRow } from '@contract/pci/runs'
+import { rowsOf, type Collection } from '@/data/envelope'
+import { toAppError, type OperationError } from '@/data/errors'
+import { fetchOperation } from '@/data/fetchOperation'
+import { groupKey } from '@/data/keys'
+import type { ListOperationId } from '@/data/useOperationList'
+import { operationInRelease } from '@/stores/scope'
+import { useAppStore } from '@/stores/app'
+
+/** The runs behind the PCI requirements, read for one account. */
+export interface PciRunsAnswer {
+  runs: PciRun[]
+  /** Scans with runs in the period that count for neither scope (no scanner, or not listed). */
+  unclassified: string[]
+  /** Some answer came from the offline copy; the oldest copy's time. */
+  fromCache: boolean
+  fetchedAt: string | null
+}
+
+/** The most scans whose history is read (one request each). */
+export const PCI_SCANS_MAX = 200
+const PAGE = 500
+
+type Row = ServiceRow
+
+/**
+ * Reads the account's scanners (their app type gives a scan's scope), its scans, and the history
+ * of every scan that ran since the first of the last four quarters: one request per scan, at most
+ * PCI_SCANS_MAX of them (then it says so). From the offline copy when offline, like every read.
+ */
+async function readRuns(
+  accountId: string,
+  release: Parameters<typeof operationInRelease>[1],
+  now: Date,
+  signal: AbortSignal,
+): Promise<PciRunsAnswer> {
+  if (!operationInRelease('scanners.list', release))
+    throw new Error(
+      'This service’s release lists no scanners, so internal and external scans cannot be told apart.',
+    )
+  let fromCache = false
+  let fetchedAt: string | null = null
+  const note = (answer: { fromCache: boolean; fetchedAt: string }) => {
+    if (answer.fromCache) fromCache = true
+    if (!fetchedAt || answer.fetchedAt < fetchedAt) fetchedAt = answer.fetchedAt
+  }
+  async function all(op: ListOperationId): Promise<Row[]> {
+    const out: Row[] = []
+    for (let page = 1; page <= 10; page++) {
+      const input = { query: { page, per_page: PAGE } } as InputOf<typeof op>
+      const answer = await fetchOperation(accountId, op, input, signal)
+      note(answer)
+      const got = rowsOf(answer.data as Collection<Row>)
+      out.push(...got)
+      if (got.length < PAGE) break
+    }
+    return out
+  }
+  const scopeOf = scopesOfScanners(await all('scanners.list'))
+  const from = Date.parse(lastFourQuarters(now)[0].start)
+  const ran = scansThatRan(await all('scans.list'), from)
+  if (ran.length > PCI_SCANS_MAX)
+    throw new Error(
+      `The account has ${ran.length} scans that ran in the last twelve months, more than the ${PCI_SCANS_MAX} whose runs ScanDesk reads here.`,
+    )
+  const runs: PciRun[] = []
+  const unclassified: string[] = []
+  for (const scan of ran) {
+    const answer = await fetchOperation(
+      accountId,
+      'scans.history',
+      { path: { id: scan.id }, query: { per_page: PAGE } },
+      signal,
+    )
+    note(answer)
+    const history = rowsOf(answer.data as Collection<Row>)
+    const found = runsOfScan(scan, history, scopeOf.get(String(scan.attributes.scanner_id)), from)
+    if (found) runs.push(...found)
+    else unclassified.push(String(scan.attributes.name ?? scan.id))
+  }
+  return { runs, unclassified, fromCache, fetchedAt }
+}
+
+/**
+ * The runs of the last four quarters behind 11.3.1/11.3.2 and their rescans, for this window's
+ * account; read only while `enabled` (the requirement is on screen), kept like other reads.
+ */
+export function usePciRuns(enabled: MaybeRefOrGetter<boolean>) {
+  const app = useAppStore()
+  const query = useQuery<PciRunsAnswer, OperationError>(() => {
+    const accountId = app.accountId
+    return {
+      // Under the account's scans group (no operation has this name): a write to scans or the
+      // catch-up after offline (the answer carries fromCache like every read's) asks it again,
+      // and it goes with its account like the reads it is made of.
+      key: [...groupKey(accountId ?? '-', 'scans'), 'scans.pci_runs'],
+      enabled: accountId !== null && toValue(enabled),
+      query: ({ signal }) => readRuns(accountId!, app.account?.release, new Date(), signal),
+    }
+  })
+  return {
+    data: computed(() => query.data.value),
+    loading: computed(() => query.asyncStatus.value === 'loading'),
+    error: computed(() => (query.error.value ? toAppError(query.error.value) : null)),
+    retry: async () => {
+      await query.refetch()
+    },
+  }
+}
