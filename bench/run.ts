@@ -3,6 +3,7 @@
 // the download and verify benchmarks in GiB (default 1; the large download is 4× that).
 // `--smoke` (what CI runs): 2 rounds on 4 MiB files, to catch a benchmark that no longer runs.
 import { benchApiCall } from './api-call.bench'
+import { benchBulk } from './bulk.bench'
 import { benchDownload } from './download.bench'
 import { benchLists } from './lists.bench'
 import { benchOffline } from './offline.bench'
@@ -12,6 +13,7 @@ import { benchVerify } from './verify.bench'
 
 const BENCHES: [string, () => Promise<string[]>][] = [
   ['api.call', benchApiCall],
+  ['bulk', benchBulk],
   ['download', benchDownload],
   ['lists', benchLists],
   ['offline', benchOffline],

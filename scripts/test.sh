@@ -1,13 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite. Where D-Bus and gnome-keyring are installed, the suite runs inside a
-# private D-Bus session with an unlocked keyring, so keychain tests meet a real Secret Service.
+# Runs the whole test suite inside a keyring session where one can be made (scripts/keyring.sh),
+# so keychain tests meet a real Secret Service.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -z "${SCANDESK_KEYRING_READY:-}" ] && command -v dbus-run-session >/dev/null 2>&1 \
-  && command -v gnome-keyring-daemon >/dev/null 2>&1; then
-  exec dbus-run-session -- sh -c '
-    export XDG_RUNTIME_DIR="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" SCANDESK_KEYRING_READY=1
-    printf %s scandesk-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    exec npx vitest run "$@"' sh "$@"
-fi
-exec npx vitest run "$@"
+exec bash scripts/keyring.sh npx vitest run "$@"
