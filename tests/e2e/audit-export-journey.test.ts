@@ -3,12 +3,11 @@
 // holds the searched log, every page of it, row for row as the bridge reads it, the screen's
 // rows first.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import Papa from 'papaparse'
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openGroupList, useDemoJourney } from './harness'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { openGroupList, searchBox, useDemoJourney, useTempFolder } from './harness'
 
 const WAIT = { timeout: 30_000 }
 const SEARCH = 'sign_in'
@@ -56,17 +55,8 @@ async function tableRows(list: Locator): Promise<string[]> {
   )
 }
 
-const search = (page: Page) =>
-  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
-
 describe('exporting the audit log, on the demo service', () => {
-  let folder: string
-  beforeAll(() => {
-    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-audit-e2e-')))
-  })
-  afterAll(() => {
-    if (folder) fs.rmSync(folder, { recursive: true, force: true })
-  })
+  const folder = useTempFolder('scandesk-audit-e2e-')
   const j = useDemoJourney()
   let page: Page
   let problems: string[]
@@ -74,7 +64,7 @@ describe('exporting the audit log, on the demo service', () => {
 
   it('saves the searched audit log to the CSV file the user typed, every page of it', async () => {
     const list = await openGroupList(page, 'audit')
-    await search(page).fill(SEARCH)
+    await searchBox(page).fill(SEARCH)
     // the searched list on screen: every row's action is a sign-in one
     await expect
       .poll(async () => {
@@ -90,7 +80,7 @@ describe('exporting the audit log, on the demo service', () => {
     )
     await input.waitFor(WAIT)
     expect(await input.inputValue()).toMatch(/Audit log - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
-    const target = path.join(folder, 'audit.csv')
+    const target = path.join(folder.path, 'audit.csv')
     await input.fill(target)
     await page.getByTestId('csv-path-save').click()
 
@@ -98,7 +88,7 @@ describe('exporting the audit log, on the demo service', () => {
     await saved.waitFor(WAIT)
     const message = (await saved.textContent()) ?? ''
     expect(message).toContain(target)
-    expect(fs.readdirSync(folder)).toEqual(['audit.csv'])
+    expect(fs.readdirSync(folder.path)).toEqual(['audit.csv'])
     const rows = Papa.parse<Record<string, string>>(fs.readFileSync(target, 'utf8'), {
       header: true,
       skipEmptyLines: true,

@@ -206,6 +206,10 @@ export async function waitForList(
   return table
 }
 
+/** The search box of the list on screen (the test id lands on Element Plus' inner input). */
+export const searchBox = (page: Page) =>
+  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
+
 /**
  * Types `text` into the search of the list of `resource` on screen and returns that list once it
  * shows the service's answer to that search: the address carries the search (the list sends it
@@ -218,9 +222,7 @@ export async function searchList(
   text: string,
   options: { account?: string } = {},
 ) {
-  await page
-    .locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
-    .fill(text)
+  await searchBox(page).fill(text)
   const searched = (url: URL) =>
     new URLSearchParams(url.hash.split('?')[1] ?? '').get('search') === text.trim()
   await page.waitForURL(searched, { timeout: 30_000 })

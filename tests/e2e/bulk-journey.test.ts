@@ -1,17 +1,19 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import Papa from 'papaparse'
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserMode, openGroupList, useDemoJourney, waitForList } from './harness'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  type BrowserMode,
+  openGroupList,
+  searchBox,
+  useDemoJourney,
+  useTempFolder,
+  waitForList,
+} from './harness'
 
 const WAIT = { timeout: 30_000 }
 const REASON = 'Accepted in bulk: lab hosts behind the jump server'
-
-/** The list's search box (the test id lands on Element Plus' inner input). */
-const search = (page: Page) =>
-  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
 
 /** The check box of the row with this id (the table's selection column). */
 const boxOf = (list: Locator, id: string) =>
@@ -33,13 +35,7 @@ function dayFromToday(days: number): string {
 }
 
 describe('bulk decisions, on the demo service', () => {
-  let folder: string
-  beforeAll(() => {
-    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-bulk-e2e-')))
-  })
-  afterAll(() => {
-    if (folder) fs.rmSync(folder, { recursive: true, force: true })
-  })
+  const folder = useTempFolder('scandesk-bulk-e2e-')
   const j = useDemoJourney()
   let app: BrowserMode
   let page: Page
@@ -81,7 +77,7 @@ describe('bulk decisions, on the demo service', () => {
 
     // The service has them: three exceptions with that reason, one per finding.
     const exceptions = await openGroupList(page, 'exceptions')
-    await search(page).fill(REASON)
+    await searchBox(page).fill(REASON)
     const rows = exceptions.locator('.el-table__body .el-table__row')
     await expect.poll(() => rows.count(), WAIT).toBe(3)
     await waitForList(page, 'exceptions')
@@ -108,7 +104,7 @@ describe('bulk decisions, on the demo service', () => {
     expect(await page.getByTestId('bulk-run-counts').textContent()).toMatch(/3 done, 0 skipped/)
 
     const again = await openGroupList(page, 'exceptions')
-    await search(page).fill(REASON)
+    await searchBox(page).fill(REASON)
     await expect.poll(() => again.locator('.el-table__body .el-table__row').count(), WAIT).toBe(3)
     await waitForList(page, 'exceptions')
     await pageBox(again).click()
@@ -119,7 +115,7 @@ describe('bulk decisions, on the demo service', () => {
 
     // Each is active now, until the new day.
     const active = await openGroupList(page, 'exceptions')
-    await search(page).fill(REASON)
+    await searchBox(page).fill(REASON)
     const activeRows = active.locator('.el-table__body .el-table__row', {
       has: page.locator('.el-tag', { hasText: /^\s*active\s*$/ }),
     })
@@ -142,7 +138,7 @@ describe('bulk decisions, on the demo service', () => {
     )
     await input.waitFor(WAIT)
     expect(await input.inputValue()).toMatch(/Vulnerabilities - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
-    const target = path.join(folder, 'high.csv')
+    const target = path.join(folder.path, 'high.csv')
     await input.fill(target)
     await page.getByTestId('csv-path-save').click()
     await page.getByTestId('csv-saved').waitFor(WAIT)

@@ -3,12 +3,11 @@
 // and exactly they are in the list afterwards); Organizations → Export CSV… saved where the user
 // typed (browser mode has no save dialog), holding the organizations the list shows.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import Papa from 'papaparse'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openGroupList, useDemoJourney } from './harness'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { openGroupList, searchBox, useDemoJourney, useTempFolder } from './harness'
 
 const WAIT = { timeout: 30_000 }
 const DOMAIN = 'csv-journey.test'
@@ -22,17 +21,8 @@ const FILE = [
   `${GOOD[2]},Cy,Doe,customer`,
 ].join('\r\n')
 
-const search = (page: Page) =>
-  page.locator('input[data-testid="resource-search"], [data-testid="resource-search"] input')
-
 describe('CSV import and export, on the demo service', () => {
-  let folder: string
-  beforeAll(() => {
-    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-csv-e2e-')))
-  })
-  afterAll(() => {
-    if (folder) fs.rmSync(folder, { recursive: true, force: true })
-  })
+  const folder = useTempFolder('scandesk-csv-e2e-')
   const j = useDemoJourney()
   let page: Page
   let problems: string[]
@@ -79,7 +69,7 @@ describe('CSV import and export, on the demo service', () => {
     await dialog.waitFor({ state: 'hidden', ...WAIT })
 
     // exactly the three good users exist: the list, searched on the service
-    await search(page).fill(DOMAIN)
+    await searchBox(page).fill(DOMAIN)
     await expect
       .poll(async () => {
         const rows = await page.getByTestId('resource-open').allTextContents()
@@ -102,7 +92,7 @@ describe('CSV import and export, on the demo service', () => {
     await input.waitFor(WAIT)
     // main suggests its own name: "Organizations - <account> - <date>.csv"
     expect(await input.inputValue()).toMatch(/Organizations - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
-    const target = path.join(folder, 'organizations.csv')
+    const target = path.join(folder.path, 'organizations.csv')
     await input.fill(target)
     await page.getByTestId('csv-path-save').click()
 
@@ -110,7 +100,7 @@ describe('CSV import and export, on the demo service', () => {
     await saved.waitFor(WAIT)
     const message = (await saved.textContent()) ?? ''
     expect(message).toContain(target)
-    expect(fs.readdirSync(folder)).toEqual(['organizations.csv'])
+    expect(fs.readdirSync(folder.path)).toEqual(['organizations.csv'])
     const rows = Papa.parse<Record<string, string>>(fs.readFileSync(target, 'utf8'), {
       header: true,
       skipEmptyLines: true,

@@ -1,5 +1,8 @@
 // Shared pieces of the end-to-end journeys: browser mode and Chromium (browser-mode.ts, re-exported
-// here), the account switcher, one-time codes, and the demo journey's setup.
+// here), the account switcher, one-time codes, the demo journey's setup and a folder of its own.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { findOtp } from '../support/otp'
@@ -163,4 +166,25 @@ export function useDemoJourney(
     await j.app?.stop()
   })
   return j
+}
+
+/**
+ * A new empty folder for the enclosing describe block, by its real path (the one the app
+ * reports): made in `beforeAll`, removed with its contents in `afterAll`. Read `.path` inside
+ * tests and hooks.
+ */
+export function useTempFolder(prefix: string): { readonly path: string } {
+  let folder = ''
+  beforeAll(() => {
+    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  })
+  afterAll(() => {
+    if (folder) fs.rmSync(folder, { recursive: true, force: true })
+  })
+  return {
+    get path() {
+      if (!folder) throw new Error('the folder is made in beforeAll: read it inside tests')
+      return folder
+    },
+  }
 }

@@ -1,49 +1,33 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DownloadFolders } from '../exports/folders'
+import { describe, expect, it } from 'vitest'
 import { headlessHost } from '../host'
-import { openDatabase, type Db } from '../store/database'
-import { SettingsRepo } from '../store/settings-repo'
+import { useTestHome } from './test-home'
 import { chooseSaveTarget, saveFolderOf } from './save-target'
 
-let root: string
-let home: string
-let db: Db
+const t = useTestHome('scandesk-save-')
 
 function deps(mode: 'electron' | 'browser', pickSaveAs = headlessHost.pickSaveAs) {
   return {
     mode,
-    host: { ...headlessHost, userFolders: () => [home], pickSaveAs },
-    folders: new DownloadFolders(new SettingsRepo(db), () => [home]),
+    host: t.host({ pickSaveAs }),
+    folders: t.folders(),
   }
 }
-
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-save-')))
-  home = path.join(root, 'home')
-  fs.mkdirSync(home)
-  db = openDatabase(path.join(root, 'data'))
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(root, { recursive: true, force: true })
-})
 
 const req = { accountId: 'acc-1' }
 
 describe('choosing the file to save', () => {
   it('offers the user’s folder and the name to the save dialog, the extension added', async () => {
     const offered: string[] = []
-    const d = deps('electron', async (p) => (offered.push(p), path.join(home, 'log')))
-    expect(saveFolderOf(d, 'acc-1')).toBe(home)
+    const d = deps('electron', async (p) => (offered.push(p), path.join(t.home, 'log')))
+    expect(saveFolderOf(d, 'acc-1')).toBe(t.home)
     expect(await chooseSaveTarget(d, req, 'Audit log.jsonl', '.jsonl')).toEqual({
-      folder: home,
-      target: path.join(home, 'log.jsonl'),
+      folder: t.home,
+      target: path.join(t.home, 'log.jsonl'),
       replace: true,
     })
-    expect(offered).toEqual([path.join(home, 'Audit log.jsonl')])
+    expect(offered).toEqual([path.join(t.home, 'Audit log.jsonl')])
   })
 
   it('saves nothing when the dialog is cancelled, and refuses a path sent to Electron', async () => {
@@ -51,7 +35,7 @@ describe('choosing the file to save', () => {
       saved: false,
     })
     await expect(
-      chooseSaveTarget(deps('electron'), { ...req, path: path.join(home, 'x.csv') }, 'x', '.csv'),
+      chooseSaveTarget(deps('electron'), { ...req, path: path.join(t.home, 'x.csv') }, 'x', '.csv'),
     ).rejects.toMatchObject({ error: { code: 'FORBIDDEN' } })
   })
 
@@ -59,21 +43,21 @@ describe('choosing the file to save', () => {
     const d = deps('browser')
     expect(await chooseSaveTarget(d, req, 'Users.csv', '.csv')).toEqual({
       saved: false,
-      suggestedPath: path.join(home, 'Users.csv'),
+      suggestedPath: path.join(t.home, 'Users.csv'),
     })
-    const file = path.join(home, 'USERS.CSV')
+    const file = path.join(t.home, 'USERS.CSV')
     fs.writeFileSync(file, 'old')
     await expect(
       chooseSaveTarget(d, { ...req, path: file }, 'Users.csv', '.csv'),
     ).rejects.toMatchObject({ error: { code: 'CONFLICT' } })
     expect(await chooseSaveTarget(d, { ...req, path: file, replace: true }, 'n', '.csv')).toEqual({
-      folder: home,
+      folder: t.home,
       target: file,
       replace: true,
     })
-    fs.mkdirSync(path.join(home, 'dir.csv'))
+    fs.mkdirSync(path.join(t.home, 'dir.csv'))
     await expect(
-      chooseSaveTarget(d, { ...req, path: path.join(home, 'dir.csv') }, 'n', '.csv'),
+      chooseSaveTarget(d, { ...req, path: path.join(t.home, 'dir.csv') }, 'n', '.csv'),
     ).rejects.toMatchObject({ error: { code: 'VALIDATION' } })
     expect(fs.readFileSync(file, 'utf8')).toBe('old')
   })

@@ -1,17 +1,12 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SavedViewsFile } from '@contract/views'
-import { DownloadFolders } from '../exports/folders'
 import { headlessHost } from '../host'
-import { openDatabase, type Db } from '../store/database'
-import { SettingsRepo } from '../store/settings-repo'
+import { useTestHome } from './test-home'
 import { MAX_VIEWS_FILE_BYTES, ViewFiles } from './views-file'
 
-let root: string
-let home: string
-let db: Db
+const t = useTestHome('scandesk-views-')
 const content: SavedViewsFile = {
   format: 'scandesk-saved-views',
   version: 1,
@@ -23,34 +18,23 @@ const content: SavedViewsFile = {
 function files(mode: 'electron' | 'browser', host: Partial<typeof headlessHost> = {}) {
   return new ViewFiles({
     mode,
-    host: { ...headlessHost, userFolders: () => [home], ...host },
-    folders: new DownloadFolders(new SettingsRepo(db), () => [home]),
+    host: t.host(host),
+    folders: t.folders(),
     accountLabel: () => 'Acme: EU/1',
     now: () => new Date('2030-02-03T10:00:00Z'),
   })
 }
 
-beforeEach(() => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-views-')))
-  home = path.join(root, 'home')
-  fs.mkdirSync(home)
-  db = openDatabase(path.join(root, 'data'))
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(root, { recursive: true, force: true })
-})
-
 describe('the saved views file', () => {
   it('is saved through the save dialog (Electron), and a sent path is refused there', async () => {
-    const chosen = path.join(home, 'mine')
+    const chosen = path.join(t.home, 'mine')
     const out = await files('electron', { pickSaveAs: async () => chosen }).export({
       accountId: 'acc-1',
       content,
     })
     expect(out).toEqual({ saved: true, path: `${chosen}.json` })
     expect(JSON.parse(fs.readFileSync(`${chosen}.json`, 'utf8'))).toEqual(content)
-    expect(fs.readdirSync(home)).toEqual(['mine.json'])
+    expect(fs.readdirSync(t.home)).toEqual(['mine.json'])
     await expect(
       files('electron').export({ accountId: 'acc-1', content, path: chosen }),
     ).rejects.toMatchObject({ error: { code: 'FORBIDDEN' } })
@@ -63,9 +47,9 @@ describe('the saved views file', () => {
     const first = await files('browser').export({ accountId: 'acc-1', content })
     expect(first).toEqual({
       saved: false,
-      suggestedPath: path.join(home, 'Saved views - Acme_ EU_1 - 2030-02-03.json'),
+      suggestedPath: path.join(t.home, 'Saved views - Acme_ EU_1 - 2030-02-03.json'),
     })
-    const target = path.join(home, 'views.json')
+    const target = path.join(t.home, 'views.json')
     fs.writeFileSync(target, 'old')
     await expect(
       files('browser').export({ accountId: 'acc-1', content, path: target }),
@@ -74,19 +58,19 @@ describe('the saved views file', () => {
     await files('browser').export({ accountId: 'acc-1', content, path: target, replace: true })
     expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual(content)
     await expect(
-      files('browser').export({ accountId: 'acc-1', content, path: path.join(root, 'x.json') }),
+      files('browser').export({ accountId: 'acc-1', content, path: path.join(t.root, 'x.json') }),
     ).rejects.toMatchObject({ error: { code: 'FORBIDDEN' } })
   })
 
   it('is read as text from the open dialog or a typed path, at most 1 MiB', async () => {
-    const file = path.join(home, 'in.json')
+    const file = path.join(t.home, 'in.json')
     fs.writeFileSync(file, JSON.stringify(content))
     expect(
       await files('electron', { pickFile: async () => file }).import({ accountId: 'acc-1' }),
     ).toEqual({ read: true, text: JSON.stringify(content) })
     expect(await files('browser').import({ accountId: 'acc-1' })).toEqual({
       read: false,
-      suggestedFolder: home,
+      suggestedFolder: t.home,
     })
     expect(await files('browser').import({ accountId: 'acc-1', path: file })).toMatchObject({
       read: true,
@@ -96,7 +80,7 @@ describe('the saved views file', () => {
       { error: { code: 'TOO_LARGE' } },
     )
     await expect(
-      files('browser').import({ accountId: 'acc-1', path: path.join(home, 'none.json') }),
+      files('browser').import({ accountId: 'acc-1', path: path.join(t.home, 'none.json') }),
     ).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } })
   })
 })

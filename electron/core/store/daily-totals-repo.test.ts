@@ -1,38 +1,25 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { AccountKeys } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
 import { AccountsRepo } from './accounts-repo'
 import { addDays, DailyTotalsRepo, localDay } from './daily-totals-repo'
-import { openDatabase, type Db } from './database'
-import { accountRow } from './test-account'
+import { useTestDb } from './test-db'
 
 const A = 'acc-00000001'
 const B = 'acc-00000002'
 const T = '2026-11-20T08:00:00.000Z'
 const totals = (critical: number) => ({ critical, high: 7, medium: 11, low: 3, info: 1234567 })
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-totals-', [A, B])
 let repo: DailyTotalsRepo
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-totals-'))
-  db = openDatabase(dir)
-  const accounts = new AccountsRepo(db)
-  for (const id of [A, B]) accounts.insert(accountRow({ id, label: id }))
-  repo = new DailyTotalsRepo(db, new AccountKeys(new MemoryVault()), 5)
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
+  repo = new DailyTotalsRepo(t.db, new AccountKeys(new MemoryVault()), 5)
 })
 
 describe('daily totals', () => {
   it('seals a day’s totals and opens them again', async () => {
     expect(await repo.put(A, '2026-11-20', T, totals(2))).toBe(true)
-    const row = db.prepare('SELECT sealed FROM daily_totals').get() as { sealed: Buffer }
+    const row = t.db.prepare('SELECT sealed FROM daily_totals').get() as { sealed: Buffer }
     expect(row.sealed.includes(Buffer.from('1234567'))).toBe(false)
     expect(row.sealed.includes(Buffer.from('critical'))).toBe(false)
     expect(await repo.list(A, '2026-11-01')).toEqual({
@@ -64,17 +51,19 @@ describe('daily totals', () => {
   it('does not open a row moved to another account or day', async () => {
     await repo.put(A, '2026-11-20', T, totals(2))
     await repo.put(B, '2026-11-19', T, totals(3))
-    db.prepare("UPDATE daily_totals SET day = '2026-11-18' WHERE account_id = ?").run(B)
-    db.prepare(
-      'UPDATE daily_totals SET sealed = (SELECT sealed FROM daily_totals WHERE account_id = ?) WHERE account_id = ?',
-    ).run(A, B)
+    t.db.prepare("UPDATE daily_totals SET day = '2026-11-18' WHERE account_id = ?").run(B)
+    t.db
+      .prepare(
+        'UPDATE daily_totals SET sealed = (SELECT sealed FROM daily_totals WHERE account_id = ?) WHERE account_id = ?',
+      )
+      .run(A, B)
     expect(await repo.list(B, '2026-11-01')).toEqual({ days: [], damaged: 1 })
   })
 
   it('goes with its account', async () => {
     await repo.put(A, '2026-11-20', T, totals(2))
     await repo.put(B, '2026-11-20', T, totals(2))
-    new AccountsRepo(db).delete(A)
+    new AccountsRepo(t.db).delete(A)
     expect(repo.count(A)).toBe(0)
     expect(repo.count(B)).toBe(1)
     expect(await repo.put(A, '2026-11-21', T, totals(1))).toBe(false)
@@ -83,7 +72,7 @@ describe('daily totals', () => {
   it('writes and opens nothing while the keychain does not answer', async () => {
     await repo.put(A, '2026-11-20', T, totals(2))
     const locked = new DailyTotalsRepo(
-      db,
+      t.db,
       new AccountKeys(new MemoryVault({ available: false, message: 'locked' })),
     )
     await expect(locked.put(A, '2026-11-21', T, totals(1))).rejects.toMatchObject({

@@ -1,28 +1,14 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY } from '@contract/remediation'
 import { AccountsRepo } from './accounts-repo'
-import { openDatabase, type Db } from './database'
 import { RemediationRepo } from './remediation-repo'
-import { accountRow } from './test-account'
+import { useTestDb } from './test-db'
 
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-remediation-', ['acc-00000001', 'acc-00000002'])
 let repo: RemediationRepo
-let accounts: AccountsRepo
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-remediation-'))
-  db = openDatabase(dir)
-  accounts = new AccountsRepo(db)
-  for (const id of ['acc-00000001', 'acc-00000002']) accounts.insert(accountRow({ id, label: id }))
-  repo = new RemediationRepo(db)
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
+  repo = new RemediationRepo(t.db)
 })
 
 describe('remediation policies', () => {
@@ -39,12 +25,11 @@ describe('remediation policies', () => {
     const mine = { policy: { critical: 7, high: 14, medium: null, low: 365 }, notify: true }
     const at = new Date('2026-11-26T10:00:00.000Z')
     expect(repo.set('acc-00000001', mine, at)).toMatchObject({ ...mine, saved: true })
-    db.close()
-    db = openDatabase(dir)
-    repo = new RemediationRepo(db)
+    t.reopen()
+    repo = new RemediationRepo(t.db)
     expect(repo.get('acc-00000001')).toEqual({ ...mine, saved: true, savedAt: at.toISOString() })
     expect(repo.get('acc-00000002').saved).toBe(false)
-    new AccountsRepo(db).delete('acc-00000001')
+    new AccountsRepo(t.db).delete('acc-00000001')
     expect(repo.get('acc-00000001').saved).toBe(false)
   })
 
@@ -55,9 +40,11 @@ describe('remediation policies', () => {
   })
 
   it('falls back to the defaults when the stored row is not a policy', () => {
-    db.prepare(
-      "INSERT INTO remediation_policies (account_id, data, saved_at) VALUES ('acc-00000002', '{\"policy\":1}', 'x')",
-    ).run()
+    t.db
+      .prepare(
+        "INSERT INTO remediation_policies (account_id, data, saved_at) VALUES ('acc-00000002', '{\"policy\":1}', 'x')",
+      )
+      .run()
     expect(repo.get('acc-00000002')).toMatchObject({ policy: DEFAULT_POLICY, saved: false })
   })
 })

@@ -47,13 +47,10 @@ export function overdueListOf(severity: string) {
 const NOTHING = { first_seen_before: '1970-01-01T00:00:00Z' }
 
 /**
- * The vulnerabilities list's due filter, kept in the address like its other filters, and the
- * window's account's policy: what the filter asks of the service (a first-seen range of the
- * chosen severity), and each row's due state for the Due and Overdue columns.
+ * The window's account's remediation policy, asked for when the account changes (the defaults
+ * until the answer), and whether its answer came (`ready`).
  */
-export function useDueDates() {
-  const route = useRoute()
-  const router = useRouter()
+export function useAccountPolicy() {
   const app = useAppStore()
   const store = useRemediationStore()
   watch(
@@ -63,7 +60,21 @@ export function useDueDates() {
     },
     { immediate: true },
   )
-  const policy = computed(() => store.policyOf(app.accountId))
+  return {
+    policy: computed(() => store.policyOf(app.accountId)),
+    ready: computed(() => store.settled(app.accountId)),
+  }
+}
+
+/**
+ * The vulnerabilities list's due filter, kept in the address like its other filters, and the
+ * window's account's policy: what the filter asks of the service (a first-seen range of the
+ * chosen severity), and each row's due state for the Due and Overdue columns.
+ */
+export function useDueDates() {
+  const route = useRoute()
+  const router = useRouter()
+  const { policy } = useAccountPolicy()
   const filter = computed(() => dueFilterOf(route.query))
   const severity = computed(() => text(route.query.severity))
   // "Now" of the filter: taken when the filter, the severity or the policy changes (not each

@@ -1,11 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import { byTestId, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
 import AccountTrendPanel from './AccountTrendPanel.vue'
 import { dayOf, FROM_RUNS, RECORDED, shiftDay } from './accountTrend'
+import { panelRouter } from './panelTestKit'
 
 const fake = useFakeApp()
 let unmount: (() => void) | null = null
@@ -40,17 +40,6 @@ const run = () => {
     },
   }
 }
-/** The routes the panel links to ("View all"). */
-function router() {
-  const page = { render: () => null }
-  return createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'dashboard', component: page },
-      { path: '/vulnerabilities', name: 'vulnerabilities', component: page },
-    ],
-  })
-}
 const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').trim() ?? ''
 
 async function mountPanel(scansTotal: number, notes: string[] = []) {
@@ -64,7 +53,7 @@ async function mountPanel(scansTotal: number, notes: string[] = []) {
       : answer([run()]),
   )
   const wrapper = mountWithApp(AccountTrendPanel, {
-    global: { plugins: [router()], stubs: { Echarts: true } },
+    global: { plugins: [panelRouter()], stubs: { Echarts: true } },
   })
   unmount = () => wrapper.unmount()
   await flushPromises()

@@ -1,6 +1,5 @@
 import { flushPromises } from '@vue/test-utils'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import { detailName, resourceByKey } from '@/resources'
 import { resetNotifyForTests } from '@/composables/notify'
 import { byTestId, theTestId } from '@/test/dom'
@@ -10,25 +9,13 @@ import { mountWithApp } from '@/test/mountApp'
 import PciCompliancePanel from './PciCompliancePanel.vue'
 import TopVulnerabilitiesPanel from './TopVulnerabilitiesPanel.vue'
 import VulnerabilityTotalPanel from './VulnerabilityTotalPanel.vue'
+import { panelRouter } from './panelTestKit'
 
 const fake = useFakeApp()
 beforeEach(() => resetNotifyForTests())
 
-function router() {
-  const page = { render: () => null }
-  return createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'dashboard', component: page },
-      { path: '/vulnerabilities', name: 'vulnerabilities', component: page },
-      {
-        path: '/vulnerabilities/:id',
-        name: detailName(resourceByKey('vulnerabilities')!),
-        component: page,
-      },
-    ],
-  })
-}
+const router = () =>
+  panelRouter({ '/vulnerabilities/:id': detailName(resourceByKey('vulnerabilities')!) })
 const mount = async (component: Parameters<typeof mountWithApp>[0]) => {
   mountWithApp(component, { global: { plugins: [router()], stubs: { Echarts: true } } })
   await flushPromises()

@@ -1,6 +1,5 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import { resetNotifyForTests } from '@/composables/notify'
 import { detailName, resourceByKey } from '@/resources'
 import { byTestId } from '@/test/dom'
@@ -10,6 +9,7 @@ import { mountWithApp } from '@/test/mountApp'
 import RecentScansPanel from './RecentScansPanel.vue'
 import RunningScansPanel from './RunningScansPanel.vue'
 import VulnerableHostsPanel from './VulnerableHostsPanel.vue'
+import { panelRouter } from './panelTestKit'
 
 // Operations the account's release lacks in a test (all of these exist in every release).
 const missing = new Set<string>()
@@ -36,21 +36,13 @@ const apiCalls = () =>
   fake.calls.filter((c) => c.channel === 'api.call').map((c) => c.payload as { op: string })
 
 /** A router with the registry's route names the panels link to. */
-function router() {
-  const page = { render: () => null }
-  const scans = resourceByKey('scans')!
-  const hosts = resourceByKey('hosts')!
-  return createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'dashboard', component: page },
-      { path: '/scans', name: 'scans', component: page },
-      { path: '/hosts', name: 'hosts', component: page },
-      { path: '/scans/:id', name: detailName(scans), component: page },
-      { path: '/hosts/:id', name: detailName(hosts), component: page },
-    ],
+const router = () =>
+  panelRouter({
+    '/scans': 'scans',
+    '/hosts': 'hosts',
+    '/scans/:id': detailName(resourceByKey('scans')!),
+    '/hosts/:id': detailName(resourceByKey('hosts')!),
   })
-}
 const mount = (component: Parameters<typeof mountWithApp>[0]) =>
   mountWithApp(component, { global: { plugins: [router()] } })
 

@@ -1,12 +1,12 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import { DAY_MS } from '@contract/remediation'
 import { dueFilterOf, dueFilterWords } from '@/composables/dueDates'
 import { byTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
 import OverduePanel from './OverduePanel.vue'
+import { panelRouter } from './panelTestKit'
 
 const fake = useFakeApp()
 afterEach(() => vi.useRealTimers())
@@ -22,17 +22,6 @@ const listCalls = () =>
     .map((c) => c.payload as ListCall)
     .filter((p) => p.op === 'vulnerabilities.list')
 
-function router() {
-  const page = { render: () => null }
-  return createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'dashboard', component: page },
-      { path: '/vulnerabilities', name: 'vulnerabilities', component: page },
-    ],
-  })
-}
-
 describe('the Overdue panel', () => {
   it('asks one count per severity with days, by first seen, and links each to its list', async () => {
     vi.useFakeTimers({ now: NOW, toFake: ['Date'] })
@@ -45,7 +34,7 @@ describe('the Overdue panel', () => {
       fetchedAt: new Date(NOW).toISOString(),
       fromCache: false,
     }))
-    mountWithApp(OverduePanel, { global: { plugins: [router()] } })
+    mountWithApp(OverduePanel, { global: { plugins: [panelRouter()] } })
     await flushPromises()
     await flushPromises()
 
