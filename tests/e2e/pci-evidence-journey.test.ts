@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { lastFourQuarters } from '@contract/pci/quarters'
+import { monthAgo } from '@contract/pci/requirements'
 import { field, useDemoJourney } from './harness'
 
 const WAIT = { timeout: 30_000 }
@@ -42,12 +43,21 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     // 1. The submitted draft "Web shop SAQ A 2026": section 11 holds 11.3.2.
     await j.app.goto(page, 'saq/saq-002')
     await expect.poll(() => text(page.getByTestId('saq-name')), WAIT).toBe('Web shop SAQ A 2026')
-    // 6.3.3 gives the service's totals and says what cannot be told from them.
+    // 6.3.3 gives the service's totals, and how many of them are older than a calendar month.
     await page.locator('[data-testid="saq-section"]', { hasText: '6. Secure systems' }).click()
     const findings = requirement(page, '6.3.3').getByTestId('saq-pci-findings')
     await expect
       .poll(() => text(findings), WAIT)
-      .toMatch(/^The service lists [\d,]+ critical and [\d,]+ high findings\. How many/)
+      .toMatch(
+        /^The service lists [\d,]+ critical and [\d,]+ high findings\. [\d,]+ critical and high findings \(CVSS 7\.0 or more\) were first seen more than a month ago, before \w+ \d+, \d{4} \(UTC\)\.$/,
+      )
+    const numbers = (await text(findings))
+      .match(/[\d,]+(?= (critical|high) )/g)!
+      .map((n) => Number(n.replace(/,/g, '')))
+    // The demo's findings were first seen over months: some are older, never more than all.
+    expect(numbers[2]).toBeGreaterThan(0)
+    expect(numbers[2]).toBeLessThanOrEqual(numbers[0] + numbers[1])
+    expect(await findings.locator('time').getAttribute('datetime')).toBe(monthAgo(new Date()))
     await page.locator('[data-testid="saq-section"]', { hasText: '11. Regular' }).click()
     const row = requirement(page, '11.3.2')
     const data = row.getByTestId('saq-pci-data')

@@ -1,6 +1,7 @@
 // Issue 19: the dashboard's "Since your last visit". The first visit counts the last 7 days; once
 // the analyst left the dashboard, a scan that completes afterwards is counted on the next visit,
-// and its count leads to the scans list that shows it (last finished first).
+// and its count leads to the scans list that shows it (last finished first). New high findings
+// are an exact count whose link opens the list filtered to exactly them (a removable chip says so).
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -109,5 +110,40 @@ describe('since your last visit (issue 19)', () => {
       .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
       .first()
     await expect.poll(() => first.getByTestId('resource-open').textContent(), WAIT).toContain(SCAN)
+  })
+
+  it('opens the new high findings filtered to exactly them, the filter shown as a chip', async () => {
+    // The manager's dashboard (the window is the manager's now): its first visit, the last 7 days,
+    // which hold the quick scan's findings.
+    await page.getByTestId('nav-dashboard').click()
+    await expect
+      .poll(() => panel(page).getByTestId('since-panel-since').textContent(), WAIT)
+      .toContain('First visit')
+    await expect.poll(() => countOf(page, 'newHigh'), WAIT).toMatch(/^[1-9]\d*$/)
+    const count = Number(await countOf(page, 'newHigh'))
+    await panel(page).getByTestId('since-newHigh-link').click()
+    await page.waitForURL(/#\/vulnerabilities\?/, WAIT)
+    const address = new URL(page.url().replace('#/', '')).searchParams
+    expect(address.get('severity')).toBe('high')
+    expect(Date.parse(address.get('first_seen_after') ?? '')).toBeLessThan(Date.now())
+
+    const list = await waitForList(page, 'vulnerabilities')
+    await expect
+      .poll(() => list.getByTestId('first-seen-filter').textContent(), WAIT)
+      .toMatch(/First seen after/)
+    // The list holds exactly the count, every row a high finding.
+    const rows = list.locator('.el-table__body .el-table__row')
+    await expect.poll(() => rows.count(), WAIT).toBe(Math.min(count, 25))
+    expect(await rows.filter({ hasText: /high/i }).count()).toBe(Math.min(count, 25))
+    if (count > 25)
+      await expect
+        .poll(() => list.locator('.el-pagination__total').first().textContent(), WAIT)
+        .toMatch(new RegExp(`\\b${count}\\b`))
+
+    // Removing the chip removes the filter: the address no longer names it.
+    await list.getByTestId('first-seen-filter-remove').click()
+    await page.waitForURL((url) => !url.hash.includes('first_seen_after'), WAIT)
+    await list.getByTestId('first-seen-filter').waitFor({ state: 'detached', ...WAIT })
+    expect(new URL(page.url().replace('#/', '')).searchParams.get('severity')).toBe('high')
   })
 })

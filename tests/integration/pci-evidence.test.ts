@@ -8,6 +8,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ApiCallOutput } from '@contract/channels'
 import type { AuditBundle, LedgerEntry } from '@contract/files'
+import { findingsQuery, monthAgo, pciDataFor } from '@contract/pci/requirements'
 import { useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'exports' })
@@ -99,7 +100,8 @@ describe('PCI evidence from the service’s data', () => {
     expect(pdf?.origin).toBeNull()
   })
 
-  it('attaches the findings behind 6.3.3 as CSV: every high and critical finding, hashed, with the query as origin', async () => {
+  it('attaches the findings behind 6.3.3 as CSV: every high and critical finding first seen more than a month ago, hashed, with the query as origin', async () => {
+    const line = monthAgo(new Date())
     const entry = await s.t.ok<LedgerEntry>('saq.evidence.attachFindings', {
       accountId: s.account.id,
       saqKey: 'local-draft-1',
@@ -111,23 +113,48 @@ describe('PCI evidence from the service’s data', () => {
     expect(sha256(fs.readFileSync(entry.path))).toBe(entry.sha256)
     const lines = text.trim().split('\n')
     expect(lines[0]).toContain('"severity"')
+
+    // Brute force: every finding the sandbox lists, page by page, filtered here.
+    type Row = { id: string; attributes: { severity: string; first_seen_at: string } }
+    const all: Row[] = []
+    for (let page = 1; ; page++) {
+      const out = await s.t.ok<ApiCallOutput>('api.call', {
+        accountId: s.account.id,
+        op: 'vulnerabilities.list',
+        input: { query: { page, per_page: 500 } },
+      })
+      const body = out.data as { data: Row[]; meta: { pagination: { total_pages: number } } }
+      all.push(...body.data)
+      if (page >= body.meta.pagination.total_pages) break
+    }
+    const severe = all.filter((f) => ['critical', 'high'].includes(f.attributes.severity))
+    const aged = severe.filter(
+      (f) => Date.parse(f.attributes.first_seen_at) < Date.parse(`${line}T00:00:00Z`),
+    )
+    // The line bites: some severe findings are older than the month, some are not.
+    expect(aged.length).toBeGreaterThan(0)
+    expect(aged.length).toBeLessThan(severe.length)
+    expect(lines).toHaveLength(aged.length + 1)
+    const csvIds = lines.slice(1).map((l) => l.split(',')[0].replace(/"/g, ''))
+    expect(csvIds.sort()).toEqual(aged.map((f) => f.id).sort())
+
+    // The count the filler shows is that query's total (one row asked).
+    const query = findingsQuery(pciDataFor('6.3.3')!, new Date())
     const out = await s.t.ok<ApiCallOutput>('api.call', {
       accountId: s.account.id,
       op: 'vulnerabilities.list',
-      input: { query: { cvss_score_min: 7, per_page: 1 } },
+      input: { query: { ...query, per_page: 1 } },
     })
-    const total = (out.data as { meta: { pagination: { total_count: number } } }).meta.pagination
-      .total_count
-    expect(total).toBeGreaterThan(0)
-    expect(lines).toHaveLength(total + 1)
-    for (const line of lines.slice(1)) expect(line).toMatch(/"(critical|high)"/)
+    expect(
+      (out.data as { meta: { pagination: { total_count: number } } }).meta.pagination,
+    ).toMatchObject({ total_count: aged.length })
     expect(entry).toMatchObject({
       verdict: 'recorded',
       saq: { requirement: '6.3.3' },
       origin: {
         operation: 'vulnerabilities.list',
         resourceId: null,
-        query: { cvss_score_min: 7 },
+        query: { cvss_score_min: 7, first_seen_before: line },
       },
     })
   })

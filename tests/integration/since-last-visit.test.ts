@@ -1,7 +1,7 @@
 // "Since your last visit" against the real sandbox over HTTP: after a scan is run again, the
-// counts equal a brute-force count over every finding, scan and exception the sandbox lists;
-// fixed findings equal the exact comparison of the two runs' snapshots; offline, the same counts
-// come from the offline copy.
+// counts equal a brute-force count over every finding, scan and exception the sandbox lists (new
+// findings: the list's total for a first-seen range, which the link opens); fixed findings equal
+// the exact comparison of the two runs' snapshots; offline, the same counts come from the copy.
 import { describe, expect, it } from 'vitest'
 import type { ChangesAnswer, SnapshotSummary } from '@contract/changes'
 import { EXPIRING_DAYS, type SinceAnswer } from '@contract/since'
@@ -27,6 +27,9 @@ async function everything(t: TestCore, accountId: string, op: string): Promise<R
 
 const after = (row: Row, field: string, since: string) =>
   Date.parse(String(row.attributes[field])) > Date.parse(since)
+/** First seen at or after the moment (the service's `first_seen_after` is inclusive). */
+const since = (row: Row, at: string) =>
+  Date.parse(String(row.attributes.first_seen_at)) >= Date.parse(at)
 
 describe('since your last visit over HTTP', () => {
   it('counts what a brute force over the sandbox counts after a scan is run again', async () => {
@@ -64,14 +67,26 @@ describe('since your last visit over HTTP', () => {
       expect(counts).toMatchObject({ firstVisit: false, since: seenAt })
 
       const findings = await everything(t, accountId, 'vulnerabilities.list')
-      const fresh = (severity: string) =>
-        findings.filter(
-          (f) => f.attributes.severity === severity && after(f, 'first_seen_at', seenAt),
-        ).length
+      const freshOf = (severity: string) =>
+        findings.filter((f) => f.attributes.severity === severity && since(f, seenAt))
+      const fresh = (severity: string) => freshOf(severity).length
       expect(counts.newCritical.value).toBe(fresh('critical'))
       expect(counts.newHigh.value).toBe(fresh('high'))
       // The re-run found something new and severe (the sandbox's runs evolve): not trivially 0.
       expect(fresh('critical') + fresh('high')).toBeGreaterThan(0)
+      // The count's link opens the list filtered to exactly those findings.
+      for (const severity of ['critical', 'high']) {
+        const linked = await t.ok<{ data: { data: Row[] } }>('api.call', {
+          accountId,
+          op: 'vulnerabilities.list',
+          input: { query: { severity, first_seen_after: seenAt, per_page: 500 } },
+        })
+        expect(linked.data.data.map((r) => r.id).sort()).toEqual(
+          freshOf(severity)
+            .map((r) => r.id)
+            .sort(),
+        )
+      }
 
       const scans = await everything(t, accountId, 'scans.list')
       const completed = scans.filter(
@@ -116,6 +131,16 @@ describe('since your last visit over HTTP', () => {
         fromCache: true,
       })
       expect(offline.expiring.value).toBe(counts.expiring.value)
+
+      // A visit recorded offline moves the moment: the copy holds no count since it, and says so
+      // (the scans, read sorted whatever the moment, are still counted from it).
+      await t.ok('since.seen', { accountId })
+      const moved = await t.ok<SinceAnswer>('since.counts', { accountId })
+      expect(moved.newHigh).toMatchObject({ value: null, fromCache: false })
+      expect(moved.newHigh.note).toMatch(
+        /^Not known offline: the offline copy holds no count since/,
+      )
+      expect(moved.scansCompleted.fromCache).toBe(true)
     } finally {
       await t.close()
     }

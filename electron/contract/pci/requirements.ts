@@ -27,15 +27,22 @@ export interface PciRequirementData {
   operations: readonly string[]
   /**
    * The findings behind the requirement, as the vulnerabilities list's query (its CSV is what
-   * "Attach the findings as CSV" writes): 6.3.3 CVSS 7.0 or more (high and critical), the
-   * scanning requirements the findings that fail PCI (CVSS 4.0 or more).
+   * "Attach the findings as CSV" writes; `findingsQuery` gives it at a moment): 6.3.3 CVSS 7.0 or
+   * more (high and critical) first seen more than a month ago, the scanning requirements the
+   * findings that fail PCI (CVSS 4.0 or more).
    */
-  findings: { query: Readonly<Record<string, string | number>>; what: string }
+  findings: {
+    query: Readonly<Record<string, string | number>>
+    what: string
+    /** Only those first seen more than one calendar month before the day (`monthAgo`). */
+    olderThanAMonth?: true
+  }
 }
 
-const HIGH_AND_CRITICAL = {
+const HIGH_AND_CRITICAL_AGED = {
   query: { cvss_score_min: 7 },
-  what: 'critical and high findings (CVSS 7.0 or more)',
+  what: 'critical and high findings (CVSS 7.0 or more) first seen more than a month ago',
+  olderThanAMonth: true,
 } as const
 const FAILING_PCI = {
   query: { pci_compliant: 'false' },
@@ -68,7 +75,7 @@ export const PCI_REQUIREMENT_DATA: readonly PciRequirementData[] = [
     scope: null,
     shows: 'Critical and high findings open longer than one month',
     operations: ['vulnerabilities.list'],
-    findings: HIGH_AND_CRITICAL,
+    findings: HIGH_AND_CRITICAL_AGED,
   },
   {
     requirement: '11.3.1.1',
@@ -93,6 +100,31 @@ const BY_NUMBER = new Map(PCI_REQUIREMENT_DATA.map((d) => [d.requirement, d]))
 /** What data speaks to a requirement, or undefined when the service's data does not. */
 export function pciDataFor(requirement: string): PciRequirementData | undefined {
   return BY_NUMBER.get(requirement)
+}
+
+/**
+ * The day a finding must have been first seen before to be open "longer than one month" on the
+ * UTC day of `now`: the same day of the previous calendar month, or that month's last day when it
+ * is shorter (31 March → 28 or 29 February), as a bare date (its start in UTC). A finding first
+ * seen on that day is a month old only the next day. Stable for the day, so the offline copy of
+ * the reads naming it answers them again (docs/decisions.md).
+ */
+export function monthAgo(now: Date): string {
+  const y = now.getUTCFullYear()
+  const m = now.getUTCMonth() - 1
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
+  const day = new Date(Date.UTC(y, m, Math.min(now.getUTCDate(), last)))
+  return day.toISOString().slice(0, 10)
+}
+
+/** The findings' query of a requirement at `now` (with the first-seen line where it has one). */
+export function findingsQuery(
+  data: PciRequirementData,
+  now: Date,
+): Record<string, string | number> {
+  return data.findings.olderThanAMonth
+    ? { ...data.findings.query, first_seen_before: monthAgo(now) }
+    : { ...data.findings.query }
 }
 
 /** Scanner app types and the scope their scans count for (others: not classified). */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { fail } from '@contract/errors'
 import type { EvidenceOrigin, LedgerEntry } from '@contract/files'
-import { pciDataFor } from '@contract/pci/requirements'
+import { findingsQuery, pciDataFor } from '@contract/pci/requirements'
 import { writeAtomically } from '../files/atomic-write'
 import { hashFile } from '../files/hash'
 import { listCsv } from '../files/list-csv'
@@ -165,7 +165,7 @@ export async function attachFindingsCsv(
     fail('VALIDATION', `Requirement ${t.requirement} has no findings that speak to it.`, {
       fieldErrors: { requirement: ['has no findings mapped to it'] },
     })
-  const query = { ...data.findings.query }
+  const query = findingsQuery(data, deps.now())
   const client = await deps.clientFor(t.accountId)
   const csv = await listCsv(client, 'vulnerabilities.list', query)
   const folder = await evidenceFolder(deps, t)

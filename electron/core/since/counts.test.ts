@@ -9,6 +9,7 @@ import {
   MAX_PAGES,
   newFindings,
   PER_PAGE,
+  scansCompleted,
   SINCE_NOTE,
   type SinceRead,
 } from './counts'
@@ -17,15 +18,24 @@ import { SinceService } from './service'
 const T = (iso: string) => Date.parse(iso)
 
 /**
- * A list service over `rows`: filters by the query's equality fields, sorts by `sort` (the
- * sandbox's rule, '-' for descending), pages; records every query asked.
+ * A list service over `rows`: filters by the query's equality fields and `first_seen_after`
+ * (inclusive), sorts by `sort` (the sandbox's rule, '-' for descending), pages, gives the total;
+ * records every query asked.
  */
 function listOf(rows: { id: string; attributes: Record<string, unknown> }[]) {
   const asked: Record<string, unknown>[] = []
   const read: SinceRead = async (_op, { query }) => {
     asked.push(query)
-    const { page = 1, per_page = 25, sort, ...filters } = query as Record<string, never>
+    const {
+      page = 1,
+      per_page = 25,
+      sort,
+      first_seen_after: from,
+      ...filters
+    } = query as Record<string, never>
     let out = rows.filter((r) => Object.entries(filters).every(([k, v]) => r.attributes[k] === v))
+    if (from)
+      out = out.filter((r) => Date.parse(String(r.attributes.first_seen_at)) >= Date.parse(from))
     if (sort) {
       const desc = (sort as string).startsWith('-')
       const field = desc ? (sort as string).slice(1) : sort
@@ -39,7 +49,9 @@ function listOf(rows: { id: string; attributes: Record<string, unknown> }[]) {
     return {
       data: {
         data: out.slice(start, start + (per_page as number)),
-        meta: { pagination: { total_pages: Math.ceil(total / (per_page as number)) } },
+        meta: {
+          pagination: { total_pages: Math.ceil(total / (per_page as number)), total_count: total },
+        },
       },
       fromCache: false,
     }
@@ -53,40 +65,85 @@ const finding = (i: number, severity: string, first: string) => ({
 })
 
 describe('counting since a moment over sorted lists', () => {
-  it('counts the findings of a severity first seen after the moment, and no others', async () => {
+  it('counts the findings of a severity first seen at or after the moment, and no others', async () => {
     const rows = [
       finding(1, 'critical', '2026-01-10T00:00:00Z'),
       finding(2, 'critical', '2026-01-02T00:00:00Z'),
       finding(3, 'high', '2026-01-09T00:00:00Z'),
       finding(4, 'critical', '2026-01-05T00:00:01Z'),
       finding(5, 'critical', '2026-01-05T00:00:00Z'),
+      finding(6, 'critical', '2026-01-04T23:59:59Z'),
     ]
-    const { read } = listOf(rows)
-    const since = T('2026-01-05T00:00:00Z')
-    const critical = await newFindings(read, 'critical', since)
-    expect(critical.value).toBe(2)
-    expect(critical.rows.map((r) => r.id).sort()).toEqual(['vul-1', 'vul-4'])
-    expect((await newFindings(read, 'high', since)).value).toBe(1)
-  })
-
-  it('stops reading at the first row past the moment: pages of old findings are not read', async () => {
-    const rows = Array.from({ length: 3 * PER_PAGE }, (_, i) =>
-      finding(i, 'high', new Date(T('2026-01-01T00:00:00Z') + i * 60_000).toISOString()),
-    )
     const { read, asked } = listOf(rows)
-    // The newest 30 are after the moment.
-    const since = T(rows[3 * PER_PAGE - 31].attributes.first_seen_at)
-    const counted = await newFindings(read, 'high', since)
-    expect(counted).toMatchObject({ value: 30, atLeast: false })
-    expect(asked).toHaveLength(1)
+    const since = T('2026-01-05T00:00:00Z')
+    // 1, 4 and 5 (first seen at the very moment: the service's range is inclusive).
+    expect(await newFindings(read, 'critical', since)).toEqual({
+      value: 3,
+      atLeast: false,
+      note: null,
+      fromCache: false,
+    })
+    expect((await newFindings(read, 'high', since)).value).toBe(1)
+    // One row asked of the range: the total, never the findings.
+    expect(asked[0]).toEqual({
+      severity: 'critical',
+      first_seen_after: '2026-01-05T00:00:00.000Z',
+      page: 1,
+      per_page: 1,
+    })
   })
 
-  it('says "at least" once it read its pages without reaching the moment', async () => {
+  it('counts exactly above the sorted lists’ cap, in one read', async () => {
     const rows = Array.from({ length: MAX_PAGES * PER_PAGE + 5 }, (_, i) =>
       finding(i, 'critical', new Date(T('2026-02-01T00:00:00Z') + i * 1000).toISOString()),
     )
     const { read, asked } = listOf(rows)
     const counted = await newFindings(read, 'critical', T('2026-01-01T00:00:00Z'))
+    expect(counted).toMatchObject({ value: MAX_PAGES * PER_PAGE + 5, atLeast: false })
+    expect(asked).toHaveLength(1)
+  })
+
+  it('says it cannot tell without a total, or offline without a copy of that moment', async () => {
+    const noTotal: SinceRead = async () => ({ data: { data: [] }, fromCache: true })
+    expect(await newFindings(noTotal, 'high', 0)).toMatchObject({
+      value: null,
+      note: SINCE_NOTE.noTotal,
+    })
+    const offline: SinceRead = async () => {
+      throw new AppFailure({ code: 'OFFLINE', message: 'no copy' })
+    }
+    expect(await newFindings(offline, 'high', 0)).toMatchObject({
+      value: null,
+      note: SINCE_NOTE.offlineSince,
+    })
+  })
+
+  it('stops reading at the first row past the moment: pages of old scans are not read', async () => {
+    const rows = Array.from({ length: 3 * PER_PAGE }, (_, i) => ({
+      id: `scn-${i}`,
+      attributes: {
+        status: 'completed',
+        finished_at: new Date(T('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
+      },
+    }))
+    const { read, asked } = listOf(rows)
+    // The last 30 finished after the moment.
+    const since = T(rows[3 * PER_PAGE - 31].attributes.finished_at)
+    const counted = await scansCompleted(read, since)
+    expect(counted).toMatchObject({ value: 30, atLeast: false })
+    expect(asked).toHaveLength(1)
+  })
+
+  it('says "at least" once it read its pages without reaching the moment', async () => {
+    const rows = Array.from({ length: MAX_PAGES * PER_PAGE + 5 }, (_, i) => ({
+      id: `scn-${i}`,
+      attributes: {
+        status: 'completed',
+        finished_at: new Date(T('2026-02-01T00:00:00Z') + i * 1000).toISOString(),
+      },
+    }))
+    const { read, asked } = listOf(rows)
+    const counted = await scansCompleted(read, T('2026-01-01T00:00:00Z'))
     expect(counted).toMatchObject({ value: MAX_PAGES * PER_PAGE, atLeast: true })
     expect(asked).toHaveLength(MAX_PAGES)
   })
@@ -182,7 +239,7 @@ describe('fixed findings since a moment, from run snapshots', () => {
 })
 
 describe('the moment counted from', () => {
-  const now = new Date('2026-05-20T12:00:00Z')
+  const now = new Date('2026-05-20T12:34:56Z')
   const visits = (seen: string | null) => {
     const state = { seen }
     return {
@@ -193,7 +250,10 @@ describe('the moment counted from', () => {
       },
     }
   }
-  const empty: SinceRead = async () => ({ data: { data: [] }, fromCache: false })
+  const empty: SinceRead = async () => ({
+    data: { data: [], meta: { pagination: { total_count: 0 } } },
+    fromCache: false,
+  })
   const service = (v: ReturnType<typeof visits>) =>
     new SinceService({
       visits: v.repo,
@@ -202,7 +262,7 @@ describe('the moment counted from', () => {
       now: () => now,
     })
 
-  it('is seven days back before the first visit, then the recorded visit', async () => {
+  it('is seven days back (from the hour) before the first visit, then the recorded visit', async () => {
     const v = visits(null)
     const first = await service(v).counts('acc')
     expect(first).toMatchObject({ firstVisit: true, since: '2026-05-13T12:00:00.000Z' })

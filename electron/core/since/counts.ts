@@ -1,7 +1,8 @@
-// "Since your last visit" (issue 19): counts asked of the service's lists, sorted so that the
-// records counted come first and read only until the first record past the boundary — never every
-// finding. The lists' inputs do not depend on the moment counted from, so the offline copy of the
-// last reading answers them again offline (docs/decisions.md, "Since your last visit").
+// "Since your last visit" (issue 19): counts asked of the service's lists — never every finding.
+// New findings are the list's exact total for a first-seen range (one row asked); scans and
+// exceptions, whose lists cannot filter by those times, are read sorted so that the records
+// counted come first, only until the first record past the boundary. The offline copy of the last
+// reading answers the same reads again offline (docs/decisions.md, "Since your last visit").
 import type { FixedCount, SinceCount } from '@contract/since'
 import { compareSnapshots, type SnapshotFinding } from '@contract/findings/compare'
 import { AppFailure } from '@contract/errors'
@@ -32,22 +33,25 @@ export type Verdict = 'count' | 'skip' | 'stop'
 
 interface Page {
   data?: { id?: unknown; attributes?: unknown }[]
-  meta?: { pagination?: { total_pages?: unknown } }
+  meta?: { pagination?: { total_pages?: unknown; total_count?: unknown } }
 }
 
 export const SINCE_NOTE = {
   offline:
     'Not known offline: the offline copy does not hold this list yet (it is kept once the dashboard was opened online).',
+  offlineSince:
+    'Not known offline: the offline copy holds no count since this moment (it is kept each time the dashboard is opened online).',
+  noTotal: 'Not known: the service’s answer did not say how many there are.',
   failed: (why: string) => `Not known: ${why}`,
   noSnapshots: (n: number) =>
     `${n} ${n === 1 ? 'scan' : 'scans'} completed without a snapshot of ${n === 1 ? 'its' : 'their'} run before and after your last visit, so ${n === 1 ? 'its' : 'their'} fixed findings are not counted.`,
   noScans: 'Not known: the scans completed since could not be read.',
 }
 
-const noteOf = (err: unknown): string =>
+const noteOf = (err: unknown, offline: string = SINCE_NOTE.offline): string =>
   err instanceof AppFailure
     ? err.error.code === 'OFFLINE'
-      ? SINCE_NOTE.offline
+      ? offline
       : SINCE_NOTE.failed(err.error.message)
     : SINCE_NOTE.failed('the service’s answer could not be read.')
 
@@ -95,12 +99,31 @@ export function timeOf(row: ListRow, field: string): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
-/** Findings of a severity first seen after `since` (the list newest first). */
-export function newFindings(read: SinceRead, severity: 'critical' | 'high', since: number) {
-  return countSorted(read, 'vulnerabilities.list', { severity, sort: '-first_seen_at' }, (row) => {
-    const t = timeOf(row, 'first_seen_at')
-    return t === null ? 'skip' : t > since ? 'count' : 'stop'
-  })
+/**
+ * Findings of a severity first seen at or after `since`: the list's exact total for that range
+ * (`severity`, `first_seen_after`, one row asked). The query names the moment, so offline the copy
+ * answers it only for the moment it was read online.
+ */
+export async function newFindings(
+  read: SinceRead,
+  severity: 'critical' | 'high',
+  since: number,
+): Promise<SinceCount> {
+  const query = { severity, first_seen_after: new Date(since).toISOString(), page: 1, per_page: 1 }
+  try {
+    const answer = await read('vulnerabilities.list', { query })
+    const total = (answer.data as Page | null)?.meta?.pagination?.total_count
+    if (typeof total !== 'number' || !Number.isInteger(total) || total < 0)
+      return { value: null, atLeast: false, note: SINCE_NOTE.noTotal, fromCache: answer.fromCache }
+    return { value: total, atLeast: false, note: null, fromCache: answer.fromCache }
+  } catch (err) {
+    return {
+      value: null,
+      atLeast: false,
+      note: noteOf(err, SINCE_NOTE.offlineSince),
+      fromCache: false,
+    }
+  }
 }
 
 /** Scans whose run completed after `since` (completed scans, last finished first). */

@@ -17,7 +17,8 @@ import {
   type SnapshotSource,
 } from './counts'
 
-const DAY = 24 * 60 * 60 * 1000
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
 
 export interface SinceDeps {
   visits: Pick<VisitsRepo, 'seenAt' | 'record'>
@@ -42,11 +43,16 @@ export class SinceService {
     return this.deps.now?.() ?? new Date()
   }
 
-  /** The moment counted from: the last visit, or FIRST_VISIT_DAYS ago before the first. */
+  /**
+   * The moment counted from: the last visit, or FIRST_VISIT_DAYS before the start of the current
+   * UTC hour before the first (a moment that stays for the hour, so the offline copy of the
+   * reads that name it can answer them again).
+   */
   sinceOf(accountId: string): { since: string; firstVisit: boolean } {
     const seen = this.deps.visits.seenAt(accountId)
     if (seen && Number.isFinite(Date.parse(seen))) return { since: seen, firstVisit: false }
-    const since = new Date(this.now().getTime() - FIRST_VISIT_DAYS * DAY).toISOString()
+    const hour = Math.floor(this.now().getTime() / HOUR) * HOUR
+    const since = new Date(hour - FIRST_VISIT_DAYS * DAY).toISOString()
     return { since, firstVisit: true }
   }
 

@@ -71,7 +71,7 @@ describe('All accounts', () => {
     await flushPromises()
     expect(router.currentRoute.value).toMatchObject({
       name: 'vulnerabilities',
-      query: { severity: 'critical', sort: '-first_seen_at' },
+      query: { severity: 'critical', first_seen_after: '2026-11-01T00:00:00Z' },
     })
     expect(useAppStore().accountId).toBe('acct-bbbb')
     // No visit is recorded from the overview.

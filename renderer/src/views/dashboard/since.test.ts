@@ -23,13 +23,15 @@ const answer = (over: Partial<SinceAnswer> = {}): SinceAnswer => ({
 })
 
 describe('the lines of "Since your last visit"', () => {
-  it('links each known, non-zero count to its list, sorted so the counted records come first', () => {
+  it('links each known, non-zero count to its list: new findings filtered to exactly them', () => {
     const lines = Object.fromEntries(sinceLines(answer()).map((l) => [l.key, l]))
     expect(lines.newCritical.to).toEqual({
       name: 'vulnerabilities',
-      query: { severity: 'critical', sort: '-first_seen_at' },
+      query: { severity: 'critical', first_seen_after: '2026-05-01T00:00:00Z' },
     })
-    expect(lines.newCritical.linkNote).toMatch(/cannot filter by when a finding was first seen/)
+    // Filtered, not sorted: no words about what the list cannot do.
+    expect(lines.newCritical.linkNote).toBeNull()
+    // Lists that cannot filter by the time open sorted with the counted records first.
     expect(lines.scansCompleted).toMatchObject({
       shown: '500+',
       to: { name: 'scans', query: { status: 'completed', sort: '-finished_at' } },

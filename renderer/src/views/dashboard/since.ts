@@ -9,9 +9,9 @@ export interface SinceLine {
   /** "12", "500+" or "?" (not known). */
   shown: string
   value: number | null
-  /** The list the count is about, newest (or soonest) first; null where no list shows them. */
+  /** The list the count is about (filtered to them, or sorted with them first); null if none. */
   to: RouteLocationRaw | null
-  /** What the list shows: the service's lists cannot filter by these times. */
+  /** What the list shows where it is not filtered to exactly them (no filter by these times). */
   linkNote: string | null
   /** Why the count is not known, or what it leaves out (the service's or ScanDesk's words). */
   note: string | null
@@ -22,9 +22,6 @@ export function shownCount(c: SinceCount): string {
   if (c.value === null) return '?'
   return c.atLeast ? `${c.value}+` : String(c.value)
 }
-
-const NEWEST_FIRST =
-  'The findings list cannot filter by when a finding was first seen: it opens newest first, and the first ones are those counted.'
 
 /** The panel's lines, each with the list it leads to (the lists keep filters in the address). */
 export function sinceLines(a: SinceAnswer): SinceLine[] {
@@ -43,15 +40,16 @@ export function sinceLines(a: SinceAnswer): SinceLine[] {
     linkNote: count.value ? linkNote : null,
     note: count.note,
   })
-  const newest = (severity: 'critical' | 'high'): RouteLocationRaw => ({
+  // Exactly the findings counted: the severity, first seen at or after the moment.
+  const fresh = (severity: 'critical' | 'high'): RouteLocationRaw => ({
     name: 'vulnerabilities',
-    query: { severity, sort: '-first_seen_at' },
+    query: { severity, first_seen_after: a.since },
   })
   const fixedTo =
     a.fixed.scanIds.length === 1 ? withTab(detailOf('scans', a.fixed.scanIds[0]), 'changes') : null
   return [
-    line('newCritical', 'New critical findings', a.newCritical, newest('critical'), NEWEST_FIRST),
-    line('newHigh', 'New high findings', a.newHigh, newest('high'), NEWEST_FIRST),
+    line('newCritical', 'New critical findings', a.newCritical, fresh('critical'), null),
+    line('newHigh', 'New high findings', a.newHigh, fresh('high'), null),
     line(
       'fixed',
       'Fixed findings',
