@@ -10,15 +10,8 @@
 //   same run. The goal: its p99 within the idle p99 + 10 ms (steady: nothing holds the loop).
 import { spawn } from 'node:child_process'
 import type { Page } from 'playwright-core'
-import { startSandbox } from '../sandbox/server'
-import {
-  addAccountThroughUi,
-  launchChromium,
-  startBrowserMode,
-  waitForList,
-  watchPage,
-  type BrowserMode,
-} from '../tests/e2e/browser-mode'
+import { waitForList, type BrowserMode } from '../tests/e2e/browser-mode'
+import { openBenchApp } from './app'
 import { SMOKE } from './proc'
 
 const LONG_TASK_MS = 50
@@ -114,23 +107,9 @@ function dayFromToday(days: number): string {
 
 /** Runs the bulk benchmark and returns its printed lines. */
 export async function benchBulk(): Promise<string[]> {
-  const seed = SMOKE ? 'default' : 'large'
-  const sandbox = await startSandbox({ port: 0, seedScale: seed, log: () => undefined })
-  const app = await startBrowserMode()
-  const browser = await launchChromium()
+  const { seed, app, page, problems, close } = await openBenchApp(LONG_TASKS)
   const lines: string[] = []
   try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-    const problems = watchPage(page)
-    await page.addInitScript(LONG_TASKS)
-    await app.open(page)
-    await addAccountThroughUi(page, {
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.apiKey,
-      username: 'analyst@sandbox.test',
-      password: 'sandbox-password',
-      label: 'Bench',
-    })
     await app.goto(page, 'vulnerabilities?severity=low')
     await waitForList(page, 'vulnerabilities', { timeout: 120_000 })
 
@@ -182,9 +161,7 @@ export async function benchBulk(): Promise<string[]> {
     )
     if (problems.length) lines.push(`bulk: the page reported ${problems.join('; ')}`)
   } finally {
-    await browser.close()
-    await app.stop()
-    await sandbox.close()
+    await close()
   }
   return lines
 }

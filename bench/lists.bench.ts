@@ -8,15 +8,8 @@
 // browser-mode process's RSS across 100 list visits.
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { startSandbox } from '../sandbox/server'
-import {
-  addAccountThroughUi,
-  launchChromium,
-  startBrowserMode,
-  waitForList,
-  watchPage,
-  type BrowserMode,
-} from '../tests/e2e/browser-mode'
+import { waitForList, type BrowserMode } from '../tests/e2e/browser-mode'
+import { openBenchApp } from './app'
 import { SMOKE, mib, rounds } from './proc'
 import { median } from './stats'
 
@@ -214,27 +207,9 @@ function rssOf(pid: number): number {
 
 /** Runs the lists benchmark and returns its printed lines. */
 export async function benchLists(): Promise<string[]> {
-  const sandbox = await startSandbox({
-    port: 0,
-    seedScale: SMOKE ? 'default' : 'large',
-    log: () => undefined,
-  })
-  const app = await startBrowserMode()
-  const browser = await launchChromium()
+  const { seed, app, page, problems, close } = await openBenchApp(PAGE_HELPERS)
   const lines: string[] = []
   try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-    const problems = watchPage(page)
-    await page.addInitScript(PAGE_HELPERS)
-    await app.open(page)
-    await addAccountThroughUi(page, {
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.apiKey,
-      username: 'analyst@sandbox.test',
-      password: 'sandbox-password',
-      label: 'Bench',
-    })
-
     const samples = new Map<string, { app: number[]; base: number[] }>()
     for (let round = 0; round < ROUNDS; round++)
       for (const c of CASES)
@@ -248,7 +223,7 @@ export async function benchLists(): Promise<string[]> {
 
     const ratios: number[] = []
     lines.push(
-      `lists (${SMOKE ? 'default' : 'large'} seed, ${ROUNDS} rounds; baseline: the same bridge request replayed with fetch + a plain <table>)`,
+      `lists (${seed} seed, ${ROUNDS} rounds; baseline: the same bridge request replayed with fetch + a plain <table>)`,
     )
     for (const [key, s] of samples) {
       const a = median(s.app)
@@ -288,9 +263,7 @@ export async function benchLists(): Promise<string[]> {
     )
     if (problems.length) lines.push(`lists: the page reported ${problems.join('; ')}`)
   } finally {
-    await browser.close()
-    await app.stop()
-    await sandbox.close()
+    await close()
   }
   return lines
 }
