@@ -41,7 +41,6 @@ import { SettingsRepo } from './store/settings-repo'
 import { SnapshotsRepo } from './store/snapshots-repo'
 import { VisitsRepo } from './store/visits-repo'
 import { SinceService } from './since/service'
-import { sinceRead } from './handlers/since'
 import { TombstonesRepo } from './store/tombstones-repo'
 import { DailyTotalsRepo } from './store/daily-totals-repo'
 import { DailyTotals } from './trends/daily'
@@ -269,7 +268,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     since: new SinceService({
       visits: new VisitsRepo(db),
       snapshots,
-      read: (id) => sinceRead(handlerContext, id),
+      read: (id) => offlineRead(handlerContext, id),
     }),
     remediation,
     dailyTotals,

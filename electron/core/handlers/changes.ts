@@ -3,6 +3,7 @@ import type { Read } from '../changes/findings'
 import { findOperationLazily } from '../catalog'
 import type { ChangesService } from '../changes/service'
 import { signedInIdentity } from '../accounts/identity'
+import type { CallInput } from '../http/request'
 import { offlineCall } from '../offline/calls'
 import type { AccountRow } from '../store/accounts-repo'
 import type { HandlerContext } from './context'
@@ -33,8 +34,15 @@ export function onlineRead(
   }
 }
 
-/** Reads of the comparison under the offline policy (the copy when the service is out of reach). */
-export function offlineRead(ctx: HandlerContext, accountId: string): Read {
+/**
+ * One account's reads under the offline policy (the copy when the service is out of reach), with
+ * that account's own client and credentials (any signed-in account, not only the window's): the
+ * comparison's reads and the dashboard's "Since your last visit" counts.
+ */
+export function offlineRead(
+  ctx: HandlerContext,
+  accountId: string,
+): (op: string, input: CallInput) => ReturnType<Read> {
   return async (op, input) => {
     const answer = await offlineCall(
       {
