@@ -113,10 +113,18 @@ export interface BulkRunView {
   updatedAt: string
 }
 
-/** A run with every write (bulk.get). */
+/**
+ * A run with its writes (bulk.get): every one, or one page of those in a state (a result page
+ * reads a page at a time: 5,000 writes are not unsealed and sent on every refresh).
+ */
 export interface BulkRunDetails extends BulkRunView {
   items: BulkItemView[]
+  /** How many writes the state asked matches (all of them without one). */
+  matching: number
 }
+
+/** The largest page of writes bulk.get gives. */
+export const BULK_PAGE_MAX = 500
 
 /** A run's id (made in main). */
 const runId = z.string().uuid('is not a bulk run id')
@@ -126,7 +134,13 @@ export const bulkInputs = {
   /** Queues one write per record (sent at once when the service answers) and returns the run. */
   'bulk.start': bulkStartInput,
   'bulk.list': z.strictObject({ accountId }),
-  'bulk.get': z.strictObject({ runId }),
+  'bulk.get': z.strictObject({
+    runId,
+    /** Without a page, every write (in their order). */
+    page: z.number().int().min(1).max(1_000_000).optional(),
+    perPage: z.number().int().min(1).max(BULK_PAGE_MAX).optional(),
+    state: z.enum(['queued', 'sending', 'done', 'skipped', 'failed', 'cancelled']).optional(),
+  }),
   /** Stops the writes not yet sent (one being sent finishes and keeps its result). */
   'bulk.cancel': z.strictObject({ runId }),
   /** Queues the failed writes again (each checked for before it is sent). */

@@ -176,6 +176,26 @@ describe('a bulk accept', HEAVY, () => {
     expect(done.items.every((i) => i.state !== 'done' || /^exc-/.test(i.resultId ?? ''))).toBe(true)
     const outbox = t.events.filter((e) => e.name === 'outbox.changed').at(-1)
     expect(outbox?.payload as OutboxCounts).toMatchObject({ queued: 0, failed: 0 })
+
+    // A result page reads one page at a time: the writes in their order, of one state or all.
+    expect(done.matching).toBe(200)
+    const second = await t.ok<BulkRunDetails>('bulk.get', { runId: run.id, page: 2, perPage: 50 })
+    expect(second.matching).toBe(200)
+    expect(second.items.map((i) => i.writeId)).toEqual(
+      done.items.slice(50, 100).map((i) => i.writeId),
+    )
+    const skipped = await t.ok<BulkRunDetails>('bulk.get', {
+      runId: run.id,
+      page: 1,
+      perPage: 50,
+      state: 'skipped',
+    })
+    expect(skipped.matching).toBe(2)
+    expect(skipped.items.map((i) => i.target).sort()).toEqual([...taken].sort())
+    const past = await t.ok<BulkRunDetails>('bulk.get', { runId: run.id, page: 9, perPage: 50 })
+    expect(past).toMatchObject({ items: [], matching: 200 })
+    const tooMany = await t.call('bulk.get', { runId: run.id, page: 1, perPage: 501 })
+    expect(tooMany.ok ? null : tooMany.error.code).toBe('VALIDATION')
   })
 
   it('keeps the service’s words for a refusal and sends only the failed again on retry', async () => {

@@ -108,6 +108,15 @@ export class BulkRepo {
       ItemRow | undefined
   }
 
+  /** One page of a run's writes in their order, of one state or all. */
+  itemsPage(runId: string, state: BulkItemState | undefined, limit: number, offset: number) {
+    const where = state ? 'run_id = ? AND state = ?' : 'run_id = ?'
+    const args = state ? [runId, state] : [runId]
+    return this.db
+      .prepare(`SELECT * FROM bulk_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(...args, limit, offset) as ItemRow[]
+  }
+
   items(runId: string, states?: BulkItemState[]): ItemRow[] {
     const rows = this.db
       .prepare('SELECT * FROM bulk_items WHERE run_id = ? ORDER BY seq')

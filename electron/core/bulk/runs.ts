@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import {
   type BulkAction,
   type BulkBody,
+  type BulkItemState,
   type BulkRunDetails,
   type BulkRunView,
   type BulkStartInput,
@@ -130,13 +131,20 @@ export class BulkRuns {
   }
 
   /** A run with the result of every write. */
-  async get(runId: string): Promise<BulkRunDetails> {
+  /** The run with every write, or with one page of the writes in `state` (from page 1). */
+  async get(
+    runId: string,
+    options: { page?: number; perPage?: number; state?: BulkItemState } = {},
+  ): Promise<BulkRunDetails> {
     const run = this.runOf(runId)
     const key = await this.keyOf(run.account_id)
-    const items = this.repo
-      .items(run.id)
-      .map((item) => this.repo.itemView(item, this.repo.payload(key, run, item)))
-    return { ...this.repo.view(run, this.repo.body(key, run) ?? {}), items }
+    const { page, perPage = 100, state } = options
+    const rows = page
+      ? this.repo.itemsPage(run.id, state, perPage, (page - 1) * perPage)
+      : this.repo.items(run.id, state ? [state] : undefined)
+    const items = rows.map((item) => this.repo.itemView(item, this.repo.payload(key, run, item)))
+    const view = this.repo.view(run, this.repo.body(key, run) ?? {})
+    return { ...view, items, matching: state ? view.counts[state] : view.counts.total }
   }
 
   /** Stops the writes not yet handed over (one being sent keeps its result). */

@@ -9,7 +9,7 @@ export function bulkHandlers(ctx: HandlerContext): Pick<HandlerTable, BulkChanne
   return {
     'bulk.start': async (input) => ctx.bulk.start(input),
     'bulk.list': async ({ accountId }) => ctx.bulk.list(accountId),
-    'bulk.get': async ({ runId }) => ctx.bulk.get(runId),
+    'bulk.get': async ({ runId, ...page }) => ctx.bulk.get(runId, page),
     'bulk.cancel': async ({ runId }) => ctx.bulk.cancel(runId),
     'bulk.retry': async ({ runId }) => ctx.bulk.retry(runId),
     'bulk.dismiss': async ({ runId }) => ({ dismissed: ctx.bulk.dismiss(runId) }),

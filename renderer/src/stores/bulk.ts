@@ -37,11 +37,15 @@ export const useBulkStore = defineStore('bulk', () => {
     return result
   }
 
-  async function get(runId: string): Promise<Result<BulkRunDetails>> {
+  /** A run with its writes: every one, or a page of those in a state (`page` from 1). */
+  async function get(
+    runId: string,
+    page: Omit<ChannelInput<'bulk.get'>, 'runId'> = {},
+  ): Promise<Result<BulkRunDetails>> {
     follow()
-    const result = await request('bulk.get', { runId })
+    const result = await request('bulk.get', { runId, ...page })
     if (result.ok) {
-      const { items: _items, ...view } = result.data
+      const { items: _items, matching: _matching, ...view } = result.data
       runs.value = { ...runs.value, [runId]: view }
     }
     return result
