@@ -12,26 +12,15 @@ import { writeAtomically } from '../files/atomic-write'
 import { MAX_EVIDENCE_BYTES, copyHashed } from '../files/copy'
 import { errnoOf, fileFailure, nodeFileOps } from '../files/fs-ops'
 import { auditBuildingName, auditFolderName, safeFolderName, safeStem } from '../files/names'
-import type { AccountClient } from '../http/client'
-import type { LedgerRepo } from '../store/ledger-repo'
 import { writeAuditEvents, type AuditPeriod } from './audit-events-part'
 import type { FileOps } from './file-ops'
 import { SAQ_RECORDED_DETAIL } from './outcomes'
-import { saqFacts, type SaqFacts } from './service'
+import { saqFacts, type AccountFileDeps, type SaqFacts } from './service'
 import { saqFolder } from './target'
 
 /** What building an audit bundle needs. */
-export interface AuditBundleDeps {
-  ledger: LedgerRepo
+export interface AuditBundleDeps extends AccountFileDeps {
   files: Pick<FileOps, 'downloadToFolder' | 'saqFileName'>
-  clientFor: (accountId: string) => Promise<AccountClient>
-  libraryChanged: (accountId: string) => void
-  accountLabel: (accountId: string) => string
-  /** The largest download (the PDF of each SAQ in a bundle). */
-  maxDownloadBytes: () => number
-  now: () => Date
-  /** The account's download folder (checked; asks for one where it can). */
-  accountFolder: (accountId: string) => Promise<string>
   /** The evidence recorded for an SAQ id, oldest first. */
   evidence: (accountId: string, saqId: string) => LedgerEntry[]
 }

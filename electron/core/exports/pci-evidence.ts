@@ -13,23 +13,19 @@ import { hashFile } from '../files/hash'
 import { listCsv } from '../files/list-csv'
 import { EVIDENCE_FOLDER, SAQ_FOLDER, safeFileName, safeFolderName } from '../files/names'
 import { ensureRealFolders } from '../files/quarantine'
-import type { AccountClient } from '../http/client'
-import type { LedgerRepo } from '../store/ledger-repo'
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff'
 import type { FileOps } from './file-ops'
-import { documentName, fileState, requestGeneration, verifyWithService } from './service'
+import {
+  documentName,
+  fileState,
+  requestGeneration,
+  verifyWithService,
+  type AccountFileDeps,
+} from './service'
 
 /** What attaching the service's data needs (SaqFiles hands over its own). */
-export interface PciEvidenceDeps {
-  ledger: LedgerRepo
+export interface PciEvidenceDeps extends AccountFileDeps {
   files: Pick<FileOps, 'downloadToFolder' | 'documentFileName'>
-  clientFor: (accountId: string) => Promise<AccountClient>
-  libraryChanged: (accountId: string) => void
-  accountLabel: (accountId: string) => string
-  maxDownloadBytes: () => number
-  now: () => Date
-  /** The account's download folder (checked; asks for one where it can). */
-  accountFolder: (accountId: string) => Promise<string>
   backoff?: BackoffOptions
 }
 

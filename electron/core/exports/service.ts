@@ -1,7 +1,21 @@
 import type { DocumentFormat, DocumentKind } from '@contract/files'
 import type { AccountClient } from '../http/client'
+import type { LedgerRepo } from '../store/ledger-repo'
 
 /** The state of one generated file as the service reports it. */
+/** What saving the service's data as an account's file needs (SAQ bundles, PCI evidence). */
+export interface AccountFileDeps {
+  ledger: LedgerRepo
+  clientFor: (accountId: string) => Promise<AccountClient>
+  libraryChanged: (accountId: string) => void
+  accountLabel: (accountId: string) => string
+  /** The largest download. */
+  maxDownloadBytes: () => number
+  now: () => Date
+  /** The account's download folder (checked; asks for one where it can). */
+  accountFolder: (accountId: string) => Promise<string>
+}
+
 export interface ServiceFileState {
   status: 'not_generated' | 'generating' | 'ready' | 'failed'
   sha256: string | null
