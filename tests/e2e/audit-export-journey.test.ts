@@ -2,11 +2,9 @@
 // screen, then Export CSV… saved where the user typed (browser mode has no save dialog); the file
 // holds the searched log, every page of it, row for row as the bridge reads it, the screen's
 // rows first.
-import fs from 'node:fs'
-import path from 'node:path'
-import Papa from 'papaparse'
 import type { Locator, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { saveTypedCsv } from './csv-files'
 import { openGroupList, searchBox, useDemoJourney, useTempFolder } from './harness'
 
 const WAIT = { timeout: 30_000 }
@@ -75,25 +73,12 @@ describe('exporting the audit log, on the demo service', () => {
     const shown = await tableRows(list)
 
     await list.getByTestId('csv-export').click()
-    const input = page.locator(
-      'input[data-testid="csv-path-input"], [data-testid="csv-path-input"] input',
-    )
-    await input.waitFor(WAIT)
-    expect(await input.inputValue()).toMatch(/Audit log - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
-    const target = path.join(folder.path, 'audit.csv')
-    await input.fill(target)
-    await page.getByTestId('csv-path-save').click()
-
-    const saved = page.getByTestId('csv-saved')
-    await saved.waitFor(WAIT)
-    const message = (await saved.textContent()) ?? ''
-    expect(message).toContain(target)
-    expect(fs.readdirSync(folder.path)).toEqual(['audit.csv'])
-    const rows = Papa.parse<Record<string, string>>(fs.readFileSync(target, 'utf8'), {
-      header: true,
-      skipEmptyLines: true,
-    }).data
-    expect(message).toMatch(new RegExp(`Saved ${rows.length} audit events? to`))
+    const rows = await saveTypedCsv(page, {
+      folder: folder.path,
+      name: 'audit.csv',
+      suggested: /Audit log - .+ - \d{4}-\d{2}-\d{2}\.csv$/,
+      noun: 'audit event',
+    })
 
     const { activeId } = await bridge<{ activeId: string }>(page, 'accounts.list', {})
     const expected = await auditPages(page, activeId)

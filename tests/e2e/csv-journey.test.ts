@@ -2,11 +2,9 @@
 // of five rows of which two are bad (the preview names both, only the three good rows are sent,
 // and exactly they are in the list afterwards); Organizations → Export CSV… saved where the user
 // typed (browser mode has no save dialog), holding the organizations the list shows.
-import fs from 'node:fs'
-import path from 'node:path'
-import Papa from 'papaparse'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { saveTypedCsv } from './csv-files'
 import { openGroupList, searchBox, useDemoJourney, useTempFolder } from './harness'
 
 const WAIT = { timeout: 30_000 }
@@ -86,26 +84,13 @@ describe('CSV import and export, on the demo service', () => {
     expect(shown.length).toBeGreaterThan(0)
 
     await list.getByTestId('csv-export').click()
-    const input = page.locator(
-      'input[data-testid="csv-path-input"], [data-testid="csv-path-input"] input',
-    )
-    await input.waitFor(WAIT)
     // main suggests its own name: "Organizations - <account> - <date>.csv"
-    expect(await input.inputValue()).toMatch(/Organizations - .+ - \d{4}-\d{2}-\d{2}\.csv$/)
-    const target = path.join(folder.path, 'organizations.csv')
-    await input.fill(target)
-    await page.getByTestId('csv-path-save').click()
-
-    const saved = page.getByTestId('csv-saved')
-    await saved.waitFor(WAIT)
-    const message = (await saved.textContent()) ?? ''
-    expect(message).toContain(target)
-    expect(fs.readdirSync(folder.path)).toEqual(['organizations.csv'])
-    const rows = Papa.parse<Record<string, string>>(fs.readFileSync(target, 'utf8'), {
-      header: true,
-      skipEmptyLines: true,
-    }).data
-    expect(message).toMatch(new RegExp(`Saved ${rows.length} organizations? to`))
+    const rows = await saveTypedCsv(page, {
+      folder: folder.path,
+      name: 'organizations.csv',
+      suggested: /Organizations - .+ - \d{4}-\d{2}-\d{2}\.csv$/,
+      noun: 'organization',
+    })
     for (const name of shown) expect(rows.map((r) => r.name)).toContain(name)
     expect(rows.every((r) => /^org-/.test(r.id))).toBe(true)
     await page.getByTestId('csv-path-dialog').waitFor({ state: 'hidden', ...WAIT })
