@@ -159,7 +159,8 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
     await expect
       .poll(() => page.getByTestId('quick-scan-count').textContent(), WAIT)
       .toBe('Host count not available on this release.')
-    await page.waitForTimeout(1_000) // past the count's debounce
+    // typing's pause is over: where the release could count, the count would be asked now
+    await page.locator('[data-testid="quick-scan-count"][data-count-pending="false"]').waitFor(WAIT)
     expect(ops).not.toContain('targets.calculate_hosts')
     expect(ops).not.toContain('scans.scan_profiles')
 
@@ -177,7 +178,9 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
     await expect
       .poll(() => page.getByTestId('wizard-host-count').textContent(), WAIT)
       .toContain('counted on this computer: this release cannot count hosts')
-    await page.waitForTimeout(1_000)
+    await page
+      .locator('[data-testid="wizard-host-count"][data-count-pending="false"]')
+      .waitFor(WAIT)
     expect(ops).not.toContain('targets.calculate_hosts')
     expect(ops).not.toContain('scans.scan_profiles')
     await page.getByTestId('scan-wizard-start-over').click()

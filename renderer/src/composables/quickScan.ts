@@ -270,6 +270,8 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
     summary,
     countText,
     countAvailable: count.available,
+    /** Whether typing's pause before counting is still running (journeys wait for its end). */
+    countPending: settle.isPending,
     profileNote,
     offline,
     canSubmit,

@@ -341,6 +341,8 @@ export function useScanWizard(root?: Ref<HTMLElement | null | undefined>) {
     counting,
     countError,
     countAvailable,
+    /** Whether typing's pause before counting is still running (journeys wait for its end). */
+    countPending: countSoon.isPending,
   }
 }
 
