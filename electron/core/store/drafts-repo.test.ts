@@ -1,34 +1,24 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { draftsInputs, MAX_DRAFT_BYTES } from '@contract/drafts'
 import { AccountKeys } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
 import { AccountsRepo } from './accounts-repo'
-import { openDatabase, type Db } from './database'
 import { DraftsRepo } from './drafts-repo'
-import { accountRow } from './test-account'
+import { useTestDb } from './test-db'
 
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-drafts-', ['acc-00000001', 'acc-00000002'])
 let drafts: DraftsRepo
 let accounts: AccountsRepo
 let clock = 0
 let vault: MemoryVault
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-drafts-'))
-  db = openDatabase(dir)
-  accounts = new AccountsRepo(db)
-  for (const id of ['acc-00000001', 'acc-00000002']) accounts.insert(accountRow({ id, label: id }))
+  accounts = new AccountsRepo(t.db)
   clock = Date.parse('2026-11-23T10:00:00.000Z')
   vault = new MemoryVault()
-  drafts = new DraftsRepo(db, new AccountKeys(vault), () => new Date((clock += 1000)))
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
+  drafts = new DraftsRepo(t.db, new AccountKeys(vault), () => new Date((clock += 1000)))
 })
 
 describe('drafts', () => {
@@ -36,9 +26,8 @@ describe('drafts', () => {
     await drafts.save('acc-00000001', 'scan-wizard', '', { step: 1 })
     await drafts.save('acc-00000001', 'scan-wizard', '', { step: 2 })
     await drafts.save('acc-00000002', 'scan-wizard', '', { step: 5 })
-    db.close()
-    db = openDatabase(dir)
-    drafts = new DraftsRepo(db, new AccountKeys(vault))
+    t.reopen()
+    drafts = new DraftsRepo(t.db, new AccountKeys(vault))
     expect(await drafts.get('acc-00000001', 'scan-wizard', '')).toMatchObject({
       data: { step: 2 },
       savedAt: '2026-11-23T10:00:02.000Z',
@@ -81,27 +70,27 @@ describe('drafts', () => {
 
 /** Every byte of the data folder (the database and its WAL). */
 const folderBytes = () =>
-  Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))))
+  Buffer.concat(fs.readdirSync(t.dir).map((f) => fs.readFileSync(path.join(t.dir, f))))
 
 describe('drafts sealed with the account’s key', () => {
   it('keeps no draft text on disk, and a draft moved to another key does not open (it is kept)', async () => {
     await drafts.save('acc-00000001', 'saq', 'saq-1', { explanation: 'MARKER-cardholder-4711' })
-    db.pragma('wal_checkpoint(TRUNCATE)')
+    t.db.pragma('wal_checkpoint(TRUNCATE)')
     expect(folderBytes().includes(Buffer.from('MARKER-cardholder-4711'))).toBe(false)
     expect((await drafts.get('acc-00000001', 'saq', 'saq-1'))?.data).toEqual({
       explanation: 'MARKER-cardholder-4711',
     })
-    db.prepare("UPDATE drafts SET key = 'saq-2' WHERE key = 'saq-1'").run()
+    t.db.prepare("UPDATE drafts SET key = 'saq-2' WHERE key = 'saq-1'").run()
     expect(await drafts.get('acc-00000001', 'saq', 'saq-2')).toBeNull()
     expect(drafts.list('acc-00000001', 'saq').map((d) => d.key)).toEqual(['saq-2'])
   })
 
   it('opens and writes nothing while the keychain does not answer, and touches nothing stored', async () => {
     await drafts.save('acc-00000001', 'saq', 'saq-1', { a: 1 })
-    const stored = () => db.prepare('SELECT sealed, saved_at FROM drafts').all()
+    const stored = () => t.db.prepare('SELECT sealed, saved_at FROM drafts').all()
     const before = stored()
     const locked = new DraftsRepo(
-      db,
+      t.db,
       new AccountKeys(new MemoryVault({ available: false, message: 'locked' })),
     )
     for (const attempt of [

@@ -1,19 +1,14 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SnapshotFinding } from '@contract/findings/compare'
 import { AccountKeys } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
 import { AccountsRepo } from './accounts-repo'
-import { openDatabase, type Db } from './database'
 import { SNAPSHOT_RETENTION, SnapshotsRepo } from './snapshots-repo'
-import { accountRow } from './test-account'
+import { useTestDb } from './test-db'
 
 const A = 'acc-00000001'
 const B = 'acc-00000002'
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-snapshots-', [A, B])
 let vault: MemoryVault
 let repo: SnapshotsRepo
 
@@ -38,27 +33,18 @@ const run = (n: number) => ({
 })
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-snapshots-'))
-  db = openDatabase(dir)
-  const accounts = new AccountsRepo(db)
-  for (const id of [A, B]) accounts.insert(accountRow({ id, label: id }))
   vault = new MemoryVault()
-  repo = new SnapshotsRepo(db, new AccountKeys(vault))
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
+  repo = new SnapshotsRepo(t.db, new AccountKeys(vault))
 })
 
 describe('run snapshots', () => {
   it('seals a run’s findings and opens them again after reopening the database', async () => {
     const taken = await repo.put(A, 'scn-001', run(1), findings(3))
     expect(taken).toMatchObject({ runId: 'run-1', findings: 3 })
-    const sealed = db.prepare('SELECT sealed FROM run_snapshots').get() as { sealed: Buffer }
+    const sealed = t.db.prepare('SELECT sealed FROM run_snapshots').get() as { sealed: Buffer }
     expect(sealed.sealed.includes(Buffer.from('Finding number'))).toBe(false)
-    db.close()
-    db = openDatabase(dir)
-    repo = new SnapshotsRepo(db, new AccountKeys(vault))
+    t.reopen()
+    repo = new SnapshotsRepo(t.db, new AccountKeys(vault))
     expect(await repo.get(A, 'scn-001', 'run-1')).toEqual(findings(3))
     expect(repo.list(A, 'scn-001').map((s) => s.runId)).toEqual(['run-1'])
     expect(await repo.get(A, 'scn-001', 'run-9')).toBeNull()
@@ -68,21 +54,23 @@ describe('run snapshots', () => {
     await repo.put(A, 'scn-001', run(1), findings(2))
     await repo.put(A, 'scn-001', run(2), findings(2, 5))
     await repo.put(B, 'scn-001', run(1), findings(1))
-    db.prepare(
-      "UPDATE run_snapshots SET run_id = 'run-3' WHERE run_id = 'run-1' AND account_id = ?",
-    ).run(A)
+    t.db
+      .prepare(
+        "UPDATE run_snapshots SET run_id = 'run-3' WHERE run_id = 'run-1' AND account_id = ?",
+      )
+      .run(A)
     expect(await repo.get(A, 'scn-001', 'run-3')).toBeNull()
-    db.prepare("UPDATE run_snapshots SET scan_id = 'scn-002' WHERE run_id = 'run-2'").run()
+    t.db.prepare("UPDATE run_snapshots SET scan_id = 'scn-002' WHERE run_id = 'run-2'").run()
     expect(await repo.get(A, 'scn-002', 'run-2')).toBeNull()
     expect(await repo.get(B, 'scn-001', 'run-1')).toEqual(findings(1))
   })
 
   it('stores 10,000 findings in one transaction, compressed', async () => {
-    const spy = vi.spyOn(db, 'transaction')
+    const spy = vi.spyOn(t.db, 'transaction')
     const many = findings(10_000)
     await repo.put(A, 'scn-001', run(1), many)
     expect(spy).toHaveBeenCalledTimes(1)
-    const row = db.prepare('SELECT findings, bytes FROM run_snapshots').get() as {
+    const row = t.db.prepare('SELECT findings, bytes FROM run_snapshots').get() as {
       findings: number
       bytes: number
     }
@@ -100,7 +88,7 @@ describe('run snapshots', () => {
     expect(kept).not.toContain('run-3')
 
     // A tiny cap: the oldest go first, across scans, but each scan keeps its newest two.
-    const small = new SnapshotsRepo(db, new AccountKeys(vault), undefined, {
+    const small = new SnapshotsRepo(t.db, new AccountKeys(vault), undefined, {
       ...SNAPSHOT_RETENTION,
       maxBytesPerAccount: 1,
     })
@@ -116,7 +104,7 @@ describe('run snapshots', () => {
   it('writes and opens nothing while the keychain does not answer', async () => {
     await repo.put(A, 'scn-001', run(1), findings(1))
     const locked = new SnapshotsRepo(
-      db,
+      t.db,
       new AccountKeys(new MemoryVault({ available: false, message: 'locked' })),
     )
     await expect(locked.put(A, 'scn-001', run(2), findings(1))).rejects.toMatchObject({
@@ -130,7 +118,7 @@ describe('run snapshots', () => {
 
   it('goes with its account', async () => {
     await repo.put(A, 'scn-001', run(1), findings(1))
-    new AccountsRepo(db).delete(A)
+    new AccountsRepo(t.db).delete(A)
     expect(repo.list(A, 'scn-001')).toEqual([])
     expect(await repo.put(A, 'scn-001', run(2), findings(1))).toBeNull()
   })
