@@ -1,29 +1,16 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AccountsRepo, type AccountRow } from './accounts-repo'
-import { openDatabase, type Db } from './database'
 import { SettingsRepo } from './settings-repo'
 import { accountRow } from './test-account'
+import { useTestDb } from './test-db'
 
-let dir: string
-let db: Db
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-repo-'))
-  db = openDatabase(dir)
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-})
+const t = useTestDb('scandesk-repo-')
 
 const row = accountRow
 
 describe('the accounts table', () => {
   it('stores, lists, updates and deletes accounts with their flags', () => {
-    const repo = new AccountsRepo(db)
+    const repo = new AccountsRepo(t.db)
     repo.insert(row())
     repo.insert(row({ id: 'acc-00000002', isDemo: true, createdAt: '2025-02-01T00:00:00.000Z' }))
     expect(repo.list().map((a) => a.id)).toEqual(['acc-00000001', 'acc-00000002'])
@@ -40,8 +27,8 @@ describe('the accounts table', () => {
   })
 
   it('answers reads from memory yet always shows the latest write, from any repo on the file', () => {
-    const a = new AccountsRepo(db)
-    const b = new AccountsRepo(db)
+    const a = new AccountsRepo(t.db)
+    const b = new AccountsRepo(t.db)
     a.insert(row())
     const first = a.get('acc-00000001')
     expect(first?.label).toBe('Acme')
@@ -54,9 +41,9 @@ describe('the accounts table', () => {
   })
 
   it('does not keep a row read inside a transaction that rolls back', () => {
-    const repo = new AccountsRepo(db)
+    const repo = new AccountsRepo(t.db)
     expect(() =>
-      db.transaction(() => {
+      t.db.transaction(() => {
         repo.insert(row())
         expect(repo.get('acc-00000001')?.id).toBe('acc-00000001')
         throw new Error('roll back')
@@ -66,8 +53,8 @@ describe('the accounts table', () => {
   })
 
   it('finds the demo account from memory yet sees one added, changed or removed, from any repo', () => {
-    const a = new AccountsRepo(db)
-    const b = new AccountsRepo(db)
+    const a = new AccountsRepo(t.db)
+    const b = new AccountsRepo(t.db)
     a.insert(row())
     expect(a.findDemo()).toBeUndefined()
     b.insert(row({ id: 'acc-00000002', isDemo: true, createdAt: '2025-02-01T00:00:00.000Z' }))
@@ -77,7 +64,7 @@ describe('the accounts table', () => {
     b.delete('acc-00000002')
     expect(a.findDemo()).toBeUndefined()
     expect(() =>
-      db.transaction(() => {
+      t.db.transaction(() => {
         a.insert(row({ id: 'acc-00000003', isDemo: true }))
         expect(a.findDemo()?.id).toBe('acc-00000003')
         throw new Error('roll back')
@@ -87,7 +74,7 @@ describe('the accounts table', () => {
   })
 
   it('keeps the CA bundle, the remember-password flag and the impersonation, and clears them', () => {
-    const repo = new AccountsRepo(db)
+    const repo = new AccountsRepo(t.db)
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
     repo.insert(row({ caBundle: pem, rememberPassword: true }))
     expect(repo.get('acc-00000001')).toMatchObject({
@@ -107,9 +94,8 @@ describe('the accounts table', () => {
       { caBundle: null, rememberPassword: false, impersonating: null },
       'later',
     )
-    db.close()
-    db = openDatabase(dir)
-    expect(new AccountsRepo(db).get('acc-00000001')).toMatchObject({
+    t.reopen()
+    expect(new AccountsRepo(t.db).get('acc-00000001')).toMatchObject({
       caBundle: null,
       rememberPassword: false,
       impersonating: null,
@@ -118,18 +104,17 @@ describe('the accounts table', () => {
   })
 
   it('refuses an unknown authentication method', () => {
-    const repo = new AccountsRepo(db)
+    const repo = new AccountsRepo(t.db)
     expect(() => repo.insert(row({ authMethod: 'magic' as AccountRow['authMethod'] }))).toThrow()
   })
 })
 
 describe('the settings table', () => {
   it('keeps JSON values across a re-open and removes a key set to undefined', () => {
-    new SettingsRepo(db).set('theme', 'dark')
-    new SettingsRepo(db).set('active', { id: 'x' })
-    db.close()
-    db = openDatabase(dir)
-    const settings = new SettingsRepo(db)
+    new SettingsRepo(t.db).set('theme', 'dark')
+    new SettingsRepo(t.db).set('active', { id: 'x' })
+    t.reopen()
+    const settings = new SettingsRepo(t.db)
     expect(settings.get('theme', 'system')).toBe('dark')
     expect(settings.get('active', null)).toEqual({ id: 'x' })
     settings.set('theme', undefined)

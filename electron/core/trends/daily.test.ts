@@ -1,19 +1,13 @@
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { AccountKeys } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
-import { AccountsRepo } from '../store/accounts-repo'
 import { DailyTotalsRepo } from '../store/daily-totals-repo'
-import { openDatabase, type Db } from '../store/database'
-import { accountRow } from '../store/test-account'
+import { useTestDb } from '../store/test-db'
 import { DailyTotals, type ListRead } from './daily'
 
 const A = 'acc-00000001'
 const TOTALS: Record<string, number> = { critical: 2, high: 5, medium: 8, low: 13, info: 21 }
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-daily-', [A])
 let now: Date
 let asked: { severity: string; per_page: number }[]
 let keys: AccountKeys
@@ -29,7 +23,7 @@ const service =
 
 function totalsWith(read: ListRead) {
   return new DailyTotals({
-    repo: new DailyTotalsRepo(db, keys),
+    repo: new DailyTotalsRepo(t.db, keys),
     online: () => read,
     now: () => now,
     log: () => {},
@@ -37,16 +31,9 @@ function totalsWith(read: ListRead) {
 }
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-daily-'))
-  db = openDatabase(dir)
-  new AccountsRepo(db).insert(accountRow({ id: A }))
   now = new Date(2026, 10, 26, 9, 0)
   asked = []
   keys = new AccountKeys(new MemoryVault())
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
 })
 
 describe('daily totals', () => {
