@@ -1,7 +1,7 @@
 // Child process of the start-up benchmark, bundled as the Electron main process is (rolldown,
-// CommonJS, dependencies from node_modules) and run in a fresh process: ScanDesk's core start —
-// store opened, accounts loaded, keychain read, handler table ready — until the first
-// accounts.list is answered. Prints one JSON line, then closes the core.
+// CommonJS, dependencies from node_modules) and run in a fresh process: ScanDesk's core start as
+// main makes it (startCore) — store opened, accounts loaded, keychain read, handler table ready —
+// until the first accounts.list is answered. Prints one JSON line, then closes the core.
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import {
@@ -12,13 +12,13 @@ import {
 import { MemoryVault } from '../electron/core/accounts/memory-vault'
 import { ResilientVault } from '../electron/core/accounts/resilient-vault'
 import { vaultKey, type SecretKind, type Vault } from '../electron/core/accounts/vault'
-import { createCore } from '../electron/core/index'
+import { startCore } from '../electron/core/start'
 import { BENCH_KEYCHAIN_SERVICE, type StartupReport, type StartupTask } from './startup-task'
 
 /** The vault the app would use, recording what is read until the first answer. */
 async function benchVault(task: StartupTask, reads: string[]): Promise<Vault> {
   if (task.vault === 'keychain') {
-    // As createCore builds it (tombstones aside), the keychain under the bench's own name.
+    // As startCore builds it (tombstones aside), the keychain under the bench's own name.
     const loaded = await loadKeytar()
     if ('reason' in loaded) throw new Error(`keytar does not load: ${loaded.reason}`)
     const real = loaded.keytar
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const task = JSON.parse(process.env.SCANDESK_BENCH_STARTUP ?? '') as StartupTask
   const reads: string[] = []
   const vault = await benchVault(task, reads)
-  const core = await createCore({
+  const core = await startCore({
     dataDir: task.dataDir,
     mode: 'electron',
     version: 'bench',

@@ -2,9 +2,9 @@
 // ready: the first accounts.list answered — with 20 signed-in accounts and a populated offline
 // copy, in a fresh process (module loading counts), against a bare script in a fresh process
 // doing the same SQLite opens and keychain reads, in alternating rounds of one run. Both are
-// bundled as the Electron main process is (rolldown, CommonJS, dependencies from node_modules,
-// dynamic imports split into chunks). The OS keychain is used when a Secret Service answers
-// (under the bench's own service name, emptied afterwards), else a memory vault.
+// bundled as the Electron main process is (rolldown, CommonJS, dependencies from node_modules but
+// those main bundles, dynamic imports split into chunks). The OS keychain is used when a Secret
+// Service answers (under the bench's own service name, emptied afterwards), else a memory vault.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
@@ -18,6 +18,7 @@ import { ResilientVault } from '../electron/core/accounts/resilient-vault'
 import { SECRET_KINDS, vaultKey, type Vault } from '../electron/core/accounts/vault'
 import { createCore } from '../electron/core/index'
 import { isCacheable } from '../electron/core/offline/policy'
+import { MAIN_BUNDLED_DEPS } from '../electron/main/bundled-deps'
 import { startSandbox, type RunningSandbox } from '../sandbox/server'
 import { addBenchAccount, callChannel } from './core-call'
 import { SMOKE, rounds } from './proc'
@@ -43,8 +44,12 @@ async function bundle(): Promise<{ child: string; bare: string }> {
     },
     platform: 'node',
     resolve: { alias: { '@contract': join(root, 'electron', 'contract') } },
-    // Packages load from node_modules at run time, as in the app.
-    external: (id) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('@contract'),
+    // Packages load from node_modules at run time, as in the app, except those main bundles.
+    external: (id) =>
+      !id.startsWith('.') &&
+      !isAbsolute(id) &&
+      !id.startsWith('@contract') &&
+      !MAIN_BUNDLED_DEPS.some((dep) => id === dep || id.startsWith(`${dep}/`)),
     logLevel: 'silent',
     output: { dir: outDir, format: 'cjs', entryFileNames: '[name].js', cleanDir: true },
   })

@@ -9,12 +9,11 @@ import type { HandlerContext } from './handlers/context'
 import { BulkRuns } from './bulk/runs'
 import { ClientPool, loadClientModule } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
-import { createKeychainVault } from './accounts/keychain-vault'
-import { ResilientVault } from './accounts/resilient-vault'
 import type { Vault } from './accounts/vault'
 import { openLinkFromOs } from './accounts/link-intake'
 import { loadCatalog } from './catalog'
-import { CoreEvents } from './events'
+import type { CoreEvents } from './events'
+import { openBasics, type CoreBasics } from './start'
 import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
@@ -33,7 +32,6 @@ import { ConnectivityMonitor } from './offline/connectivity'
 import { Outbox } from './offline/outbox'
 import { readCacheMaxBytes } from './offline/settings'
 import { AccountsRepo } from './store/accounts-repo'
-import { openDatabase } from './store/database'
 import type { CallInput } from './http/request'
 import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
@@ -41,7 +39,6 @@ import { SettingsRepo } from './store/settings-repo'
 import { SnapshotsRepo } from './store/snapshots-repo'
 import { VisitsRepo } from './store/visits-repo'
 import { SinceService } from './since/service'
-import { TombstonesRepo } from './store/tombstones-repo'
 import { DailyTotalsRepo } from './store/daily-totals-repo'
 import { DailyTotals } from './trends/daily'
 import { warmUpLater } from './warm-up'
@@ -95,22 +92,14 @@ export interface Core {
   close(): Promise<void>
 }
 
-/** Opens the local store, sets up the vault, clients and handlers, and returns the core. */
-export async function createCore(options: CoreOptions): Promise<Core> {
+/**
+ * Opens the local store, sets up the vault, clients and handlers, and returns the core. A process
+ * starting with the core calls startCore (start.ts), which opens the store and the vault (`basics`)
+ * before this module loads.
+ */
+export async function createCore(options: CoreOptions, basics?: CoreBasics): Promise<Core> {
   const log = options.log ?? (() => undefined)
-  const events = new CoreEvents()
-  const db = openDatabase(path.resolve(options.dataDir))
-  const vault =
-    options.vault ??
-    new ResilientVault({
-      keychain: () => createKeychainVault(),
-      // Deletes the keychain could not take are finished here at the next start (vault.status()).
-      tombstones: new TombstonesRepo(db),
-      onStatus: (status) => {
-        log(status.available ? 'info' : 'warn', status.message ?? 'the system keychain works again')
-        events.emit('keychain.status', status)
-      },
-    })
+  const { events, db, vault } = basics ?? openBasics(options)
   const settings = new SettingsRepo(db)
   const remediation = new RemediationRepo(db)
   let connectivity: ConnectivityMonitor | null = null

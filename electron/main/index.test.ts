@@ -47,6 +47,8 @@ const state = vi.hoisted(() => ({
   whenReadyCalls: 0,
   coreOptions: null as null | { host: HostServices; demo?: () => Promise<unknown> },
   demoStarts: [] as unknown[],
+  /** Whether main has loaded its demo module (the sandbox) in this run. */
+  demoLoaded: false,
   opened: [] as string[],
   aborted: [] as string[],
   core: null as unknown,
@@ -146,15 +148,18 @@ vi.mock('electron', () => {
   }
 })
 
-vi.mock('../core/index', () => ({
-  createCore: async (options: NonNullable<typeof state.coreOptions>) => {
+vi.mock('../core/start', () => ({
+  startCore: async (options: NonNullable<typeof state.coreOptions>) => {
     state.coreOptions = options
     return state.core
   },
 }))
-vi.mock('./demo', () => ({
-  startDemoService: async (options: unknown) => (state.demoStarts.push(options), {}),
-}))
+vi.mock('./demo', () => {
+  state.demoLoaded = true
+  return {
+    startDemoService: async (options: unknown) => (state.demoStarts.push(options), {}),
+  }
+})
 
 const SSO = 'scandesk://sso?host=scan.example.test&token=tok_secret_sso_123'
 let events = new CoreEvents()
@@ -173,6 +178,7 @@ beforeEach(() => {
   state.whenReadyCalls = 0
   state.coreOptions = null
   state.demoStarts = []
+  state.demoLoaded = false
   state.opened = []
   state.aborted = []
   state.isPackaged = true
@@ -227,7 +233,10 @@ describe('the demo service', () => {
   it('is the one main carries, handed to the core, keeping its state in userData', async () => {
     await startApp()
     expect(state.demoStarts).toEqual([])
+    // The sandbox's code loads when the demo is first started, not with main.
+    expect(state.demoLoaded).toBe(false)
     await state.coreOptions!.demo!()
+    expect(state.demoLoaded).toBe(true)
     expect(state.demoStarts).toEqual([
       { dataFile: join('/tmp/scandesk-user-data', 'demo-sandbox.json') },
     ])

@@ -11,8 +11,8 @@ import {
   session,
   type MessageBoxOptions,
 } from 'electron'
-import { createCore, type Core } from '../core/index'
-import { startDemoService } from './demo'
+import type { Core } from '../core/index'
+import { startCore } from '../core/start'
 import { createElectronHost } from './host'
 import { registerIpc } from './ipc'
 import {
@@ -65,11 +65,16 @@ async function start(intake: LinkIntake): Promise<void> {
     (accountId) => abortCalls(accountId),
   )
 
-  const core: Core = await createCore({
+  // The core's modules load once the store is open and the keychain asked (startCore); the demo
+  // service (the whole sandbox) only when a demo account is first used.
+  const core: Core = await startCore({
     dataDir: userData,
     mode: 'electron',
     version: app.getVersion(),
-    demo: () => startDemoService({ dataFile: join(userData, 'demo-sandbox.json') }),
+    demo: async () =>
+      (await import('./demo')).startDemoService({
+        dataFile: join(userData, 'demo-sandbox.json'),
+      }),
     host: createElectronHost({ showAccountWindow: (id) => void accountWindows.show(id) }),
     log,
   })

@@ -5,7 +5,15 @@
 import type * as Crypto from 'node:crypto'
 import type * as Fs from 'node:fs'
 import type * as Fsp from 'node:fs/promises'
+import type * as Os from 'node:os'
 import type * as WorkerThreads from 'node:worker_threads'
+
+/**
+ * How much nicer than the process a hashing thread runs (Linux; nice values go up to 19, the
+ * lowest priority): when it and main's thread both want a core, main's event loop (which answers
+ * the windows) goes first and the hash waits a little.
+ */
+export const HASH_THREAD_NICER = 10
 
 /** A message to the hashing thread. */
 export type ToWorker =
@@ -28,9 +36,20 @@ export function hashWorkerMain(
   crypto: typeof Crypto,
   fs: typeof Fs,
   fsp: typeof Fsp,
+  os: typeof Os,
+  nicer: number,
 ): void {
   const port = threads.parentPort
   if (!port) throw new Error('the hashing code runs on a worker thread only')
+  // This thread only (its id from /proc/thread-self, "<pid>/task/<tid>"); where there is no such
+  // file (not Linux) or the change is refused, the thread runs at the process's priority.
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
+    if (Number.isInteger(tid) && tid > 0)
+      os.setPriority(tid, Math.min(19, os.getPriority(tid) + nicer))
+  } catch {
+    // Left at the process's priority.
+  }
   const reply = (m: FromWorker) => port.postMessage(m)
   const failed = (e: unknown): FromWorker => {
     const err = e as { code?: string; message?: string } | null
@@ -193,6 +212,6 @@ export function hashWorkerMain(
 export function hashWorkerSource(): string {
   return [
     'const __name = (f) => f',
-    `;(${hashWorkerMain.toString()})(require('node:worker_threads'), require('node:crypto'), require('node:fs'), require('node:fs/promises'))`,
+    `;(${hashWorkerMain.toString()})(require('node:worker_threads'), require('node:crypto'), require('node:fs'), require('node:fs/promises'), require('node:os'), ${HASH_THREAD_NICER})`,
   ].join('\n')
 }
