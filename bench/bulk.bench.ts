@@ -9,6 +9,7 @@
 //   it), during the run against the same ping while main is idle, measured just before in the
 //   same run. The goal: its p99 within the idle p99 + 10 ms (steady: nothing holds the loop).
 import { spawn } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { waitForList, type BrowserMode } from '../tests/e2e/browser-mode'
 import { openBenchApp } from './app'
@@ -94,6 +95,28 @@ async function startPinging(page: Page, app: BrowserMode): Promise<{ stop(): Pro
   }
 }
 
+/** Linux's clock ticks per second in /proc (USER_HZ). */
+const TICKS_PER_SECOND = 100
+
+/**
+ * CPU time in ms (user + system) that process `pid` and its descendants have used so far: main's
+ * work for the run, which the machine's load hardly changes (unlike its wall times).
+ */
+function treeCpuMs(pid: number): number {
+  let ticks = 0
+  const visit = (id: number) => {
+    const stat = readFileSync(`/proc/${id}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    ticks += Number(fields[14 - 3]) + Number(fields[15 - 3])
+    for (const task of readdirSync(`/proc/${id}/task`)) {
+      const children = readFileSync(`/proc/${id}/task/${task}/children`, 'utf8').trim()
+      for (const child of children ? children.split(' ') : []) visit(Number(child))
+    }
+  }
+  visit(pid)
+  return (ticks * 1000) / TICKS_PER_SECOND
+}
+
 function p99(values: number[]): number {
   if (!values.length) throw new Error('no ping came back')
   const sorted = [...values].sort((a, b) => a - b)
@@ -130,6 +153,7 @@ export async function benchBulk(): Promise<string[]> {
     await page.evaluate('window.__longTasks.length = 0')
     const busy = await startPinging(page, app)
     const start = Date.now()
+    const cpuBefore = treeCpuMs(app.pid)
     await page.getByTestId('bulk-exception-submit').click()
     // the run's page once the dialog has collected the findings and main took the run; a refusal
     // in the dialog ends the benchmark with its words
@@ -145,6 +169,7 @@ export async function benchBulk(): Promise<string[]> {
       .locator('section.bulk-run[data-state="finished"]')
       .waitFor({ timeout: RUN_TIMEOUT_MS })
     const seconds = (Date.now() - start) / 1000
+    const cpuMs = treeCpuMs(app.pid) - cpuBefore
     const busyTimes = await busy.stop()
     const counts = ((await page.getByTestId('bulk-run-counts').textContent()) ?? '').trim()
     const tasks = (await page.evaluate('window.__longTasks')) as { start: number; ms: number }[]
@@ -176,6 +201,10 @@ export async function benchBulk(): Promise<string[]> {
     const busyP99 = p99(busyTimes)
     lines.push(
       `  main's bridge ping p99: ${busyP99.toFixed(1)} ms during the run vs ${idleP99.toFixed(1)} ms idle, ${(busyP99 / idleP99).toFixed(2)}x (${busyTimes.length} and ${idleTimes.length} pings; goal ≤ idle + ${PING_SLACK_MS} ms: ${verdict(busyP99 <= idleP99 + PING_SLACK_MS)})`,
+    )
+    const writes = Number(/of (\d+)/.exec(counts)?.[1] ?? NaN)
+    lines.push(
+      `  main's CPU time for the run (browser mode's processes, user + system): ${(cpuMs / 1000).toFixed(1)} s, ${(cpuMs / writes).toFixed(2)} ms a write`,
     )
     if (problems.length) lines.push(`bulk: the page reported ${problems.join('; ')}`)
   } finally {

@@ -83,6 +83,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Questionnaire' },
       },
       {
+        path: 'bulk',
+        name: 'bulk-runs',
+        component: () => import('./views/bulk/BulkRunsView.vue'),
+        meta: { title: 'Bulk runs' },
+      },
+      {
         path: 'bulk/:runId',
         name: 'bulk-run',
         component: () => import('./views/bulk/BulkRunView.vue'),

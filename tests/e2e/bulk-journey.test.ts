@@ -123,6 +123,28 @@ describe('bulk decisions, on the demo service', () => {
     expect(problems).toEqual([])
   })
 
+  it('lists the runs made, newest first, each opening its result', async () => {
+    await page.getByTestId('nav-bulk-runs').click()
+    const runs = page.getByTestId('bulk-runs').locator('.el-table__body .el-table__row')
+    await expect
+      .poll(() => runs.allTextContents(), WAIT)
+      .toEqual([
+        expect.stringMatching(/Activate exceptions.*3 done, 0 skipped, 0 failed\s*of 3/s),
+        expect.stringMatching(/Renew exceptions.*3 done, 0 skipped, 0 failed\s*of 3/s),
+        expect.stringMatching(
+          new RegExp(`Create exceptions.*${REASON}.*3 done, 0 skipped, 0 failed\\s*of 3`, 's'),
+        ),
+      ])
+    await runs.nth(2).getByTestId('bulk-runs-open').click()
+    await page.waitForURL(/#\/bulk\/[0-9a-f-]{36}$/, WAIT)
+    await page.locator('section.bulk-run[data-state="finished"]').waitFor(WAIT)
+    expect(await page.getByTestId('bulk-run-reason').textContent()).toContain(REASON)
+    await expect
+      .poll(() => page.locator('[data-testid="bulk-item"][data-state="done"]').count(), WAIT)
+      .toBe(3)
+    expect(problems).toEqual([])
+  })
+
   it('exports a filtered vulnerabilities list as CSV: every finding of the filter', async () => {
     await app.goto(page, 'vulnerabilities?severity=high')
     const list = await waitForList(page, 'vulnerabilities')

@@ -10,6 +10,7 @@ import {
 } from '@contract/bulk'
 import type { AppError } from '@contract/errors'
 import { openJson, sealJson, type AccountKey } from '../accounts/account-keys'
+import type { Statement } from 'better-sqlite3'
 import type { Db } from '../store/database'
 
 export interface RunRow {
@@ -50,9 +51,24 @@ const STATES: BulkItemState[] = ['queued', 'sending', 'done', 'skipped', 'failed
 /** Finished runs kept per account (older ones are forgotten when a new run starts). */
 export const KEPT_RUNS = 20
 
-/** Reads and writes the bulk tables; every method is synchronous (callers use transactions). */
+/**
+ * Reads and writes the bulk tables; every method is synchronous (callers use transactions).
+ * A run's counts by state are kept here once read, and moved along with each write's state
+ * (a run of 5,000 writes is not counted again after every write: that scan held main's event
+ * loop for milliseconds each time); anything that moves many writes at once drops them.
+ */
 export class BulkRepo {
+  private readonly statements = new Map<string, Statement>()
+  private readonly tally = new Map<string, BulkCounts>()
+
   constructor(private readonly db: Db) {}
+
+  /** The prepared statement of `sql` (prepared once: a run makes thousands of the same writes). */
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql)
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)))
+    return statement
+  }
 
   insertRun(key: AccountKey, row: Omit<RunRow, 'sealed'>, body: BulkBody): void {
     this.db
@@ -91,10 +107,11 @@ export class BulkRepo {
       `INSERT INTO bulk_items (write_id, run_id, seq, state, sealed) VALUES (?, ?, ?, 'queued', ?)`,
     )
     items.forEach((item, seq) => insert.run(item.writeId, runId, seq, item.sealed))
+    this.tally.delete(runId)
   }
 
   run(id: string): RunRow | undefined {
-    return this.db.prepare('SELECT * FROM bulk_runs WHERE id = ?').get(id) as RunRow | undefined
+    return this.stmt('SELECT * FROM bulk_runs WHERE id = ?').get(id) as RunRow | undefined
   }
 
   runs(accountId: string): RunRow[] {
@@ -104,7 +121,7 @@ export class BulkRepo {
   }
 
   item(writeId: string): ItemRow | undefined {
-    return this.db.prepare('SELECT * FROM bulk_items WHERE write_id = ?').get(writeId) as
+    return this.stmt('SELECT * FROM bulk_items WHERE write_id = ?').get(writeId) as
       ItemRow | undefined
   }
 
@@ -125,16 +142,44 @@ export class BulkRepo {
   }
 
   counts(runId: string): BulkCounts {
-    const counts = Object.fromEntries(STATES.map((s) => [s, 0])) as BulkCounts
-    counts.total = 0
-    const rows = this.db
-      .prepare('SELECT state, COUNT(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY state')
-      .all(runId) as { state: BulkItemState; n: number }[]
-    for (const r of rows) {
-      counts[r.state] = r.n
-      counts.total += r.n
+    let counts = this.tally.get(runId)
+    if (!counts) {
+      counts = Object.fromEntries(STATES.map((s) => [s, 0])) as BulkCounts
+      counts.total = 0
+      const rows = this.stmt(
+        'SELECT state, COUNT(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY state',
+      ).all(runId) as { state: BulkItemState; n: number }[]
+      for (const r of rows) {
+        counts[r.state] = r.n
+        counts.total += r.n
+      }
+      // Kept only outside a transaction: one rolled back later would leave them wrong.
+      if (!this.db.inTransaction) this.tally.set(runId, counts)
     }
-    return counts
+    return { ...counts }
+  }
+
+  /**
+   * Runs `write`, which moves one write of the run from `from` to another state, in one
+   * transaction with the run's `updated_at`; the kept counts follow once it is committed (inside
+   * a caller's transaction they are dropped instead: it may still roll back).
+   */
+  private moveOne(runId: string, writeId: string, now: string, write: () => BulkItemState): void {
+    const outer = this.db.inTransaction
+    const from = (
+      this.stmt('SELECT state FROM bulk_items WHERE write_id = ?').get(writeId) as
+        { state: BulkItemState } | undefined
+    )?.state
+    let to: BulkItemState | undefined
+    this.db.transaction(() => {
+      to = write()
+      this.stmt('UPDATE bulk_runs SET updated_at = ? WHERE id = ?').run(now, runId)
+    })()
+    const counts = this.tally.get(runId)
+    if (!counts) return
+    if (outer || !from || !to) return void this.tally.delete(runId)
+    counts[from] -= 1
+    counts[to] += 1
   }
 
   body(key: AccountKey, run: RunRow): BulkBody | null {
@@ -148,15 +193,18 @@ export class BulkRepo {
   }
 
   setState(writeId: string, state: BulkItemState, runId: string, now: string): void {
-    this.db.prepare('UPDATE bulk_items SET state = ? WHERE write_id = ?').run(state, writeId)
-    this.db.prepare('UPDATE bulk_runs SET updated_at = ? WHERE id = ?').run(now, runId)
+    this.moveOne(runId, writeId, now, () => {
+      this.stmt('UPDATE bulk_items SET state = ? WHERE write_id = ?').run(state, writeId)
+      return state
+    })
   }
 
   /** Counts one more hand-over to the service; committed before the request leaves. */
   markSent(writeId: string, now: string): void {
-    this.db
-      .prepare('UPDATE bulk_items SET attempts = attempts + 1, sent_at = ? WHERE write_id = ?')
-      .run(now, writeId)
+    this.stmt('UPDATE bulk_items SET attempts = attempts + 1, sent_at = ? WHERE write_id = ?').run(
+      now,
+      writeId,
+    )
   }
 
   /** Gives a write its result (state and sealed payload in one statement). */
@@ -168,10 +216,17 @@ export class BulkRepo {
     payload: ItemPayload,
     now: string,
   ): void {
-    this.db
-      .prepare('UPDATE bulk_items SET state = ?, sealed = ? WHERE write_id = ?')
-      .run(state, sealJson(key, itemAad(run.account_id, run.id, writeId), payload), writeId)
-    this.db.prepare('UPDATE bulk_runs SET updated_at = ? WHERE id = ?').run(now, run.id)
+    const sealed = sealJson(key, itemAad(run.account_id, run.id, writeId), payload)
+    this.moveOne(run.id, writeId, now, () => {
+      this.stmt('UPDATE bulk_items SET state = ?, sealed = ? WHERE write_id = ?').run(
+        state,
+        sealed,
+        writeId,
+      )
+      // A bulk write's outbox row goes with its result, in the same transaction.
+      this.stmt('DELETE FROM outbox WHERE bulk_write = ?').run(writeId)
+      return state
+    })
   }
 
   /** Moves the run's writes in `from` to `to`; returns their ids. */
@@ -184,16 +239,19 @@ export class BulkRepo {
     this.db
       .prepare('UPDATE bulk_items SET state = ? WHERE run_id = ? AND state = ?')
       .run(to, runId, from)
+    this.tally.delete(runId)
     return ids
   }
 
   /** Back to the queue after a crash: the outbox delivers them again (checked first). */
   requeueSending(): void {
     this.db.prepare("UPDATE bulk_items SET state = 'queued' WHERE state = 'sending'").run()
+    this.tally.clear()
   }
 
   deleteRun(id: string): void {
     this.db.prepare('DELETE FROM bulk_runs WHERE id = ?').run(id)
+    this.tally.delete(id)
   }
 
   /** Forgets the account's finished runs beyond the newest KEPT_RUNS. */

@@ -42,7 +42,7 @@ const RATE_LIMIT_TRIES = 5
 /** Writes checked and sealed between two yields of main's event loop. */
 const CHUNK = 250
 /** At most this often a running run's counts go to the renderer (its end always does). */
-const EVENT_EVERY_MS = 150
+const EVENT_EVERY_MS = 250
 
 const LOCKED =
   'The system keychain is not available, and ScanDesk seals bulk runs with a key it keeps there: nothing was queued.'

@@ -7,6 +7,7 @@ import { findOperationLazily } from '../catalog'
 import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
 import { prepareRequest, type CallInput } from '../http/request'
+import type { Statement } from 'better-sqlite3'
 import type { Db } from '../store/database'
 import { isUnreachable } from './connectivity'
 
@@ -59,6 +60,9 @@ const UNREADABLE: AppError = {
     'This change was sealed with a key the system keychain no longer has (or was altered on disk), so it cannot be sent. Discard it and make the change again.',
 }
 
+/** At most this often a replay of bulk writes announces the account's counts. */
+const BULK_EVENT_MS = 1000
+
 /** What the outbox needs from the rest of the core. */
 export interface OutboxDeps {
   db: Db
@@ -96,6 +100,9 @@ function targetOf(input: CallInput): string | null {
  */
 export class Outbox {
   private readonly replaying = new Map<string, Promise<void>>()
+  /** Counts announced soon (bulk writes: at most every BULK_EVENT_MS), per account. */
+  private readonly soon = new Map<string, NodeJS.Timeout>()
+  private readonly statements = new Map<string, Statement>()
 
   constructor(private readonly deps: OutboxDeps) {
     // Items caught mid-send by a crash go back to the queue (marks are idempotent).
@@ -253,7 +260,11 @@ export class Outbox {
   replay(accountId: string): Promise<void> {
     let running = this.replaying.get(accountId)
     if (!running) {
-      running = this.run(accountId).finally(() => this.replaying.delete(accountId))
+      running = this.run(accountId).finally(() => {
+        this.replaying.delete(accountId)
+        // The counts a replay's bulk writes left to announce go now: a replay ends exact.
+        if (this.soon.has(accountId)) this.changed(accountId)
+      })
       this.replaying.set(accountId, running)
     }
     return running
@@ -346,25 +357,44 @@ export class Outbox {
   private async deliverBulk(row: Row): Promise<boolean> {
     const deliver = this.deps.deliver
     if (!deliver || !row.bulk_write) return false
-    this.deps.db
-      .prepare(
-        "UPDATE outbox SET state = 'sending', attempts = attempts + 1, last_tried_at = ? WHERE id = ?",
-      )
-      .run(this.now(), row.id)
+    this.stmt(
+      "UPDATE outbox SET state = 'sending', attempts = attempts + 1, last_tried_at = ? WHERE id = ?",
+    ).run(this.now(), row.id)
     let outcome: 'finished' | 'wait' = 'wait'
     try {
       outcome = await deliver(row.bulk_write)
     } catch (err) {
       this.deps.log?.('error', `bulk write ${row.bulk_write} not delivered: ${String(err)}`)
     }
-    if (outcome === 'finished') this.deps.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id)
-    else this.deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE id = ?").run(row.id)
-    this.changed(row.account_id)
+    if (outcome === 'finished') this.stmt('DELETE FROM outbox WHERE id = ?').run(row.id)
+    else this.stmt("UPDATE outbox SET state = 'queued' WHERE id = ?").run(row.id)
+    this.changedSoon(row.account_id)
     return outcome === 'finished'
   }
 
+  /** The prepared statement of `sql` (a bulk run repeats the same ones thousands of times). */
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql)
+    if (!statement) this.statements.set(sql, (statement = this.deps.db.prepare(sql)))
+    return statement
+  }
+
   private changed(accountId: string): void {
+    clearTimeout(this.soon.get(accountId))
+    this.soon.delete(accountId)
     this.deps.events.emit('outbox.changed', this.counts(accountId))
+  }
+
+  /**
+   * Announces the counts within BULK_EVENT_MS: a bulk run's thousands of writes make one event a
+   * second, not one each (every event is a count over the queue here and a read of the outbox in
+   * each window). The replay's end announces what is still pending.
+   */
+  private changedSoon(accountId: string): void {
+    if (this.soon.has(accountId)) return
+    const timer = setTimeout(() => this.changed(accountId), BULK_EVENT_MS)
+    timer.unref?.()
+    this.soon.set(accountId, timer)
   }
 
   /** Waits for running replays (shutdown). */

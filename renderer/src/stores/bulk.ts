@@ -11,17 +11,32 @@ import { useInvalidation } from '@/data/invalidation'
  * kept current from main's `bulk.changed` events; a run that finishes refreshes the account's
  * exceptions and vulnerabilities.
  */
+/**
+ * A running run refreshes the lists it changes at most this often (its events come a few times a
+ * second: 5,000 writes would otherwise read the open lists again every few hundred ms).
+ */
+const REFRESH_MS = 5000
+
 export const useBulkStore = defineStore('bulk', () => {
   const invalidate = useInvalidation()
   /** The latest counts of each run seen in this window, by id. */
   const runs = ref<Record<string, BulkRunView>>({})
 
+  /** When each run last refreshed the lists (while it sends: at most every REFRESH_MS). */
+  const refreshed = new Map<string, number>()
+
   function take(run: BulkRunView): void {
     const before = runs.value[run.id]
     runs.value = { ...runs.value, [run.id]: run }
-    const grew = !before || before.counts.done < run.counts.done
-    if (grew || (before.state !== 'finished' && run.state === 'finished'))
+    // Only once the service made something: a run just started has changed nothing yet (the list
+    // it was started from, still open beneath, is not read again for nothing).
+    const grew = (before?.counts.done ?? 0) < run.counts.done
+    const ended = before?.state !== 'finished' && run.state === 'finished'
+    const due = Date.now() - (refreshed.get(run.id) ?? -Infinity) >= REFRESH_MS
+    if (ended || (grew && due)) {
+      refreshed.set(run.id, Date.now())
       void invalidate(run.accountId, ['exceptions', 'vulnerabilities'])
+    }
   }
 
   let off: (() => void) | null = null

@@ -1,0 +1,115 @@
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { BulkItemView, BulkRunDetails, BulkRunView as Run } from '@contract/bulk'
+import { byTestId, theTestId } from '@/test/dom'
+import { useFakeApp } from '@/test/fakeApp'
+import { mountRouted, type Routed } from '@/test/routed'
+import BulkRunView from './BulkRunView.vue'
+
+const RUN_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
+
+const item = (n: number, state: BulkItemView['state']): BulkItemView => ({
+  writeId: `w-${n}`,
+  target: `vul-${n}`,
+  label: `Finding ${n}`,
+  state,
+  message: null,
+  code: null,
+  resultId: state === 'done' ? `exc-${n}` : null,
+  attempts: state === 'queued' ? 0 : 1,
+})
+
+/** The run with `done` of its 200 writes done (the others queued). */
+function run(
+  done: number,
+  updatedAt = `2026-11-26T10:00:${String(done % 60).padStart(2, '0')}Z`,
+): Run {
+  const total = 200
+  return {
+    id: RUN_ID,
+    accountId: 'acct-aaaa',
+    action: 'exceptions.create',
+    summary: 'Create exceptions',
+    body: { kind: 'accepted_risk', reason: 'Segment isolated', expires_at: '2099-01-01T00:00:00Z' },
+    counts: { queued: total - done, sending: 0, done, skipped: 0, failed: 0, cancelled: 0, total },
+    state: done === total ? 'finished' : 'running',
+    createdAt: '2026-11-26T10:00:00Z',
+    updatedAt,
+  }
+}
+
+let current = run(0)
+const fake = useFakeApp({
+  store: 'app',
+  setup: (fake) => {
+    fake.handle('bulk.get', (p: { page: number; perPage: number }): BulkRunDetails => {
+      const from = (p.page - 1) * p.perPage
+      const items = Array.from({ length: p.perPage }, (_, i) => from + i)
+        .filter((n) => n < current.counts.total)
+        .map((n) => item(n, n < current.counts.done ? 'done' : 'queued'))
+      return { ...current, items, matching: current.counts.total }
+    })
+  },
+})
+let screen: Routed | null = null
+afterEach(() => {
+  screen?.unmount()
+  screen = null
+  vi.useRealTimers()
+})
+
+const reads = () => fake.calls.filter((c) => c.channel === 'bulk.get').map((c) => c.payload)
+const rows = () => byTestId('bulk-item')
+
+async function open(): Promise<void> {
+  screen = await mountRouted(BulkRunView, {
+    path: `/bulk/${RUN_ID}`,
+    routes: [{ path: '/bulk/:runId', component: BulkRunView }],
+    props: { runId: RUN_ID },
+  })
+}
+
+describe('a bulk run’s result page', () => {
+  it('first reads and draws one small page of the writes', async () => {
+    await open()
+    expect(reads()).toEqual([{ runId: RUN_ID, page: 1, perPage: 50 }])
+    expect(rows()).toHaveLength(50)
+    expect(theTestId('bulk-run-counts').textContent).toMatch(/0 done.*200 waiting.*of 200/s)
+  })
+
+  it('follows the run’s counts without drawing the page again while its writes stay as they are', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    current = run(60)
+    await open()
+    const drawn = rows()
+    expect(drawn.map((r) => r.dataset.state)).toEqual(Array(50).fill('done'))
+    const table = () => screen!.wrapper.findComponent({ name: 'ElTable' })
+    const given = table().props('data')
+
+    for (const done of [70, 80, 90]) {
+      current = run(done)
+      fake.emit('bulk.changed', current)
+      await flushPromises()
+      expect(theTestId('bulk-run-counts').textContent).toContain(`${done} done`)
+      await vi.advanceTimersByTimeAsync(2100)
+    }
+    // The page was read again (at most every 2 s), found the same: the table was given nothing new.
+    expect(reads().length).toBeGreaterThan(1)
+    expect(table().props('data')).toBe(given)
+    expect(rows().every((row, i) => row === drawn[i])).toBe(true)
+
+    // The run ends: the page is read at once, and a write that moved is drawn.
+    current = { ...run(200), counts: { ...run(200).counts, done: 199, failed: 1 } }
+    fake.handle('bulk.get', (): BulkRunDetails => ({
+      ...current,
+      items: [item(0, 'failed'), ...Array.from({ length: 49 }, (_, i) => item(i + 1, 'done'))],
+      matching: 200,
+    }))
+    fake.emit('bulk.changed', current)
+    await vi.advanceTimersByTimeAsync(10)
+    await flushPromises()
+    expect(rows()[0].dataset.state).toBe('failed')
+    expect(theTestId('bulk-run-counts').textContent).toMatch(/199 done, 0 skipped, 1 failed/)
+    current = run(0)
+  })
+})
