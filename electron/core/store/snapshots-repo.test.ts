@@ -82,16 +82,16 @@ describe('run snapshots', () => {
   it('leaves nothing of a 10,000-finding snapshot that fails in the middle', async () => {
     for (let n = 1; n <= SNAPSHOT_RETENTION.runsPerScan; n++)
       await repo.put(A, 'scn-001', run(n), findings(2, n))
-    const before = db.prepare('SELECT * FROM run_snapshots ORDER BY run_id').all()
+    const before = t.db.prepare('SELECT * FROM run_snapshots ORDER BY run_id').all()
     // The disk gives out after the snapshot's row is written, while retention drops the oldest.
-    db.exec(`CREATE TEMP TRIGGER fail_retention BEFORE DELETE ON run_snapshots
+    t.db.exec(`CREATE TEMP TRIGGER fail_retention BEFORE DELETE ON run_snapshots
              BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`)
     const next = run(SNAPSHOT_RETENTION.runsPerScan + 1)
     await expect(repo.put(A, 'scn-001', next, findings(10_000))).rejects.toThrow(/disk I\/O/)
     expect(repo.has(A, 'scn-001', next.runId)).toBe(false)
-    expect(db.prepare('SELECT * FROM run_snapshots ORDER BY run_id').all()).toEqual(before)
+    expect(t.db.prepare('SELECT * FROM run_snapshots ORDER BY run_id').all()).toEqual(before)
 
-    db.exec('DROP TRIGGER fail_retention')
+    t.db.exec('DROP TRIGGER fail_retention')
     await repo.put(A, 'scn-001', next, findings(10_000))
     expect(await repo.get(A, 'scn-001', next.runId)).toHaveLength(10_000)
     expect(repo.has(A, 'scn-001', 'run-1')).toBe(false)
