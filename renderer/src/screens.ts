@@ -9,15 +9,14 @@ export const RESOURCE_LIST_VIEW: Loader = () => import('./views/resources/Resour
 export const RESOURCE_DETAIL_VIEW: Loader = () => import('./views/resources/ResourceDetailView.vue')
 
 /**
- * Loads the code of the generic list and detail screens, and of the analyst's daily list (the
- * vulnerabilities', a view of its own), once the browser is idle after the app's shell has
- * shown, so opening a list waits for its rows, not for its code (the first screen does not carry
- * it: the budget in build-output.test.ts). A failed load is the route's to retry.
+ * Loads the code of the generic list and detail screens once the browser is idle after the app's
+ * shell has shown, so opening a list waits for its rows, not for its code (the first screen does
+ * not carry it: the budget in build-output.test.ts). A failed load is the route's to retry.
  */
 export function prefetchScreens(): void {
   const run = () => {
-    for (const load of [RESOURCE_LIST_VIEW, RESOURCE_DETAIL_VIEW, GROUP_VIEWS.vulnerabilities])
-      void load?.().catch(() => undefined)
+    for (const load of [RESOURCE_LIST_VIEW, RESOURCE_DETAIL_VIEW])
+      void load().catch(() => undefined)
   }
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 3000 })
   else setTimeout(run, 500)
