@@ -1,6 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ref } from 'vue'
+import { defineComponent, h, ref } from 'vue'
 import {
   apiCalls,
   listAnswer,
@@ -10,6 +10,7 @@ import {
 } from '@/test/composables'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
+import { mountWithApp } from '@/test/mountApp'
 import { useOperation } from './useOperation'
 
 let fake: FakeScandesk
@@ -45,6 +46,25 @@ describe('reading an operation', () => {
     expect(apiCalls(fake)).toHaveLength(1)
     expect(two.result.data.value?.data).toHaveLength(1)
     expect(one.result.data.value?.data).toHaveLength(1)
+  })
+
+  it('asks as the screen is set up, before its children are built', async () => {
+    fake.handle('api.call', () => listAnswer('A', 1))
+    let askedBeforeChild = -1
+    const Child = () => {
+      askedBeforeChild = apiCalls(fake).length
+      return null
+    }
+    const Screen = defineComponent({
+      setup() {
+        useOperation('targets.list', { query: { page: 1 } })
+        return () => h(Child)
+      },
+    })
+    mountWithApp(Screen)
+    await flushPromises()
+    expect(askedBeforeChild).toBe(1)
+    expect(apiCalls(fake)).toHaveLength(1)
   })
 
   it('never shows a late answer of the previous account after a switch', async () => {

@@ -1,5 +1,13 @@
 import { useQuery, useQueryCache } from '@pinia/colada'
-import { computed, toValue, watch, type ComputedRef, type MaybeRefOrGetter, type Ref } from 'vue'
+import {
+  computed,
+  getCurrentInstance,
+  toValue,
+  watch,
+  type ComputedRef,
+  type MaybeRefOrGetter,
+  type Ref,
+} from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
 import { useDelayedFlag } from '@/composables/delayedFlag'
@@ -111,6 +119,16 @@ function useRead<I, T>(
           : undefined,
     }
   })
+
+  // Inside a component the cache asks only once the component has mounted: the whole screen
+  // (toolbar, filters, an empty table) would be built before its rows were even asked for. Ask
+  // as it is set up instead, so the request overlaps the mounting; the mount's own ask then finds
+  // it pending (refresh asks only for what is neither fresh nor on its way).
+  if (getCurrentInstance()) {
+    const value = toValue(input)
+    const ready = app.accountId !== null && value !== null && available.value
+    if (ready && toValue(options.enabled ?? true)) void query.refresh()
+  }
 
   // A read nobody waits for any more is cancelled (the cache aborts only first loads itself).
   watch(

@@ -1,0 +1,146 @@
+import { h, type VNode } from 'vue'
+import { severityTagStyle } from '@/components/charts/severity'
+import type { ColumnDef, ColumnKind } from '@/resources'
+import { formatDateTime } from '@/utils/format'
+
+// A table's cells as plain elements, drawn in the table's own render: a list of 100 rows has
+// about a thousand cells, and a component per cell (and one per tag) was most of a page's cost.
+// Tags carry Element Plus' el-tag markup and classes (the look of `<el-tag size="small">`); their
+// styles and the cells' own are CellValue.vue's, which every table loads.
+// Service data is hostile content: everything is rendered as text, never as HTML.
+
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
+
+/** What a cell shows besides the value itself. */
+export interface CellLook {
+  labels?: Readonly<Record<string, string>>
+  tones?: Readonly<Record<string, 'warning' | 'danger' | 'success'>>
+}
+
+/** `<el-tag size="small" disable-transitions>` as plain elements. */
+export function tagNode(
+  text: string,
+  o: {
+    type?: string
+    effect?: 'dark' | 'light' | 'plain'
+    style?: Record<string, string>
+    attrs?: Record<string, string>
+  } = {},
+): VNode {
+  return h(
+    'span',
+    {
+      class: [
+        'el-tag',
+        `el-tag--${o.type ?? 'primary'}`,
+        'el-tag--small',
+        `el-tag--${o.effect ?? 'light'}`,
+      ],
+      style: o.style,
+      ...o.attrs,
+    },
+    [h('span', { class: 'el-tag__content' }, text)],
+  )
+}
+
+/** A value as text: an empty one as a dash, an object as its JSON. */
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—'
+  if (typeof v === 'object') return JSON.stringify(v)
+  return String(v)
+}
+
+/**
+ * A value of a column kind as plain elements; null for a kind drawn by a component (progress:
+ * CellValue's el-progress).
+ */
+export function cellValueNode(
+  value: unknown,
+  kind: ColumnKind | undefined,
+  look: CellLook = {},
+): VNode | null {
+  if (value === null || value === undefined || value === '')
+    return h('span', { class: 'cell--empty' }, '—')
+  switch (kind) {
+    case 'datetime':
+      return h('span', formatDateTime(String(value)))
+    case 'severity':
+      return tagNode(cellText(value), {
+        type: 'info',
+        effect: 'dark',
+        style: severityTagStyle(String(value)),
+        attrs: { 'data-severity': String(value) },
+      })
+    case 'boolean':
+      return h('span', value ? 'Yes' : 'No')
+    case 'tags':
+      return h(
+        'span',
+        { class: 'cell__tags' },
+        (Array.isArray(value) ? value.map(String) : []).map((t) => tagNode(t, { type: 'primary' })),
+      )
+    case 'status': {
+      const text = cellText(value)
+      return tagNode(look.labels?.[text] ?? text.replace(/_/g, ' '), {
+        type: look.tones?.[text] ?? 'info',
+      })
+    }
+    case 'progress':
+      return null
+    case 'severity-counts': {
+      const v = typeof value === 'object' ? (value as Record<string, unknown>) : {}
+      const counts = SEVERITIES.filter((s) => Number(v[s]) > 0)
+      return h('span', { class: 'cell__tags' }, [
+        ...counts.map((s) =>
+          tagNode(`${Number(v[s])} ${s.charAt(0).toUpperCase()}`, {
+            effect: 'dark',
+            style: severityTagStyle(s),
+            attrs: { title: s, 'data-severity': s },
+          }),
+        ),
+        ...(counts.length ? [] : [h('span', { class: 'cell--empty' }, 'none')]),
+      ])
+    }
+    default:
+      return h('span', cellText(value))
+  }
+}
+
+/**
+ * One cell of a resource table: the column's value, or, where the column says so, why the value
+ * is not known yet (a scan's findings while it runs), or that a change made offline waits in the
+ * outbox ("Read (pending)") until the service takes it. Null: the value is drawn by CellValue.
+ */
+export function resourceCellNode(
+  column: ColumnDef,
+  id: string,
+  attributes: Record<string, unknown>,
+  pending: (ops: readonly string[], id: string) => boolean,
+): VNode | null {
+  const unknown = column.notKnown?.(attributes) ?? null
+  if (unknown)
+    return h(
+      'span',
+      {
+        class: 'resource-cell--muted',
+        title: unknown.long,
+        'data-column': column.key,
+        'data-cell-state': 'unknown',
+      },
+      unknown.short,
+    )
+  const p = column.pending
+  if (p && attributes[column.key] !== p.value && pending(p.ops, id))
+    return h(
+      'span',
+      {
+        class: 'resource-cell--pending',
+        title: 'Waits in the outbox; sent when the service is back.',
+        'data-column': column.key,
+        'data-cell-state': 'pending',
+      },
+      p.text,
+    )
+  const value = cellValueNode(attributes[column.key], column.kind, column)
+  return value && h('span', { 'data-column': column.key }, [value])
+}
