@@ -50,6 +50,11 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           fileParallelism: false,
+          // One worker for all the journeys, kept between files: its Chromium (harness.ts,
+          // sharedChromium) and the modules the journeys import are loaded once, not per file.
+          // Journeys still share nothing else: each starts its own browser mode and sandbox and
+          // works in browser contexts of its own.
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,
         },

@@ -6,11 +6,12 @@ import {
   accountAction,
   accountIdByLabel,
   accountIdsInSwitcher,
+  closeContexts,
   closeSwitcher,
   field,
-  launchChromium,
   nextOtp,
   openSwitcher,
+  sharedChromium,
   startBrowserMode,
   waitForFocus,
   watchPage,
@@ -100,11 +101,11 @@ describe('two accounts side by side in the browser', () => {
     a = await startLogged('alpha-api-key-e2e', 101)
     b = await startLogged('bravo-api-key-e2e', 202)
     app = await startBrowserMode()
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
     await a?.sb.close()
     await b?.sb.close()
