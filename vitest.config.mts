@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'vitest/config'
@@ -6,6 +7,11 @@ const alias = {
   '@contract': fileURLToPath(new URL('./electron/contract', import.meta.url)),
   '@': fileURLToPath(new URL('./renderer/src', import.meta.url)),
 }
+
+// Workers for the unit and integration projects (node and renderer run together). Vitest's own
+// default is one less than the cores: a single worker on our 2-core machines, which left a core
+// idle while files waited on child processes, sockets and the transforms of Vitest's main process.
+const UNIT_WORKERS = Math.max(2, availableParallelism() - 1)
 
 export default defineConfig({
   resolve: { alias },
@@ -17,6 +23,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           sequence: { groupOrder: 0 },
+          maxWorkers: UNIT_WORKERS,
           include: [
             'electron/**/*.test.ts',
             'sandbox/**/*.test.ts',
@@ -36,6 +43,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'happy-dom',
           sequence: { groupOrder: 0 },
+          maxWorkers: UNIT_WORKERS,
           include: ['renderer/src/**/*.test.ts'],
           testTimeout: 20_000,
         },
@@ -50,6 +58,11 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           fileParallelism: false,
+          // One worker for all the journeys, kept between files: its Chromium (harness.ts,
+          // sharedChromium) and the modules the journeys import are loaded once, not per file.
+          // Journeys still share nothing else: each starts its own browser mode and sandbox and
+          // works in browser contexts of its own.
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,
         },

@@ -31,6 +31,8 @@ export interface SandboxOptions {
   scanDurationMs?: number
   /** Real time scanners.verify and port_lists.sync take before answering (default 400 ms). */
   actionDelayMs?: number
+  /** Sandbox-clock time before another SMS code may be sent for a sign-in (default 30 s). */
+  smsCooldownMs?: number
   faults?: Partial<Faults>
   /** Where log lines go (one-time codes among them); default stdout. */
   log?: (line: string) => void
@@ -110,6 +112,7 @@ export async function startSandboxWith(
       sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
       scanDurationMs: options.scanDurationMs,
       actionDelayMs: options.actionDelayMs,
+      smsCooldownMs: options.smsCooldownMs,
       faults: options.faults ?? {},
       dataFile: options.dataFile,
       log: options.log ?? ((line) => process.stdout.write(`${line}\n`)),

@@ -155,6 +155,8 @@ export interface SandboxContextOptions {
   scanDurationMs: number
   /** Real time scanners.verify and port_lists.sync take before answering (0 in most tests). */
   actionDelayMs: number
+  /** Sandbox-clock time before another SMS code may be sent for a sign-in. */
+  smsCooldownMs: number
 }
 
 /** Everything a handler, a seeder or a tick can use. */

@@ -1,11 +1,13 @@
 // The build output the hardening depends on, built fresh into a temporary folder (the project's
-// own out/ is left alone: browser mode and the end-to-end tests serve it):
+// own out/ is never written here: browser mode and the end-to-end tests serve it):
 // - the preload, built with electron-vite's own preload section of electron.vite.config.ts
 //   (`resolveConfig` of electron-vite, then Vite's `build` of that section alone — the same as
 //   `electron-vite build` does for it, without the main process or the renderer; neither needs
 //   Electron's binary, which cannot run here);
 // - the renderer, built as `vite build --config renderer/vite.config.mts` does; its weight is
-//   checked here too (the first screen's budget, the largest lazy chunk: issue 22).
+//   checked here too (the first screen's budget, the largest lazy chunk: issue 22). When the run
+//   includes the e2e project, its global setup (tests/e2e/global-setup.ts) has already built the
+//   renderer that way, into out/renderer, for this run: that build is read instead of a second one.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -13,7 +15,7 @@ import { join, resolve } from 'node:path'
 import vm from 'node:vm'
 import { resolveConfig } from 'electron-vite'
 import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { CHANNEL_NAMES } from '@contract/channel-names'
 import { CONTENT_SECURITY_POLICY } from '../core/browser/static-files'
 
@@ -47,6 +49,11 @@ beforeAll(async () => {
     await build({ ...preload, logLevel: 'error' })
   } finally {
     process.env.NODE_ENV = nodeEnv
+  }
+  const built = inject('builtRenderer')
+  if (built) {
+    rendererDir = built
+    return
   }
   // A production build, as `npm run build:renderer` makes it: under vitest NODE_ENV is "test",
   // which would keep Vue's development code in (and weigh the bundle wrongly).

@@ -31,6 +31,8 @@ export const DEFAULT_SCAN_DURATION_MS = 2 * 60 * 1000
 
 /** Real time scanners.verify and port_lists.sync take unless configured. */
 export const DEFAULT_ACTION_DELAY_MS = 400
+/** Minimum sandbox-clock time between two SMS codes for one challenge unless configured. */
+export const DEFAULT_SMS_COOLDOWN_MS = 30_000
 
 /** Largest request body accepted (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -49,6 +51,8 @@ export interface EngineConfig {
   scanDurationMs?: number
   /** Real time verify and sync take (default DEFAULT_ACTION_DELAY_MS). */
   actionDelayMs?: number
+  /** Sandbox-clock time between two SMS codes of a sign-in (default DEFAULT_SMS_COOLDOWN_MS). */
+  smsCooldownMs?: number
   faults: Partial<Faults>
   dataFile?: string
   log: (line: string) => void
@@ -128,6 +132,7 @@ export class SandboxEngine {
         apiKey: config.apiKey,
         scanDurationMs: config.scanDurationMs ?? DEFAULT_SCAN_DURATION_MS,
         actionDelayMs: config.actionDelayMs ?? DEFAULT_ACTION_DELAY_MS,
+        smsCooldownMs: config.smsCooldownMs ?? DEFAULT_SMS_COOLDOWN_MS,
       },
     })
     for (const domain of parts.domains) {

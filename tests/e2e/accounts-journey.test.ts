@@ -6,11 +6,12 @@ import {
   accountAction,
   accountIdByLabel,
   accountIdsInSwitcher,
+  closeContexts,
   closeSwitcher,
   field,
-  launchChromium,
   nextOtp,
   openSwitcher,
+  sharedChromium,
   startBrowserMode,
   waitForFocus,
   watchPage,
@@ -25,11 +26,28 @@ interface LoggedSandbox {
   lines: string[]
 }
 
-async function startLogged(apiKey: string, seed: number): Promise<LoggedSandbox> {
+async function startLogged(
+  apiKey: string,
+  seed: number,
+  options: { smsCooldownMs?: number } = {},
+): Promise<LoggedSandbox> {
   const lines: string[] = []
-  const sb = await startSandbox({ port: 0, apiKey, seed, log: (line) => lines.push(line) })
+  const sb = await startSandbox({
+    port: 0,
+    apiKey,
+    seed,
+    log: (line) => lines.push(line),
+    ...options,
+  })
   return { sb, lines }
 }
+
+/**
+ * Sandbox B's time between two SMS codes: longer than the 30 s ScanDesk assumes for the code
+ * texted with the sign-in, so the resend's countdown (from the service's answer) is still running
+ * once the page's clock has been moved past the first one.
+ */
+const SMS_COOLDOWN_MS = 60_000
 
 /** Fills the add-account dialog (opened from the welcome screen or the switcher) and submits. */
 async function submitNewAccount(
@@ -98,13 +116,13 @@ describe('two accounts side by side in the browser', () => {
 
   beforeAll(async () => {
     a = await startLogged('alpha-api-key-e2e', 101)
-    b = await startLogged('bravo-api-key-e2e', 202)
+    b = await startLogged('bravo-api-key-e2e', 202, { smsCooldownMs: SMS_COOLDOWN_MS })
     app = await startBrowserMode()
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
     await a?.sb.close()
     await b?.sb.close()
@@ -118,6 +136,9 @@ describe('two accounts side by side in the browser', () => {
     async () => {
       const page = await browser.newPage()
       const problems = watchPage(page)
+      // The page's clock runs as usual but can be moved on: the SMS cooldown below passes
+      // without waiting it out (the service's clock is moved on with it).
+      await page.clock.install()
       await app.open(page)
 
       // 1. Alpha on sandbox A as the administrator: authenticator-app code, a wrong one first
@@ -166,7 +187,12 @@ describe('two accounts side by side in the browser', () => {
       await page.getByTestId('sms-countdown').waitFor(WAIT)
       expect(await page.getByTestId('sms-countdown').innerText()).toMatch(/\d+ s|\d+:\d\d/)
       expect(await page.getByTestId('sms-resend').isDisabled()).toBe(true)
-      await page.getByTestId('sms-countdown').waitFor({ state: 'hidden', timeout: 60_000 })
+      // The cooldown passes without waiting it out: the page's clock moves past ScanDesk's 30 s
+      // and sandbox B's past its own (before that it refuses a resend: a 429 the step shows).
+      b.sb.advanceClock(SMS_COOLDOWN_MS + 1_000)
+      await page.clock.fastForward(31_000)
+      await page.getByTestId('sms-countdown').waitFor({ state: 'hidden', ...WAIT })
+      expect(await page.getByTestId('sms-resend').isDisabled()).toBe(false)
       from = b.lines.length
       await page.getByTestId('sms-resend').click()
       const phone = page.getByTestId('sms-phone')

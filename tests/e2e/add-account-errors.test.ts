@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server'
-import { launchChromium, startBrowserMode, type BrowserMode } from './harness'
+import { closeContexts, sharedChromium, startBrowserMode, type BrowserMode } from './harness'
 
 function field(page: Page, id: string) {
   return page.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first()
@@ -52,11 +52,11 @@ describe('adding an account with wrong credentials', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, log: () => undefined })
     app = await startBrowserMode()
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
     await sandbox?.close()
   })

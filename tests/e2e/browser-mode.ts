@@ -50,10 +50,13 @@ export async function startBrowserMode(
   options: { dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<BrowserMode> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'scandesk-e2e-'))
+  // tsx as Node's loader, as its command line runs it, without that command's relaying parent
+  // process (one Node start less per journey).
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      join('node_modules', 'tsx', 'dist', 'cli.mjs'),
+      '--import',
+      './node_modules/tsx/dist/loader.mjs',
       'scripts/browser-cli.ts',
       '--no-open',
       '--port',

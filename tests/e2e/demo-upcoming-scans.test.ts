@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   accountAction,
   accountIdByLabel,
-  launchChromium,
+  closeContexts,
+  sharedChromium,
   startBrowserMode,
   watchPage,
   type BrowserMode,
@@ -15,11 +16,11 @@ describe('trying the demo service', () => {
 
   beforeAll(async () => {
     app = await startBrowserMode()
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
   })
 

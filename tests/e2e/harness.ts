@@ -133,6 +133,28 @@ export async function accountAction(page: Page, accountId: string, actionTestId:
   await action.click()
 }
 
+/**
+ * Chromium of this worker: launched by the first journey that asks and kept for the next files
+ * (the e2e project runs its files one after another in one worker that is not torn down between
+ * them), launched again if it went away. Journeys share it and nothing else: each works in
+ * browser contexts of its own (`newPage`, `newContext`: a fresh profile each) and
+ * closeContexts() closes them after its tests.
+ */
+let workerChromium: Promise<Browser> | null = null
+
+export async function sharedChromium(): Promise<Browser> {
+  const running = await workerChromium?.catch(() => null)
+  if (running?.isConnected()) return running
+  workerChromium = launchChromium()
+  return workerChromium
+}
+
+/** Closes every browser context of `browser` (the pages of the journey that ends). */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return
+  await Promise.all(browser.contexts().map((context) => context.close()))
+}
+
 /** What a journey on the demo service works with (set once its `beforeAll` has run). */
 export interface DemoJourney {
   app: BrowserMode
@@ -143,8 +165,9 @@ export interface DemoJourney {
 }
 
 /**
- * Browser mode with the demo signed in, in Chromium, for the enclosing describe block: started
- * in `beforeAll` (the dashboard's upcoming scans shown), stopped in `afterAll`. `beforeOpen` runs
+ * Browser mode with the demo signed in, in Chromium (the worker's, in a context of its own), for
+ * the enclosing describe block: started in `beforeAll` (the dashboard's upcoming scans shown),
+ * stopped in `afterAll`. `beforeOpen` runs
  * on the new page before the app opens (to watch its requests).
  */
 export function useDemoJourney(
@@ -153,7 +176,7 @@ export function useDemoJourney(
   const j = {} as DemoJourney
   beforeAll(async () => {
     j.app = await startBrowserMode([], options.env ? { env: options.env } : {})
-    j.browser = await launchChromium()
+    j.browser = await sharedChromium()
     j.page = await j.browser.newPage()
     j.problems = watchPage(j.page)
     options.beforeOpen?.(j.page)
@@ -162,7 +185,7 @@ export function useDemoJourney(
     await j.page.getByTestId('upcoming-scan-row').first().waitFor({ timeout: 30_000 })
   })
   afterAll(async () => {
-    await j.browser?.close()
+    await closeContexts(j.browser)
     await j.app?.stop()
   })
   return j

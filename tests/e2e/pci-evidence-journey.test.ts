@@ -31,10 +31,18 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
   it('shows 11.3.2’s quarterly runs and puts an attached verified report in the bundle’s manifest', async () => {
     const page = j.page
 
-    // The account's download folder (the evidence and the audit folder go inside it).
+    // The account's download folder (the evidence and the audit folder go inside it). The dialog
+    // reads the account's folder when it opens and puts it in the field, replacing anything typed
+    // before that answer: type once it is in. Save is done once main's answer says so.
+    const bridged = (channel: string) => (r: { url(): string }) =>
+      new URL(r.url()).pathname === `/bridge/call/${channel}`
+    const folderRead = page.waitForEvent('requestfinished', bridged('files.getFolder'))
     await page.getByTestId('download-settings-button').click()
+    await folderRead
     await field(page, 'settings-folder-input').fill(downloads)
+    const folderSet = page.waitForResponse(bridged('files.setFolder'))
     await page.getByTestId('settings-folder-save').click()
+    expect(await (await folderSet).json()).toMatchObject({ ok: true })
     await expect
       .poll(() => page.getByTestId('settings-folder-input').inputValue(), WAIT)
       .toBe(downloads)

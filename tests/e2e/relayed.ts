@@ -1,10 +1,16 @@
 // Journeys that lose the service: the sandbox behind a TCP relay that can be cut, browser mode on
-// a data folder of the test's, and Chromium — started before the file's tests, stopped after.
+// a data folder of the test's, and the worker's Chromium — started before the file's tests, stopped after.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server'
 import { startRelay, type Relay } from '../support/relay'
-import { addAccountThroughUi, launchChromium, startBrowserMode, type BrowserMode } from './harness'
+import {
+  addAccountThroughUi,
+  closeContexts,
+  sharedChromium,
+  startBrowserMode,
+  type BrowserMode,
+} from './harness'
 
 /** What a relayed journey runs on (filled in before its tests; `app` may be restarted). */
 export interface RelayedJourney {
@@ -21,10 +27,10 @@ export function useRelayedJourney(dataDir: string): RelayedJourney {
     j.sandbox = await startSandbox({ port: 0, testMode: true, log: () => undefined })
     j.relay = await startRelay(j.sandbox.port)
     j.app = await startBrowserMode([], { dataDir })
-    j.browser = await launchChromium()
+    j.browser = await sharedChromium()
   })
   afterAll(async () => {
-    await j.browser?.close()
+    await closeContexts(j.browser)
     await j.app?.stop()
     await j.relay?.close()
     await j.sandbox?.close()

@@ -7,8 +7,9 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server'
 import {
   accountAction,
   accountIdByLabel,
+  closeContexts,
   field,
-  launchChromium,
+  sharedChromium,
   startBrowserMode,
   waitForFocus,
   type BrowserMode,
@@ -108,11 +109,11 @@ describe('an API key never reaches the renderer', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, apiKey: marker, log: () => undefined })
     app = await startBrowserMode()
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
     await sandbox?.close()
   })

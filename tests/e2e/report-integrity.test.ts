@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server'
 import {
   addAccountThroughUi,
+  closeContexts,
   field,
-  launchChromium,
+  sharedChromium,
   startBrowserMode,
   type BrowserMode,
 } from './harness'
@@ -37,11 +38,11 @@ describe('generating, downloading and verifying a report', () => {
     mkdirSync(downloads)
     sandbox = await startSandbox({ port: 0, testMode: true, log: () => undefined })
     app = await startBrowserMode([], { dataDir })
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
     await sandbox?.close()
     rmSync(root, { recursive: true, force: true })

@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   accountAction,
   accountIdByLabel,
+  closeContexts,
   closeSwitcher,
   field,
-  launchChromium,
   openSwitcher,
+  sharedChromium,
   startBrowserMode,
   watchPage,
   type BrowserMode,
@@ -53,11 +54,11 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
   beforeAll(async () => {
     mkdirSync(dataDir)
     app = await startBrowserMode([], { dataDir })
-    browser = await launchChromium()
+    browser = await sharedChromium()
   })
 
   afterAll(async () => {
-    await browser?.close()
+    await closeContexts(browser)
     await app?.stop()
     rmSync(root, { recursive: true, force: true })
   })

@@ -10,7 +10,6 @@ import {
   newOtp,
   openChallenge,
   rejectCode,
-  SMS_COOLDOWN_MS,
   tooManyRequests,
   userMethods,
   type ChallengeInternal,
@@ -71,8 +70,9 @@ const smsSend: Handler<'auth.sms_otp_send'> = (req, ctx) => {
   }
   const internal = challenge.internal as ChallengeInternal
   const now = ctx.now().getTime()
-  if (internal.sms_sent_at !== null && now - internal.sms_sent_at < SMS_COOLDOWN_MS) {
-    const wait = Math.ceil((internal.sms_sent_at + SMS_COOLDOWN_MS - now) / 1000)
+  const cooldownMs = ctx.options.smsCooldownMs
+  if (internal.sms_sent_at !== null && now - internal.sms_sent_at < cooldownMs) {
+    const wait = Math.ceil((internal.sms_sent_at + cooldownMs - now) / 1000)
     return tooManyRequests(`an SMS code was sent recently; retry in ${wait} s`, wait)
   }
   const code = newOtp(ctx)
@@ -85,7 +85,7 @@ const smsSend: Handler<'auth.sms_otp_send'> = (req, ctx) => {
       data: {
         sent: true,
         phone_number: phone,
-        resend_after_seconds: SMS_COOLDOWN_MS / 1000,
+        resend_after_seconds: Math.ceil(cooldownMs / 1000),
         expires_at: challenge.attributes.expires_at,
       },
     },

@@ -176,6 +176,26 @@ describe('SMS one-time codes', () => {
     )
   })
 
+  it('keeps the cooldown it was started with, and says it in resend_after_seconds', async () => {
+    const slow = await startLogged({ smsCooldownMs: 90_000 })
+    try {
+      const res = await signIn(slow.sb, 'sms@sandbox.test')
+      const body = { otp_token: res.json.otp_token }
+      slow.sb.advanceClock(31_000)
+      const early = await call(slow.sb, 'POST', '/v2/auth/sms_otp/send', { body })
+      expect(early.status).toBe(429)
+      const retry = Number(early.headers.get('retry-after'))
+      expect(retry).toBeGreaterThan(55) // 90 s from the sign-in's code, 31 s gone
+      expect(retry).toBeLessThanOrEqual(59)
+      slow.sb.advanceClock(retry * 1000)
+      const sent = await call(slow.sb, 'POST', '/v2/auth/sms_otp/send', { body })
+      expect(sent.status).toBe(200)
+      expect(sent.json.data).toMatchObject({ sent: true, resend_after_seconds: 90 })
+    } finally {
+      await slow.sb.close()
+    }
+  })
+
   it('sends SMS codes to an app user who has a phone, on request only', async () => {
     const res = await signIn(s.sb, ADMIN)
     const appCode = lastOtp(s.lines, ADMIN)

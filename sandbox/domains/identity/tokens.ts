@@ -14,8 +14,6 @@ export const LINK_TOKENS = 'link_tokens'
 
 /** How long a sign-in challenge lives. */
 export const CHALLENGE_TTL_MS = 5 * 60_000
-/** Minimum time between two SMS codes for one challenge. */
-export const SMS_COOLDOWN_MS = 30_000
 /** Wrong codes a challenge accepts before it is closed. */
 export const MAX_ATTEMPTS = 5
 
