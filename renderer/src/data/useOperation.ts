@@ -1,4 +1,4 @@
-import { useQuery, useQueryCache } from '@pinia/colada'
+import { useQuery, useQueryCache, type DefineQueryOptions } from '@pinia/colada'
 import {
   computed,
   getCurrentInstance,
@@ -90,6 +90,34 @@ export function useDynamicOperation(
   )
 }
 
+/**
+ * The cache's options of one read. Made here, outside the component's read: the cache keeps the
+ * last options of an entry (its `query` and `placeholderData`) until the entry is collected, 5
+ * minutes after its last user left, and a closure made in `useRead` would keep that user's whole
+ * component (and its DOM) alive with them. These close over the read's input and nothing else.
+ */
+function readOptions<I, T>(
+  accountId: string | null,
+  op: OperationId,
+  value: I | null,
+  fetcher: Fetcher<I, T>,
+  settings: { enabled: boolean; keepPrevious: boolean; staleTime: number | undefined },
+): DefineQueryOptions<Answer<T>, OperationError> {
+  const { keepPrevious, staleTime } = settings
+  return {
+    key: operationKey(accountId ?? '-', op, value ?? {}),
+    enabled: settings.enabled,
+    ...(staleTime !== undefined ? { staleTime } : {}),
+    query: ({ signal }) => {
+      if (accountId === null || value === null) throw new Error('read held back')
+      return fetcher(accountId, value, signal)
+    },
+    // Only ever the same account's previous answer: another account's data never shows here.
+    placeholderData: (previous, entry) =>
+      keepPrevious && entry && parseKey(entry.key)?.accountId === accountId ? previous : undefined,
+  }
+}
+
 function useRead<I, T>(
   op: OperationId,
   input: MaybeRefOrGetter<I | null>,
@@ -104,20 +132,11 @@ function useRead<I, T>(
     const accountId = app.accountId
     const value = toValue(input)
     const ready = accountId !== null && value !== null && available.value
-    return {
-      key: operationKey(accountId ?? '-', op, value ?? {}),
+    return readOptions(accountId, op, value, fetcher, {
       enabled: ready && toValue(options.enabled ?? true),
-      ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
-      query: ({ signal }) => {
-        if (accountId === null || value === null) throw new Error('read held back')
-        return fetcher(accountId, value, signal)
-      },
-      // Only ever the same account's previous answer: another account's data never shows here.
-      placeholderData: (previous, entry) =>
-        options.keepPrevious && entry && parseKey(entry.key)?.accountId === accountId
-          ? previous
-          : undefined,
-    }
+      keepPrevious: options.keepPrevious ?? false,
+      staleTime: options.staleTime,
+    })
   })
 
   // Inside a component the cache asks only once the component has mounted: the whole screen

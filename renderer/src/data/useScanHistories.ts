@@ -24,6 +24,29 @@ const historyOf = (accountId: string, id: string, signal: AbortSignal) =>
     signal,
   )
 
+/**
+ * The query of the runs of scans `ids`, a few at a time (a target or an account may have a
+ * hundred scans). Made out here, not in the composable: the cache keeps the query it was last
+ * asked with for 5 minutes after its last reader left, and a closure made in the composable
+ * would keep that reader's component (and its DOM) alive with it.
+ */
+function historiesOf(accountId: string | null, ids: string[]) {
+  return async ({ signal }: { signal: AbortSignal }) => {
+    if (accountId === null) throw new Error('read held back')
+    const answers: Awaited<ReturnType<typeof historyOf>>[] = []
+    for (let i = 0; i < ids.length; i += AT_ONCE)
+      answers.push(
+        ...(await Promise.all(
+          ids.slice(i, i + AT_ONCE).map((id) => historyOf(accountId, id, signal)),
+        )),
+      )
+    return {
+      runs: answers.flatMap((a) => rowsOf(a.data)),
+      fromCache: answers.some((a) => a.fromCache),
+    }
+  }
+}
+
 /** What a view gets: the runs of every scan asked, with the read's state. */
 export interface ScanHistories {
   runs: ComputedRef<RowOf<'scans.history'>[]>
@@ -56,21 +79,7 @@ export function useScanHistories(
       return {
         key: [...operationPrefix(accountId ?? '-', 'scans.history'), { scans: ids }],
         enabled: accountId !== null && toValue(scanIds) !== null && available.value,
-        query: async ({ signal }) => {
-          if (accountId === null) throw new Error('read held back')
-          // A few at a time: a target or an account may have a hundred scans.
-          const answers: Awaited<ReturnType<typeof historyOf>>[] = []
-          for (let i = 0; i < ids.length; i += AT_ONCE)
-            answers.push(
-              ...(await Promise.all(
-                ids.slice(i, i + AT_ONCE).map((id) => historyOf(accountId, id, signal)),
-              )),
-            )
-          return {
-            runs: answers.flatMap((a) => rowsOf(a.data)),
-            fromCache: answers.some((a) => a.fromCache),
-          }
-        },
+        query: historiesOf(accountId, ids),
       }
     },
   )

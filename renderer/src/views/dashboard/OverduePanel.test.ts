@@ -56,6 +56,35 @@ describe('the Overdue panel', () => {
   })
 })
 
+describe('the Overdue panel visited again', () => {
+  it('asks the same reads within a minute, new ones after it', async () => {
+    vi.useFakeTimers({ now: NOW + 5_000, toFake: ['Date'] })
+    fake.handle('remediation.get', () => ({ policy, notify: false, saved: true, savedAt: null }))
+    fake.handle('api.call', () => ({
+      data: { data: [], meta: { pagination: { total_count: 1 } } },
+      fetchedAt: new Date(NOW).toISOString(),
+      fromCache: false,
+    }))
+    const visit = async () => {
+      const wrapper = mountWithApp(OverduePanel, { global: { plugins: [panelRouter()] } })
+      await flushPromises()
+      await flushPromises()
+      wrapper.unmount()
+    }
+    const befores = () => new Set(listCalls().map((c) => c.input.query.first_seen_before))
+    await visit()
+    vi.setSystemTime(NOW + 50_000)
+    await visit()
+    // The minute's start: one range per severity, however many visits in the minute.
+    expect(befores()).toEqual(
+      new Set([10, 30, 180].map((days) => new Date(NOW - days * DAY_MS).toISOString())),
+    )
+    vi.setSystemTime(NOW + 65_000)
+    await visit()
+    expect(befores().size).toBe(6)
+  })
+})
+
 describe('the due filter in the address', () => {
   it('reads overdue and due within N days, and writes them back the same', () => {
     expect(dueFilterOf({ overdue: 'true' })).toEqual({ kind: 'overdue' })
