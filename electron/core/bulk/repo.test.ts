@@ -1,33 +1,20 @@
 // The bulk repo's kept counts (a run's writes by state, moved along with each write instead of
 // counted again after each one) always equal a fresh count from the database.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { AccountKeys, type AccountKey } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
-import { AccountsRepo } from '../store/accounts-repo'
-import { openDatabase, type Db } from '../store/database'
-import { accountRow } from '../store/test-account'
+import { useTestDb } from '../store/test-db'
 import { BulkRepo, type ItemPayload, type RunRow } from './repo'
 
 const ACCOUNT = 'acc-00000001'
 const NOW = '2026-11-26T10:00:00.000Z'
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-bulk-repo-', [ACCOUNT])
 let key: AccountKey
 let repo: BulkRepo
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-bulk-repo-'))
-  db = openDatabase(dir)
-  new AccountsRepo(db).insert(accountRow({ id: ACCOUNT, label: 'Acme' }))
   key = (await new AccountKeys(new MemoryVault()).keyFor(ACCOUNT)).key!
-  repo = new BulkRepo(db)
-})
-afterEach(() => {
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
+  repo = new BulkRepo(t.db)
 })
 
 /** A run of `n` queued writes w-<run>-0… */
@@ -37,7 +24,7 @@ function newRun(id: string, n: number): RunRow {
     const writeId = `w-${id}-${i}`
     return { writeId, sealed: repo.sealNew(key, run, { writeId, target: `vul-${i}`, label: null }) }
   })
-  db.transaction(() => {
+  t.db.transaction(() => {
     repo.insertRun(key, { ...run, created_at: NOW, updated_at: NOW }, { reason: 'r' })
     repo.insertItems(id, items)
   })()
@@ -53,7 +40,7 @@ const result: ItemPayload = {
 }
 
 /** The counts a repo that has kept nothing reads from the database. */
-const fresh = (runId: string) => new BulkRepo(db).counts(runId)
+const fresh = (runId: string) => new BulkRepo(t.db).counts(runId)
 
 describe('a run’s counts by state', () => {
   it('follow each write’s moves and equal a fresh count', () => {
@@ -87,7 +74,7 @@ describe('a run’s counts by state', () => {
     const run = newRun('r2', 3)
     expect(repo.counts(run.id)).toMatchObject({ queued: 3 })
     expect(() =>
-      db.transaction(() => {
+      t.db.transaction(() => {
         repo.finish(key, run, 'w-r2-0', 'done', result, NOW)
         throw new Error('the disk gave out')
       })(),
@@ -112,12 +99,14 @@ describe('a run’s counts by state', () => {
 
   it('take the write’s outbox row away with its result, in one statement', () => {
     const run = newRun('r5', 1)
-    db.prepare(
-      `INSERT INTO outbox (id, seq, account_id, account_label, op, sealed, state, created_at, bulk_write)
+    t.db
+      .prepare(
+        `INSERT INTO outbox (id, seq, account_id, account_label, op, sealed, state, created_at, bulk_write)
        VALUES ('ob-1', 1, ?, 'Acme', 'exceptions.create', x'00', 'sending', ?, 'w-r5-0')`,
-    ).run(ACCOUNT, NOW)
+      )
+      .run(ACCOUNT, NOW)
     repo.finish(key, run, 'w-r5-0', 'done', result, NOW)
-    expect(db.prepare('SELECT COUNT(*) AS n FROM outbox').get()).toEqual({ n: 0 })
+    expect(t.db.prepare('SELECT COUNT(*) AS n FROM outbox').get()).toEqual({ n: 0 })
     expect(repo.item('w-r5-0')?.state).toBe('done')
   })
 })

@@ -1,22 +1,16 @@
 // The outbox replaying a bulk run's writes (delivered by the bulk engine, faked here): their
 // counts are announced at most once a second while they go, and exactly when the replay ends.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { OutboxCounts } from '@contract/offline'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AccountKeys, type AccountKey } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
 import { CoreEvents } from '../events'
-import { AccountsRepo } from '../store/accounts-repo'
-import { openDatabase, type Db } from '../store/database'
-import { accountRow } from '../store/test-account'
+import { useTestDb } from '../store/test-db'
 import { Outbox } from './outbox'
 
 const ACME = { id: 'acc-00000001', label: 'Acme' }
 const NOW = '2026-11-26T10:00:00.000Z'
-let dir: string
-let db: Db
+const t = useTestDb('scandesk-outbox-bulk-', [ACME.id])
 let keys: AccountKeys
 let key: AccountKey
 let events: CoreEvents
@@ -24,9 +18,6 @@ let changed: OutboxCounts[]
 
 beforeEach(async () => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-outbox-bulk-'))
-  db = openDatabase(dir)
-  new AccountsRepo(db).insert(accountRow({ id: ACME.id, label: ACME.label }))
   keys = new AccountKeys(new MemoryVault())
   key = (await keys.keyFor(ACME.id)).key!
   events = new CoreEvents()
@@ -35,14 +26,12 @@ beforeEach(async () => {
 })
 afterEach(() => {
   vi.useRealTimers()
-  db.close()
-  fs.rmSync(dir, { recursive: true, force: true })
 })
 
 /** An outbox whose bulk writes `deliver` hands over; `n` of them queued. */
 function queued(n: number, deliver: (writeId: string) => Promise<'finished' | 'wait'>): Outbox {
   const outbox = new Outbox({
-    db,
+    db: t.db,
     events,
     keys,
     send: () => Promise.reject(new Error('no plain write is queued')),
@@ -50,11 +39,13 @@ function queued(n: number, deliver: (writeId: string) => Promise<'finished' | 'w
     report: () => undefined,
     deliver,
   })
-  db.prepare(
-    `INSERT INTO bulk_runs (id, account_id, action, sealed, created_at, updated_at)
+  t.db
+    .prepare(
+      `INSERT INTO bulk_runs (id, account_id, action, sealed, created_at, updated_at)
      VALUES ('run-1', ?, 'exceptions.create', x'00', ?, ?)`,
-  ).run(ACME.id, NOW, NOW)
-  const item = db.prepare(
+    )
+    .run(ACME.id, NOW, NOW)
+  const item = t.db.prepare(
     `INSERT INTO bulk_items (write_id, run_id, seq, state, sealed) VALUES (?, 'run-1', ?, 'queued', x'00')`,
   )
   const rows = Array.from({ length: n }, (_, i) => {
