@@ -3,11 +3,10 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { answersFile } from '@contract/catalog/saq'
 import { SAQ_TEXT_MAX } from '@contract/saq'
-import type { RunningSandbox } from '../../server'
-import { call, download, startReportingSandbox } from './test-harness'
+import { call, download, useReportingSandbox } from './test-harness'
 
 // pdftoppm (poppler-utils) is installed by .ci/run; under CI=true its absence fails, never skips.
 const hasPdftoppm = (() => {
@@ -34,17 +33,10 @@ function renderPages(bytes: Buffer): number {
 }
 
 describe('SAQ PDFs over HTTP', () => {
-  let sb: RunningSandbox
-  let admin: string
-
-  beforeAll(async () => {
-    sb = await startReportingSandbox()
-    admin = sb.sessionFor('admin@sandbox.test')
-  })
-  afterAll(() => sb.close())
+  const s = useReportingSandbox()
 
   it('downloads an SAQ as a PDF that pdftoppm renders', async () => {
-    const pdf = await download(sb, '/v2/saq/saq-005?format=pdf', admin)
+    const pdf = await download(s.sb, '/v2/saq/saq-005?format=pdf', s.admin)
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
@@ -67,8 +59,8 @@ describe('SAQ PDFs over HTTP', () => {
     if (hasPdftoppm || process.env.CI === 'true') expect(renderPages(pdf.bytes)).toBeGreaterThan(5)
 
     // A draft with a maximal explanation still renders (the text is cut, not overflowing).
-    const draft = await call(sb, 'POST', '/v2/saq', {
-      token: admin,
+    const draft = await call(s.sb, 'POST', '/v2/saq', {
+      token: s.admin,
       body: {
         saq_type: 'A',
         name: 'Long texts',
@@ -87,12 +79,12 @@ describe('SAQ PDFs over HTTP', () => {
       },
     })
     expect(draft.status).toBe(201)
-    const long = await download(sb, `/v2/saq/${draft.json.data.id}?format=pdf`, admin)
+    const long = await download(s.sb, `/v2/saq/${draft.json.data.id}?format=pdf`, s.admin)
     expect(long.status).toBe(200)
     expect(long.bytes.toString('latin1')).toContain('more characters in the questionnaire')
     if (hasPdftoppm || process.env.CI === 'true') expect(renderPages(long.bytes)).toBeGreaterThan(0)
 
-    const json = await call(sb, 'GET', '/v2/saq/saq-002?format=json', { token: admin })
+    const json = await call(s.sb, 'GET', '/v2/saq/saq-002?format=json', { token: s.admin })
     expect(json.json.data.attributes.saq_type).toBe('A')
     expect(answersFile('saq.show', { format: 'pdf' })).toBe(true)
     expect(answersFile('saq.show', { format: 'json' })).toBe(false)
@@ -103,7 +95,7 @@ describe('SAQ PDFs over HTTP', () => {
     'renders every seeded SAQ with pdftoppm',
     async () => {
       for (const id of ['saq-001', 'saq-002', 'saq-003', 'saq-004', 'saq-006', 'saq-007']) {
-        const pdf = await download(sb, `/v2/saq/${id}?format=pdf`, admin)
+        const pdf = await download(s.sb, `/v2/saq/${id}?format=pdf`, s.admin)
         expect(pdf.status, id).toBe(200)
         expect(renderPages(pdf.bytes), id).toBeGreaterThan(0)
       }
