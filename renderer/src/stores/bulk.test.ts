@@ -1,7 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { BulkRunView } from '@contract/bulk'
 import { useFakeApp } from '@/test/fakeApp'
+import { bulkRun } from '@/test/fixtures'
 import { useBulkStore } from './bulk'
 
 // The lists a run changes are read again through the data layer's invalidation: counted here.
@@ -14,19 +14,7 @@ vi.mock('@/data/invalidation', () => ({
 }))
 
 const RUN_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
-function run(done: number, total = 5000): BulkRunView {
-  return {
-    id: RUN_ID,
-    accountId: 'acct-aaaa',
-    action: 'exceptions.create',
-    summary: 'Create exceptions',
-    body: { kind: 'accepted_risk', reason: 'r', expires_at: '2099-01-01T00:00:00Z' },
-    counts: { queued: total - done, sending: 0, done, skipped: 0, failed: 0, cancelled: 0, total },
-    state: done === total ? 'finished' : 'running',
-    createdAt: '2026-11-26T10:00:00Z',
-    updatedAt: '2026-11-26T10:00:00Z',
-  }
-}
+const run = (done: number) => bulkRun(done, 5000, { id: RUN_ID })
 
 const fake = useFakeApp({
   store: 'app',

@@ -1,6 +1,7 @@
 // Small builders of contract values for unit tests.
 import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
+import type { BulkRunView } from '@contract/bulk'
 import type { OutboxItem } from '@contract/offline'
 import { Fail } from './fakeScandesk'
 
@@ -145,5 +146,25 @@ export function outboxItem(id: string, over: Partial<OutboxItem> = {}): OutboxIt
     createdAt: '2030-01-01T00:00:00Z',
     lastTriedAt: null,
     ...over,
+  }
+}
+
+/** A bulk run creating exceptions, `done` of its `total` writes done (the others queued). */
+export function bulkRun(
+  done: number,
+  total: number,
+  extra: Partial<BulkRunView> = {},
+): BulkRunView {
+  return {
+    id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427',
+    accountId: 'acct-aaaa',
+    action: 'exceptions.create',
+    summary: 'Create exceptions',
+    body: { kind: 'accepted_risk', reason: 'Segment isolated', expires_at: '2099-01-01T00:00:00Z' },
+    counts: { queued: total - done, sending: 0, done, skipped: 0, failed: 0, cancelled: 0, total },
+    state: done === total ? 'finished' : 'running',
+    createdAt: '2026-11-26T10:00:00Z',
+    updatedAt: '2026-11-26T10:00:00Z',
+    ...extra,
   }
 }

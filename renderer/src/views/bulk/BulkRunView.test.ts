@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { BulkItemView, BulkRunDetails, BulkRunView as Run } from '@contract/bulk'
 import { byTestId, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
+import { bulkRun } from '@/test/fixtures'
 import { mountRouted, type Routed } from '@/test/routed'
 import BulkRunView from './BulkRunView.vue'
 
@@ -20,23 +21,10 @@ const item = (n: number, state: BulkItemView['state']): BulkItemView => ({
 })
 
 /** The run with `done` of its 200 writes done (the others queued). */
-function run(
+const run = (
   done: number,
   updatedAt = `2026-11-26T10:00:${String(done % 60).padStart(2, '0')}Z`,
-): Run {
-  const total = 200
-  return {
-    id: RUN_ID,
-    accountId: 'acct-aaaa',
-    action: 'exceptions.create',
-    summary: 'Create exceptions',
-    body: { kind: 'accepted_risk', reason: 'Segment isolated', expires_at: '2099-01-01T00:00:00Z' },
-    counts: { queued: total - done, sending: 0, done, skipped: 0, failed: 0, cancelled: 0, total },
-    state: done === total ? 'finished' : 'running',
-    createdAt: '2026-11-26T10:00:00Z',
-    updatedAt,
-  }
-}
+): Run => bulkRun(done, 200, { id: RUN_ID, updatedAt })
 
 let current = run(0)
 const fake = useFakeApp({
