@@ -188,24 +188,6 @@ export function rowsAt(version: number): Record<string, Row[]> {
       },
     ]
   }
-  if (version >= 7) {
-    rows.outbox = [
-      {
-        id: 'out-1',
-        seq: 1,
-        account_id: 'acc-1',
-        account_label: 'Acme',
-        op: 'notifications.mark_read',
-        input: JSON.stringify({ path: { id: 'ntf-1' } }),
-        target: 'ntf-1',
-        state: 'failed',
-        error: JSON.stringify({ code: 'NOT_FOUND', message: 'gone' }),
-        attempts: 1,
-        created_at: T1,
-        last_tried_at: T2,
-      },
-    ]
-  }
   if (version >= 6) {
     rows.keychain_tombstones = [
       { account_id: 'acc-1', kind: 'session_token', created_at: T1 },
