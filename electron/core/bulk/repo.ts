@@ -10,8 +10,8 @@ import {
 } from '@contract/bulk'
 import type { AppError } from '@contract/errors'
 import { openJson, sealJson, type AccountKey } from '../accounts/account-keys'
-import type { Statement } from 'better-sqlite3'
 import type { Db } from '../store/database'
+import { statementCache, type Statements } from '../store/statements'
 
 export interface RunRow {
   id: string
@@ -58,16 +58,12 @@ export const KEPT_RUNS = 20
  * loop for milliseconds each time); anything that moves many writes at once drops them.
  */
 export class BulkRepo {
-  private readonly statements = new Map<string, Statement>()
   private readonly tally = new Map<string, BulkCounts>()
+  /** Prepared once: a run makes thousands of the same writes. */
+  private readonly stmt: Statements
 
-  constructor(private readonly db: Db) {}
-
-  /** The prepared statement of `sql` (prepared once: a run makes thousands of the same writes). */
-  private stmt(sql: string): Statement {
-    let statement = this.statements.get(sql)
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)))
-    return statement
+  constructor(private readonly db: Db) {
+    this.stmt = statementCache(db)
   }
 
   insertRun(key: AccountKey, row: Omit<RunRow, 'sealed'>, body: BulkBody): void {

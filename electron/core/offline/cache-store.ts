@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import type Database from 'better-sqlite3'
 import type { CacheStatus } from '@contract/offline'
 import { entryName, type AccountKey } from '../accounts/account-keys'
 import type { Db } from '../store/database'
+import { statementCache, type Statements } from '../store/statements'
 import type { CachedAnswer, CacheOwner, CacheStoreOptions } from './cache-types'
 import { MemoryCopies } from './cache-memory'
 import { nameOf, recentKey, RecentEntries, type Recent } from './cache-recent'
@@ -32,7 +32,8 @@ export class CacheStore {
   private readonly memo = new RecentEntries()
   /** Fetch times renewed since their stamp was written (cache-stamps.ts). */
   private readonly renewals = new StampRenewals()
-  private readonly statements = new Map<string, Database.Statement>()
+  /** Prepared statements, each prepared once. */
+  private readonly sql: Statements
   private unwritten = 0
   private checkpointTimer: NodeJS.Timeout | null = null
   private closed = false
@@ -41,6 +42,7 @@ export class CacheStore {
     private readonly db: Db,
     private readonly options: CacheStoreOptions,
   ) {
+    this.sql = statementCache(db)
     // A new key cannot open rows sealed under an earlier one (the keychain said it had none).
     options.keys.onKey((accountId, _key, fresh) => {
       if (fresh) this.clear(accountId)
@@ -49,16 +51,6 @@ export class CacheStore {
 
   private now(): Date {
     return this.options.now?.() ?? new Date()
-  }
-
-  /** A prepared statement, prepared once. */
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text)
-    if (!statement) {
-      statement = this.db.prepare(text)
-      this.statements.set(text, statement)
-    }
-    return statement
   }
 
   private async key(accountId: string): Promise<AccountKey | null> {

@@ -7,8 +7,8 @@ import { findOperationLazily } from '../catalog'
 import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
 import { prepareRequest, type CallInput } from '../http/request'
-import type { Statement } from 'better-sqlite3'
 import type { Db } from '../store/database'
+import { statementCache, type Statements } from '../store/statements'
 import { isUnreachable } from './connectivity'
 
 interface Row {
@@ -102,9 +102,11 @@ export class Outbox {
   private readonly replaying = new Map<string, Promise<void>>()
   /** Counts announced soon (bulk writes: at most every BULK_EVENT_MS), per account. */
   private readonly soon = new Map<string, NodeJS.Timeout>()
-  private readonly statements = new Map<string, Statement>()
+  /** Prepared once: a bulk run repeats the same ones thousands of times. */
+  private readonly stmt: Statements
 
   constructor(private readonly deps: OutboxDeps) {
+    this.stmt = statementCache(deps.db)
     // Items caught mid-send by a crash go back to the queue (marks are idempotent).
     deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE state = 'sending'").run()
   }
@@ -370,13 +372,6 @@ export class Outbox {
     else this.stmt("UPDATE outbox SET state = 'queued' WHERE id = ?").run(row.id)
     this.changedSoon(row.account_id)
     return outcome === 'finished'
-  }
-
-  /** The prepared statement of `sql` (a bulk run repeats the same ones thousands of times). */
-  private stmt(sql: string): Statement {
-    let statement = this.statements.get(sql)
-    if (!statement) this.statements.set(sql, (statement = this.deps.db.prepare(sql)))
-    return statement
   }
 
   private changed(accountId: string): void {

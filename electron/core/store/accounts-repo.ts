@@ -1,6 +1,6 @@
 import type { Release } from '@contract/releases'
-import type Database from 'better-sqlite3'
 import type { Db } from './database'
+import { statementCache, type Statements } from './statements'
 
 /** One account row: metadata only, never a secret. */
 export interface AccountRow {
@@ -145,16 +145,11 @@ const demoIds = new WeakMap<Db, string | null>()
 /** The accounts table (the only writer of it: the in-memory row cache relies on that). */
 export class AccountsRepo {
   private readonly cache: Map<string, AccountRow>
-  private readonly statements = new Map<string, Database.Statement>()
+  private readonly statement: Statements
 
   constructor(private readonly db: Db) {
     this.cache = cacheOf(db)
-  }
-
-  private statement(sql: string): Database.Statement {
-    let stmt = this.statements.get(sql)
-    if (!stmt) this.statements.set(sql, (stmt = this.db.prepare(sql)))
-    return stmt
+    this.statement = statementCache(db)
   }
 
   /** Every account, oldest first. */
