@@ -1,4 +1,4 @@
-// The core's start for a process that starts with it (Electron main, browser mode): the store is
+// The core's start for Electron main (browser mode and the tests call createCore): the store is
 // opened and the keychain asked first, then the rest of the core loads (a dynamic import, its own
 // chunk in the bundle) while the keychain answers. Its first answer (keytar loaded, a D-Bus session
 // opened, the collection checked: the slowest step of a start with the OS keychain) no longer
