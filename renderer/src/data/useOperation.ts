@@ -128,12 +128,14 @@ function useRead<I, T>(
   const cache = useQueryCache()
   const available = computed(() => operationInRelease(op, app.account?.release))
 
+  /** Whether the read may be asked now (an account, an input, the operation in its release). */
+  const canRead = (accountId: string | null, value: I | null) =>
+    accountId !== null && value !== null && available.value && toValue(options.enabled ?? true)
+
   const query = useQuery<Answer<T>, OperationError>(() => {
-    const accountId = app.accountId
     const value = toValue(input)
-    const ready = accountId !== null && value !== null && available.value
-    return readOptions(accountId, op, value, fetcher, {
-      enabled: ready && toValue(options.enabled ?? true),
+    return readOptions(app.accountId, op, value, fetcher, {
+      enabled: canRead(app.accountId, value),
       keepPrevious: options.keepPrevious ?? false,
       staleTime: options.staleTime,
     })
@@ -143,11 +145,7 @@ function useRead<I, T>(
   // (toolbar, filters, an empty table) would be built before its rows were even asked for. Ask
   // as it is set up instead, so the request overlaps the mounting; the mount's own ask then finds
   // it pending (refresh asks only for what is neither fresh nor on its way).
-  if (getCurrentInstance()) {
-    const value = toValue(input)
-    const ready = app.accountId !== null && value !== null && available.value
-    if (ready && toValue(options.enabled ?? true)) void query.refresh()
-  }
+  if (getCurrentInstance() && canRead(app.accountId, toValue(input))) void query.refresh()
 
   // A read nobody waits for any more is cancelled (the cache aborts only first loads itself).
   watch(
