@@ -86,6 +86,18 @@ async function readRuns(
 }
 
 /**
+ * The query of one account's runs. Made out here, not in usePciRuns: the cache keeps the query it
+ * was last asked with for 5 minutes after its last reader left, and a closure made in the
+ * composable would keep that reader's component alive with it (as readOptions in useOperation).
+ */
+function runsQuery(accountId: string | null, release: Parameters<typeof readRuns>[1]) {
+  return ({ signal }: { signal: AbortSignal }) => {
+    if (accountId === null) throw new Error('read held back')
+    return readRuns(accountId, release, new Date(), signal)
+  }
+}
+
+/**
  * The runs of the last four quarters behind 11.3.1/11.3.2 and their rescans, for this window's
  * account; read only while `enabled` (the requirement is on screen), kept like other reads.
  */
@@ -99,7 +111,7 @@ export function usePciRuns(enabled: MaybeRefOrGetter<boolean>) {
       // and it goes with its account like the reads it is made of.
       key: [...groupKey(accountId ?? '-', 'scans'), 'scans.pci_runs'],
       enabled: accountId !== null && toValue(enabled),
-      query: ({ signal }) => readRuns(accountId!, app.account?.release, new Date(), signal),
+      query: runsQuery(accountId, app.account?.release),
     }
   })
   return {
