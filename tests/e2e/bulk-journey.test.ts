@@ -18,13 +18,14 @@ const REASON = 'Accepted in bulk: lab hosts behind the jump server'
 /** The check box of the row with this id (the table's selection column). */
 const boxOf = (list: Locator, id: string) =>
   list
-    .locator('.el-table__body .el-table__row', {
+    .locator('tbody tr', {
       has: list.page().locator(`[data-testid="resource-row"][data-id="${id}"]`),
     })
-    .locator('.el-checkbox')
+    .getByRole('checkbox')
 
 /** The header's check box: every row on screen. */
-const pageBox = (list: Locator) => list.locator('.el-table__header .el-checkbox').first()
+const pageBox = (list: Locator) =>
+  list.getByRole('checkbox', { name: 'Choose every row on this page' })
 
 /** A day `days` from today on this computer, as the date field takes it. */
 function dayFromToday(days: number): string {
@@ -51,7 +52,7 @@ describe('bulk decisions, on the demo service', () => {
     const ids = await Promise.all([0, 1, 2].map((i) => marks.nth(i).getAttribute('data-id')))
     const titles: string[] = []
     for (const id of ids) {
-      const row = list.locator('.el-table__body .el-table__row', {
+      const row = list.locator('tbody tr', {
         has: page.locator(`[data-testid="resource-row"][data-id="${id}"]`),
       })
       titles.push(((await row.getByTestId('resource-open').textContent()) ?? '').trim())
@@ -78,7 +79,7 @@ describe('bulk decisions, on the demo service', () => {
     // The service has them: three exceptions with that reason, one per finding.
     const exceptions = await openGroupList(page, 'exceptions')
     await searchBox(page).fill(REASON)
-    const rows = exceptions.locator('.el-table__body .el-table__row')
+    const rows = exceptions.locator('tbody tr')
     await expect.poll(() => rows.count(), WAIT).toBe(3)
     await waitForList(page, 'exceptions')
     const named = await exceptions.getByTestId('resource-open').allTextContents()
@@ -89,7 +90,7 @@ describe('bulk decisions, on the demo service', () => {
   it('renews and then activates the three in bulk from the Exceptions list', async () => {
     // Still the list of the three with that reason (the search is kept by the list).
     const list = await waitForList(page, 'exceptions')
-    const rows = list.locator('.el-table__body .el-table__row')
+    const rows = list.locator('tbody tr')
     expect(await rows.count()).toBe(3)
     await pageBox(list).click()
     await expect.poll(() => page.getByTestId('bulk-chosen').textContent(), WAIT).toContain('3')
@@ -105,7 +106,7 @@ describe('bulk decisions, on the demo service', () => {
 
     const again = await openGroupList(page, 'exceptions')
     await searchBox(page).fill(REASON)
-    await expect.poll(() => again.locator('.el-table__body .el-table__row').count(), WAIT).toBe(3)
+    await expect.poll(() => again.locator('tbody tr').count(), WAIT).toBe(3)
     await waitForList(page, 'exceptions')
     await pageBox(again).click()
     await page.getByTestId('bulk-activate').click()
@@ -116,7 +117,7 @@ describe('bulk decisions, on the demo service', () => {
     // Each is active now, until the new day.
     const active = await openGroupList(page, 'exceptions')
     await searchBox(page).fill(REASON)
-    const activeRows = active.locator('.el-table__body .el-table__row', {
+    const activeRows = active.locator('tbody tr', {
       has: page.locator('.el-tag', { hasText: /^\s*active\s*$/ }),
     })
     await expect.poll(() => activeRows.count(), WAIT).toBe(3)

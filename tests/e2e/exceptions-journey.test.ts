@@ -47,8 +47,8 @@ describe('excepting a vulnerability, on the demo service', () => {
       .poll(() => list.locator('.el-pagination__total').first().textContent(), WAIT)
       .toContain(String(count))
     // every row on the page is of that severity
-    const rows = list.locator('.el-table__body .el-table__row')
-    const medium = list.locator('.el-table__body .el-table__row', {
+    const rows = list.locator('tbody tr')
+    const medium = list.locator('tbody tr', {
       has: page.locator('.el-tag', { hasText: /^\s*medium\s*$/ }),
     })
     expect(await rows.count()).toBeGreaterThan(0)
@@ -84,7 +84,7 @@ describe('excepting a vulnerability, on the demo service', () => {
 
     await openGroupList(page, 'vulnerabilities')
     const found = await searchList(page, 'vulnerabilities', 'Anonymous FTP')
-    const row = found.locator('.el-table__row', {
+    const row = found.locator('tbody tr', {
       has: page.locator('[data-testid="resource-row"][data-id="vul-001"]'),
     })
     await row.waitFor(WAIT)
@@ -134,7 +134,7 @@ describe('excepting a vulnerability, on the demo service', () => {
       .poll(() => chartNumber(page, 'exception-state-chart', 'pending'), WAIT)
       .toBe(pendingBefore + 1)
     expect(await chartTotal(page, 'exception-state-chart')).toBe(totalBefore + 1)
-    const created = page.locator('.el-table__row', { hasText: 'Anonymous FTP login allowed' })
+    const created = page.locator('tbody tr', { hasText: 'Anonymous FTP login allowed' })
     await created.first().waitFor(WAIT)
     expect(await created.first().textContent()).toMatch(/pending/i)
     expect(await created.first().getByTestId('exception-expiring').textContent()).toMatch(

@@ -11,16 +11,15 @@ import { openGroupList, useDemoJourney, waitForList } from './harness'
 const WAIT = { timeout: 30_000 }
 
 const rows = (page: Page) =>
-  page.locator('.resource-table[data-resource="vulnerabilities"] .el-table__body .el-table__row')
+  page.locator('.resource-table[data-resource="vulnerabilities"] tbody tr')
 const severityFilter = (page: Page) =>
   page.locator('[data-testid="resource-filters"] [data-filter="severity"]')
 
 /** Every row of the list on screen shows this severity (and there is at least one). */
 async function allRowsAre(page: Page, severity: string): Promise<void> {
-  const matching = page.locator(
-    '.resource-table[data-resource="vulnerabilities"] .el-table__body .el-table__row',
-    { has: page.locator('.el-tag', { hasText: new RegExp(`^\\s*${severity}\\s*$`) }) },
-  )
+  const matching = page.locator('.resource-table[data-resource="vulnerabilities"] tbody tr', {
+    has: page.locator('.el-tag', { hasText: new RegExp(`^\\s*${severity}\\s*$`) }),
+  })
   await expect
     .poll(async () => {
       const all = await rows(page).count()
@@ -79,7 +78,7 @@ describe('lists that remember, on the demo service', () => {
       .poll(
         () =>
           page
-            .locator('.el-table__body .current-row [data-testid="resource-row"]')
+            .locator('tbody tr[aria-current="true"] [data-testid="resource-row"]')
             .getAttribute('data-id'),
         WAIT,
       )

@@ -37,7 +37,7 @@ describe('names where people expect names, on the demo service', () => {
     const list = await openGroupList(page, 'users')
     const text = await namedText(page, list)
     expect(bareIds(text)).toEqual([])
-    const demo = list.locator('.el-table__row', { hasText: 'demo@sandbox.test' })
+    const demo = list.locator('tbody tr', { hasText: 'demo@sandbox.test' })
     const org = demo.locator('[data-name-state="named"]')
     expect((await org.innerText()).trim()).toBe('Acme Payments')
     expect(await org.locator('a').getAttribute('href')).toBe('#/organizations/org-001')
@@ -58,7 +58,7 @@ describe('names where people expect names, on the demo service', () => {
     const text = await namedText(page, list)
     expect(bareIds(text)).toEqual([])
     // a scan an event concerns is named after the scan, and links to its page
-    const scanRow = list.locator('.el-table__row', { hasText: 'scan.start' }).first()
+    const scanRow = list.locator('tbody tr', { hasText: 'scan.start' }).first()
     const scan = scanRow.locator('[data-name-state="named"]').last()
     expect(await scan.locator('a').getAttribute('href')).toMatch(/^#\/scans\/scn-\d{3}$/)
     expect((await scan.innerText()).trim()).not.toMatch(FOREIGN_ID)

@@ -74,7 +74,7 @@ describe('due dates and overdue queues, on the demo service', () => {
       .poll(() => list.locator('.el-pagination__total').first().textContent(), WAIT)
       .toMatch(new RegExp(`\\b${highAt7}\\b`))
     // Every row is a high finding that ScanDesk says is overdue, with its due date.
-    const rows = list.locator('.el-table__body .el-table__row')
+    const rows = list.locator('tbody tr')
     const shown = await rows.count()
     expect(shown).toBe(Math.min(highAt7, 25))
     expect(await list.locator('[data-testid="row-overdue"]').count()).toBe(shown)
@@ -82,7 +82,7 @@ describe('due dates and overdue queues, on the demo service', () => {
     expect(first).toMatch(/high/i)
     // The filter shows as chosen, and the column headers say the dates are ScanDesk's.
     await expect.poll(() => list.locator('.due-filter').textContent(), WAIT).toContain('Overdue')
-    expect(await list.locator('.el-table__header').innerText()).toMatch(/Overdue\s*ScanDesk's/)
+    expect(await list.locator('thead').innerText()).toMatch(/Overdue\s*ScanDesk's/)
     expect(problems).toEqual([])
   })
 })

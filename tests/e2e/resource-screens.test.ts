@@ -72,7 +72,7 @@ describe('the generic resource screens, on the demo service', () => {
     await waitForList(page, 'targets')
     const targets = await searchList(page, 'targets', 'E2E gateway')
     await expect
-      .poll(() => targets.locator('.el-table__empty-text').textContent(), WAIT)
+      .poll(() => targets.locator('[data-testid="table-empty"]').textContent(), WAIT)
       .toContain('No targets')
   })
 

@@ -21,13 +21,13 @@ async function expectWholeDownload(row: Locator): Promise<void> {
   expect((await download.innerText()).trim()).toBe('Download')
   const fit = await download.evaluate((el) => {
     const cell = el.closest('td')!
-    const inner = cell.querySelector('.cell')!
     const label = el.querySelector('span') ?? el
     const box = label.getBoundingClientRect()
     const within = cell.getBoundingClientRect()
-    const fixed = el.closest('tr')!.querySelector('td.el-table-fixed-column--right')
+    // the row's actions cell, kept in view at the right
+    const fixed = el.closest('tr')!.querySelector('[data-testid="resource-row"]')?.closest('td')
     return {
-      clipped: inner.scrollWidth > inner.clientWidth || label.scrollWidth > label.clientWidth,
+      clipped: cell.scrollWidth > cell.clientWidth || label.scrollWidth > label.clientWidth,
       inside: box.left >= within.left && box.right <= within.right,
       beforeFixed: !fixed || box.right <= fixed.getBoundingClientRect().left,
     }

@@ -63,9 +63,7 @@ describe('since your last visit (issue 19)', () => {
     expect(page.url()).toContain('status=completed')
     expect(page.url()).toContain('sort=-finished_at')
     await waitForList(page, 'scans')
-    const first = page
-      .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
-      .first()
+    const first = page.locator('.resource-table[data-resource="scans"] tbody tr').first()
     await expect.poll(() => first.getByTestId('resource-open').textContent(), WAIT).toContain(SCAN)
   })
 
@@ -106,9 +104,7 @@ describe('since your last visit (issue 19)', () => {
       .toContain('Demo manager')
     expect(page.url()).toContain('status=completed')
     await waitForList(page, 'scans', { account: managerId })
-    const first = page
-      .locator('.resource-table[data-resource="scans"] .el-table__body .el-table__row')
-      .first()
+    const first = page.locator('.resource-table[data-resource="scans"] tbody tr').first()
     await expect.poll(() => first.getByTestId('resource-open').textContent(), WAIT).toContain(SCAN)
   })
 
@@ -132,7 +128,7 @@ describe('since your last visit (issue 19)', () => {
       .poll(() => list.getByTestId('first-seen-filter').textContent(), WAIT)
       .toMatch(/First seen after/)
     // The list holds exactly the count, every row a high finding.
-    const rows = list.locator('.el-table__body .el-table__row')
+    const rows = list.locator('tbody tr')
     await expect.poll(() => rows.count(), WAIT).toBe(Math.min(count, 25))
     expect(await rows.filter({ hasText: /high/i }).count()).toBe(Math.min(count, 25))
     if (count > 25)

@@ -1,4 +1,5 @@
 import { flushPromises } from '@vue/test-utils'
+import { nextTick } from 'vue'
 import { byTestId } from '@/test/dom'
 import { describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
@@ -115,7 +116,7 @@ describe('a resource table', () => {
   it('asks before a bulk delete, naming the count, the account and the organization', async () => {
     mountTable('targets')
     await flushPromises()
-    const boxes = document.querySelectorAll<HTMLInputElement>('.el-table__body .el-checkbox input')
+    const boxes = document.querySelectorAll<HTMLInputElement>('[data-testid="table-check-row"]')
     boxes[0].click()
     boxes[2].click()
     await flushPromises()
@@ -197,5 +198,58 @@ describe('a resource table', () => {
     await flushPromises()
     expect(byTestId('resource-error')).toHaveLength(0)
     expect(byTestId('resource-row')).toHaveLength(1)
+  })
+
+  it('moves its cursor with j/k, chooses with x and Shift+x, and its page box follows', async () => {
+    mountTable('targets')
+    await flushPromises()
+    const press = async (key: string, shiftKey = false) => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey, bubbles: true }))
+      await nextTick()
+    }
+    const current = () =>
+      [...document.querySelectorAll<HTMLElement>('tbody tr[aria-current="true"]')].map(
+        (r) => r.querySelector<HTMLElement>('[data-testid="resource-row"]')!.dataset.id,
+      )
+    const checked = () =>
+      [...document.querySelectorAll<HTMLInputElement>('[data-testid="table-check-row"]')].map(
+        (b) => b.checked,
+      )
+    const page = () => document.querySelector<HTMLInputElement>('[data-testid="table-check-page"]')!
+    expect(current()).toEqual([])
+    await press('j')
+    await press('j')
+    await press('k')
+    expect(current()).toEqual(['T-1'])
+    expect(document.querySelector('tbody tr.is-current')).not.toBeNull()
+    await press('x')
+    expect(checked()).toEqual([true, false, false])
+    expect([page().checked, page().indeterminate]).toEqual([false, true])
+    await press('ArrowDown')
+    await press('ArrowDown')
+    await press('x', true)
+    expect(current()).toEqual(['T-3'])
+    expect(checked()).toEqual([true, true, true])
+    expect([page().checked, page().indeterminate]).toEqual([true, false])
+    expect(byTestId('resource-bulk-delete')[0].textContent).toContain('Delete 3 targets')
+    // the page box then chooses none
+    page().click()
+    await nextTick()
+    expect(checked()).toEqual([false, false, false])
+    expect(byTestId('resource-bulk-delete')[0].textContent).toContain('Delete selected')
+  })
+
+  it('shows the columns the address names, in its order, and links the first to the record', async () => {
+    const wrapper = mountTable('targets')
+    await flushPromises()
+    const headers = () =>
+      [...document.querySelectorAll('thead th[data-column]')].map((th) => th.textContent!.trim())
+    expect(headers()).toEqual(['Name', 'Address', 'Tags', 'Hosts', 'Last scanned'])
+    await wrapper.vm.$router.push('/?columns=address,name')
+    await flushPromises()
+    expect(headers()).toEqual(['Address', 'Name'])
+    const first = document.querySelector('tbody tr')!
+    expect(first.querySelector('[data-testid="resource-open"]')!.textContent).toBe('192.0.2.1')
+    expect(first.querySelectorAll('td')[2].textContent).toBe('T 1')
   })
 })

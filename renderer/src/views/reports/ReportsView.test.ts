@@ -55,16 +55,14 @@ describe('the reports list', () => {
     expect(lastQuery()).toMatchObject({ page: 3, sort: '-created_at' })
     expect(byTestId('report-row')[0].dataset.reportId).toBe('rpt-007')
 
-    wrapper.findComponent({ name: 'ElTable' }).vm.$emit('sort-change', {
-      prop: 'name',
-      order: 'ascending',
-    })
+    // a header click sorts ascending, a second one descending
+    await wrapper.find('th[data-column="name"]').trigger('click')
     await flushPromises()
     expect(lastQuery()).toMatchObject({ page: 1, sort: 'name' })
-    wrapper.findComponent({ name: 'ElTable' }).vm.$emit('sort-change', {
-      prop: 'status',
-      order: 'descending',
-    })
+    await wrapper.find('th[data-column="status"]').trigger('click')
+    await flushPromises()
+    expect(lastQuery()).toMatchObject({ sort: 'status' })
+    await wrapper.find('th[data-column="status"]').trigger('click')
     await flushPromises()
     expect(lastQuery()).toMatchObject({ sort: '-status' })
   })
@@ -87,13 +85,12 @@ describe('the reports list', () => {
   })
 
   it('asks before a bulk delete, naming how many reports go', async () => {
-    const wrapper = mountScreen(ReportsView)
+    mountScreen(ReportsView)
     await flushPromises()
-    const table = wrapper.findComponent({ name: 'ElTable' })
-    const [first, , third] = table.props('data') as { id: string }[]
-    // A click on a row's check box (the table's `select`), twice.
-    table.vm.$emit('select', [first], first)
-    table.vm.$emit('select', [first, third], third)
+    // the check boxes of the first and third rows clicked
+    const boxes = document.querySelectorAll<HTMLInputElement>('[data-testid="table-check-row"]')
+    boxes[0].click()
+    boxes[2].click()
     await flushPromises()
     const button = byTestId('resource-bulk-delete')[0]
     expect(button.textContent).toContain('Delete 2 reports')

@@ -150,7 +150,7 @@ describe('the Reports tab of a scan', () => {
       await vi.advanceTimersByTimeAsync(400)
       expect(calls('reports.list').at(-1)!.query).toMatchObject({ search: 'quarterly' })
       expect(byTestId('scan-reports-why')).toHaveLength(0)
-      expect(document.querySelector('.el-table__empty-text')?.textContent).toContain(
+      expect(document.querySelector('[data-testid="table-empty"]')?.textContent).toContain(
         'No reports here.',
       )
     } finally {
