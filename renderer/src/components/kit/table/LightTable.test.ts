@@ -1,5 +1,4 @@
 import { mount } from '@vue/test-utils'
-import { vLoading } from 'element-plus'
 import { afterEach, describe, expect, it } from 'vitest'
 import { h } from 'vue'
 import type { SortState } from '@/data/useOperationList'
@@ -30,6 +29,7 @@ function table(
     sort: SortState
     chosen: (id: string) => boolean
     current: string | null
+    loading: boolean
   }> = {},
 ) {
   const wrapper = mount(LightTable<Row>, {
@@ -49,7 +49,6 @@ function table(
         h('span', { class: 'value' }, String(row[column.key as keyof Row])),
       actions: ({ row }: { row: Row }) => h('button', `Delete ${row.name}`),
     },
-    global: { directives: { loading: vLoading } },
     attachTo: document.body,
   })
   mounted.push(wrapper)
@@ -139,8 +138,13 @@ describe('the light table', () => {
     expect(current()).toEqual(['gammahost1Delete gamma'])
   })
 
-  it('says an empty list in words instead of drawing a table', () => {
+  it('says an empty list in words instead of drawing a table, and that it is loading', async () => {
     const w = table({ rows: [] })
+    expect(w.attributes('aria-busy')).toBeUndefined()
+    await w.setProps({ loading: true })
+    expect(w.attributes('aria-busy')).toBe('true')
+    expect(w.classes()).toContain('is-loading')
+    await w.setProps({ loading: false })
     expect(w.find('table').exists()).toBe(false)
     expect(w.find('[data-testid="table-empty"]').text()).toBe('No targets here.')
     expect(w.find('[data-testid="table-empty"]').attributes('role')).toBe('status')
