@@ -42,8 +42,3 @@ export function pageCheck(
   if (!n) return 'none'
   return n === ids.length ? 'all' : 'some'
 }
-
-/** A column's width as CSS: fixed, or a minimum the browser shares the rest above. */
-export function widthStyle(column: TableColumn): Record<string, string> {
-  return column.width ? { width: `${column.width}px` } : { minWidth: '120px' }
-}
