@@ -111,6 +111,13 @@ describe('a resource table', () => {
         .querySelector('[data-testid="row-actions"]')
     expect(actionsOf('T-2')).toBeNull()
     expect(actionsOf('T-3')).not.toBeNull()
+    // its menu is made on the click, opens, and keeps the focus on the row's Actions button
+    expect(document.querySelector('[data-op="notifications.mark_read"]')).toBeNull()
+    ;(actionsOf('T-3') as HTMLElement).click()
+    await flushPromises()
+    const menu = document.getElementById(actionsOf('T-3')!.getAttribute('aria-controls') ?? '')
+    expect(menu?.querySelector('[data-op="notifications.mark_read"]')).not.toBeNull()
+    expect(document.activeElement).toBe(actionsOf('T-3'))
   })
 
   it('asks before a bulk delete, naming the count, the account and the organization', async () => {
