@@ -11,9 +11,9 @@
 // Knobs while iterating on a fix (a full run sends 5,000 writes, over a minute):
 // - SCANDESK_BENCH_BULK_CANCEL_MS: "Cancel waiting" this long after the run's page opened (the
 //   collecting and opening phases are measured in full, the following phase only that long);
-// - SCANDESK_BENCH_BULK_PROFILE: a file to save the page's CPU profile in (from the submit until
-//   the run's page has been open for 2 s; the sampling slows the page), and print the stretches
-//   of work over 40 ms with the functions that took them.
+// - SCANDESK_BENCH_BULK_PROFILE: a file to save the page's CPU profile in (from the submit to the
+//   run's end; the sampling slows the page), and print the longest stretches of work over 40 ms
+//   with the functions that took them.
 import { spawn } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
@@ -175,18 +175,15 @@ export async function benchBulk(): Promise<string[]> {
       }),
     ])
     const opened = (await page.evaluate('performance.now()')) as number
-    if (profile) {
-      await new Promise((r) => setTimeout(r, 2000))
-      lines.push(...(await profile.stop(PROFILE!)))
-    }
     if (CANCEL_MS) {
-      await new Promise((r) => setTimeout(r, Math.max(0, CANCEL_MS - (profile ? 2000 : 0))))
+      await new Promise((r) => setTimeout(r, CANCEL_MS))
       await page.getByTestId('bulk-run-cancel').click()
     }
     await page
       .locator('section.bulk-run[data-state="finished"]')
       .waitFor({ timeout: RUN_TIMEOUT_MS })
     const seconds = (Date.now() - start) / 1000
+    if (profile) lines.push(...(await profile.stop(PROFILE!)))
     const cpuMs = treeCpuMs(app.pid) - cpuBefore
     const busyTimes = await busy.stop()
     const counts = ((await page.getByTestId('bulk-run-counts').textContent()) ?? '').trim()

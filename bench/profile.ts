@@ -20,7 +20,7 @@ interface Profile {
 export async function startProfile(page: Page): Promise<{ stop(file: string): Promise<string[]> }> {
   const cdp: CDPSession = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 })
   await cdp.send('Profiler.start')
   return {
     async stop(file) {
@@ -33,6 +33,8 @@ export async function startProfile(page: Page): Promise<{ stop(file: string): Pr
 }
 
 const STRETCH_MS = 40
+/** Stretches described, the longest first. */
+const SHOWN = 6
 
 /**
  * Stretches of samples with JavaScript on the stack and no idle sample between them longer than
@@ -43,13 +45,13 @@ function busyStretches(profile: Profile): string[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const lines: string[] = []
+  const found: { ms: number; lines: string[] }[] = []
   let t = profile.startTime
   let stretch: { start: number; samples: [number, number][] } | null = null
   const flush = (end: number) => {
     if (!stretch) return
     const ms = (end - stretch.start) / 1000
-    if (ms >= STRETCH_MS) lines.push(...describe(stretch, ms))
+    if (ms >= STRETCH_MS) found.push({ ms, lines: describe(stretch, ms) })
     stretch = null
   }
   const describe = (s: { start: number; samples: [number, number][] }, ms: number) => {
@@ -88,7 +90,11 @@ function busyStretches(profile: Profile): string[] {
     stretch.samples.push([id, dt])
   })
   flush(t)
-  return lines
+  const longest = found.sort((a, b) => b.ms - a.ms).slice(0, SHOWN)
+  return [
+    `  stretches of work over ${STRETCH_MS} ms: ${found.length}${found.length > SHOWN ? ` (the ${SHOWN} longest:)` : ''}`,
+    ...longest.flatMap((s) => s.lines),
+  ]
 }
 
 function name(n: ProfileNode): string {
