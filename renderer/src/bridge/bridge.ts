@@ -41,8 +41,9 @@ export function bridgeKind(): 'electron' | 'browser' {
 export function request<C extends ChannelName>(
   channel: C,
   payload: ChannelInput<C>,
+  signal?: AbortSignal,
 ): Promise<Result<ChannelOutput<C>>> {
-  return transport().request(channel, payload) as Promise<Result<ChannelOutput<C>>>
+  return transport().request(channel, payload, signal) as Promise<Result<ChannelOutput<C>>>
 }
 
 /** Subscribes to an event pushed by main; returns the unsubscribe function. */
@@ -56,19 +57,27 @@ export function on<E extends EventName>(
 /** The answer of one catalog operation (main has checked `data` against its response schema). */
 export type ApiAnswer<Id extends OperationId> = Omit<ApiCallOutput, 'data'> & { data: OutputOf<Id> }
 
-/** Calls one catalog operation for an account through main. */
+/**
+ * Calls one catalog operation for an account through main; `signal` lets go of the request on
+ * this side (the caller cancels it in main with `requestId`).
+ */
 export function callApi<Id extends OperationId>(
   accountId: string,
   op: Id,
   input: InputOf<Id> = {},
   requestId?: string,
+  signal?: AbortSignal,
 ): Promise<Result<ApiAnswer<Id>>> {
-  return request('api.call', {
-    accountId,
-    op,
-    input: input as ChannelInput<'api.call'>['input'],
-    ...(requestId ? { requestId } : {}),
-  }) as Promise<Result<ApiAnswer<Id>>>
+  return request(
+    'api.call',
+    {
+      accountId,
+      op,
+      input: input as ChannelInput<'api.call'>['input'],
+      ...(requestId ? { requestId } : {}),
+    },
+    signal,
+  ) as Promise<Result<ApiAnswer<Id>>>
 }
 
 /** The input of an operation chosen at run time (registry screens); main checks it against the catalog. */
@@ -84,8 +93,9 @@ export function callDynamic(
   op: OperationId,
   input: DynamicInput,
   requestId?: string,
+  signal?: AbortSignal,
 ): Promise<Result<ApiCallOutput>> {
-  return request('api.call', { accountId, op, input, ...(requestId ? { requestId } : {}) })
+  return request('api.call', { accountId, op, input, ...(requestId ? { requestId } : {}) }, signal)
 }
 
 /** A fresh id for a cancellable request. */

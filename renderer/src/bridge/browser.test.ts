@@ -94,6 +94,32 @@ describe('browser transport requests', () => {
   })
 })
 
+describe('browser transport requests let go when aborted', () => {
+  it('hands the signal to fetch, and an abort ends the request as CANCELLED, not OFFLINE', async () => {
+    // a fetch that waits until its signal aborts, as the page's does for a request on its way
+    const fetch = vi.fn(
+      (_url: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+        ),
+    )
+    const t = createBrowserTransport({ fetch, pageKey })
+    const left = new AbortController()
+    const pending = t.request('api.call', { accountId: 'a', op: 'scans.history' }, left.signal)
+    expect(fetch.mock.calls[0][1]?.signal).toBe(left.signal)
+    left.abort(new DOMException('left the screen', 'AbortError'))
+    const result = await pending
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('CANCELLED')
+  })
+
+  it('a request without a signal gives fetch none', async () => {
+    const fetch = okFetch(JSON.stringify({ ok: true, data: {} }))
+    await createBrowserTransport({ fetch, pageKey }).request('app.info', {})
+    expect(fetch.mock.calls[0][1]).not.toHaveProperty('signal')
+  })
+})
+
 describe('browser transport events', () => {
   it('opens one event stream and hands parsed payloads to the listeners of that event', async () => {
     const t = createBrowserTransport({

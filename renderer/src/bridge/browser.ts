@@ -56,7 +56,7 @@ export function createBrowserTransport(host: BrowserHost): Transport {
   }
 
   return {
-    async request(channel, payload) {
+    async request(channel, payload, signal) {
       const key = host.pageKey()
       if (!key) return failure('INTERNAL', NO_KEY)
       let response: Response
@@ -66,8 +66,10 @@ export function createBrowserTransport(host: BrowserHost): Transport {
           credentials: 'same-origin',
           headers: { 'content-type': 'application/json', [BRIDGE_KEY_HEADER]: key },
           body: JSON.stringify(payload ?? {}),
+          ...(signal ? { signal } : {}),
         })
       } catch {
+        if (signal?.aborted) return failure('CANCELLED', 'The request was cancelled.')
         return failure(
           'OFFLINE',
           'ScanDesk’s local service cannot be reached. Is it still running?',
@@ -87,6 +89,7 @@ export function createBrowserTransport(host: BrowserHost): Transport {
       try {
         text = await response.text()
       } catch {
+        if (signal?.aborted) return failure('CANCELLED', 'The request was cancelled.')
         return failure('OFFLINE', 'The connection to ScanDesk’s local service was interrupted.')
       }
       return parseResult(text)

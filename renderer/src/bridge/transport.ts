@@ -11,8 +11,12 @@ declare global {
 
 /** One host's way of reaching main: a request per channel, and pushed events. */
 export interface Transport {
-  /** Sends one request; always resolves to a Result (transport failures become errors). */
-  request(channel: ChannelName, payload: unknown): Promise<Result<unknown>>
+  /**
+   * Sends one request; always resolves to a Result (transport failures become errors). An abort
+   * of `signal` lets go of the request where the host can (browser mode: the HTTP request, so it
+   * holds none of the page's connections); main is told apart, with `api.cancel`.
+   */
+  request(channel: ChannelName, payload: unknown, signal?: AbortSignal): Promise<Result<unknown>>
   /** Subscribes to one pushed event; returns the unsubscribe function. */
   on(event: EventName, listener: (payload: unknown) => void): () => void
 }

@@ -20,18 +20,22 @@ export interface Answer<T> {
 
 /**
  * Sends one read and throws a failure as an OperationError. An abort of `signal` (a superseded
- * or unwatched read) cancels the request in main and rejects with the signal's reason, which
- * the query cache ignores.
+ * or unwatched read) cancels the request in main, lets go of it in the page (in browser mode its
+ * HTTP request: a screen left frees its connections for the next one's reads) and rejects with
+ * the signal's reason, which the query cache ignores.
  */
 async function send<T>(
   signal: AbortSignal | undefined,
-  call: (requestId: string | undefined) => Promise<Result<Answer<T>>>,
+  call: (
+    requestId: string | undefined,
+    signal: AbortSignal | undefined,
+  ) => Promise<Result<Answer<T>>>,
 ): Promise<Answer<T>> {
   const requestId = signal ? newRequestId() : undefined
   const onAbort = () => requestId && cancelRequest(requestId)
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    const result = await call(requestId)
+    const result = await call(requestId, signal)
     if (signal?.aborted) throw signal.reason
     if (!result.ok) throw new OperationError(result.error)
     return result.data
@@ -47,7 +51,7 @@ export function fetchOperation<Id extends OperationId>(
   input: InputOf<Id>,
   signal?: AbortSignal,
 ): Promise<Answer<OutputOf<Id>>> {
-  return send(signal, (requestId) => callApi(accountId, op, input, requestId))
+  return send(signal, (requestId, s) => callApi(accountId, op, input, requestId, s))
 }
 
 /** Reads one operation chosen at run time (untyped answer, checked by main). */
@@ -57,5 +61,5 @@ export function fetchDynamic(
   input: DynamicInput,
   signal?: AbortSignal,
 ): Promise<Answer<unknown>> {
-  return send(signal, (requestId) => callDynamic(accountId, op, input, requestId))
+  return send(signal, (requestId, s) => callDynamic(accountId, op, input, requestId, s))
 }

@@ -13,6 +13,7 @@ import type { AppError } from '@contract/errors'
 import { useDelayedFlag } from '@/composables/delayedFlag'
 import { operationInRelease } from '@/stores/scope'
 import { useAppStore } from '@/stores/app'
+import { backgroundReads } from './backgroundReads'
 import { toAppError, type OperationError } from './errors'
 import { fetchDynamic, fetchOperation, type Answer } from './fetchOperation'
 import { operationKey, parseKey } from './keys'
@@ -26,6 +27,12 @@ export interface OperationOptions {
   keepPrevious?: boolean
   /** How long an answer counts as fresh, in ms (default: the app's). */
   staleTime?: number
+  /**
+   * A read of a panel below the first screen: it waits its turn in the window's background
+   * reads (data/backgroundReads.ts, 2 at once), so the first screen's reads and the next
+   * screen's find free connections.
+   */
+  background?: boolean
 }
 
 /** What a view gets from a read. */
@@ -101,15 +108,21 @@ function readOptions<I, T>(
   op: OperationId,
   value: I | null,
   fetcher: Fetcher<I, T>,
-  settings: { enabled: boolean; keepPrevious: boolean; staleTime: number | undefined },
+  settings: {
+    enabled: boolean
+    keepPrevious: boolean
+    staleTime: number | undefined
+    background: boolean
+  },
 ): DefineQueryOptions<Answer<T>, OperationError> {
-  const { keepPrevious, staleTime } = settings
+  const { keepPrevious, staleTime, background } = settings
   return {
     key: operationKey(accountId ?? '-', op, value ?? {}),
     enabled: settings.enabled,
     ...(staleTime !== undefined ? { staleTime } : {}),
     query: ({ signal }) => {
       if (accountId === null || value === null) throw new Error('read held back')
+      if (background) return backgroundReads.run(() => fetcher(accountId, value, signal), signal)
       return fetcher(accountId, value, signal)
     },
     // Only ever the same account's previous answer: another account's data never shows here.
@@ -138,6 +151,7 @@ function useRead<I, T>(
       enabled: canRead(app.accountId, value),
       keepPrevious: options.keepPrevious ?? false,
       staleTime: options.staleTime,
+      background: options.background ?? false,
     })
   })
 

@@ -5,6 +5,7 @@ import { byTestId, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { bulkRun } from '@/test/fixtures'
 import { mountRouted, type Routed } from '@/test/routed'
+import BulkRunItems from './BulkRunItems.vue'
 import BulkRunView from './BulkRunView.vue'
 
 const RUN_ID = '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
@@ -71,8 +72,8 @@ describe('a bulk run’s result page', () => {
     await open()
     const drawn = rows()
     expect(drawn.map((r) => r.dataset.state)).toEqual(Array(50).fill('done'))
-    const table = () => screen!.wrapper.findComponent({ name: 'ElTable' })
-    const given = table().props('data')
+    const table = () => screen!.wrapper.findComponent(BulkRunItems)
+    const given = table().props('items')
 
     for (const done of [70, 80, 90]) {
       current = run(done)
@@ -83,7 +84,7 @@ describe('a bulk run’s result page', () => {
     }
     // The page was read again (at most every 2 s), found the same: the table was given nothing new.
     expect(reads().length).toBeGreaterThan(1)
-    expect(table().props('data')).toBe(given)
+    expect(table().props('items')).toBe(given)
     expect(rows().every((row, i) => row === drawn[i])).toBe(true)
 
     // The run ends: the page is read at once, and a write that moved is drawn.
@@ -98,6 +99,35 @@ describe('a bulk run’s result page', () => {
     await flushPromises()
     expect(rows()[0].dataset.state).toBe('failed')
     expect(theTestId('bulk-run-counts').textContent).toMatch(/199 done, 0 skipped, 1 failed/)
+    current = run(0)
+  })
+
+  it('links a made exception to its page and gives a failed write the service’s words', async () => {
+    current = run(1)
+    fake.handle('bulk.get', (): BulkRunDetails => ({
+      ...current,
+      items: [
+        item(0, 'done'),
+        { ...item(1, 'failed'), message: 'The service refused: <b>expired</b>' },
+        item(2, 'skipped'),
+      ],
+      matching: 3,
+    }))
+    await open()
+    expect(rows().map((r) => r.dataset.state)).toEqual(['done', 'failed', 'skipped'])
+    const tags = [...document.querySelectorAll('[data-testid="bulk-run-items"] .el-tag')]
+    expect(tags.map((t) => t.textContent)).toEqual(['Done', 'Failed', 'Skipped'])
+    expect(tags[1].classList).toContain('el-tag--danger')
+    // the service's words are text, never markup
+    expect(document.querySelector('[data-testid="bulk-run-items"] b')).toBeNull()
+    expect(document.body.textContent).toContain('The service refused: <b>expired</b>')
+
+    const link = theTestId('bulk-item-result') as HTMLAnchorElement
+    expect(link.textContent).toBe('exc-0')
+    expect(link.getAttribute('href')).toContain('/exceptions/exc-0')
+    link.click()
+    await flushPromises()
+    expect(screen!.router.currentRoute.value.fullPath).toBe('/exceptions/exc-0')
     current = run(0)
   })
 })
