@@ -135,10 +135,10 @@ export async function accountAction(page: Page, accountId: string, actionTestId:
 
 /**
  * Chromium of this worker: launched by the first journey that asks and kept for the next files
- * (the e2e project runs its files one after another in one worker that is not torn down between
- * them), launched again if it went away. Journeys share it and nothing else: each works in
- * browser contexts of its own (`newPage`, `newContext`: a fresh profile each) and
- * closeContexts() closes them after its tests.
+ * (each e2e worker runs its files one after another and is not torn down between them; two
+ * workers run side by side, each with its own Chromium), launched again if it went away. The
+ * worker's journeys share it and nothing else: each works in browser contexts of its own
+ * (`newPage`, `newContext`: a fresh profile each) and closeContexts() closes them after its tests.
  */
 let workerChromium: Promise<Browser> | null = null
 

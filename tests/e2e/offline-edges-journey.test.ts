@@ -107,6 +107,11 @@ describe('offline edges and honest verdicts (issue 21)', () => {
     await page.locator('[data-op="notifications.mark_read"]:visible').click()
     await expect.poll(() => page.getByTestId('nav-outbox-count').textContent(), WAIT).toBe('1')
     await expect.poll(() => readCell(page, id), WAIT).toBe('Read (pending)')
+    // The toast that says so sits over the top bar (and stays while the pointer is on it): the
+    // badge is clicked once it has gone, not through it.
+    const queued = page.locator('.el-message', { hasText: 'Queued — it will be sent' })
+    await queued.waitFor({ state: 'attached', ...WAIT })
+    await queued.waitFor({ state: 'detached', ...WAIT })
 
     // 6. back online: the outbox sends it and the row says what the service now says
     await workOffline(page, false)
