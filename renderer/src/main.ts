@@ -23,4 +23,4 @@ app.use(router)
 syncWindowTitle(router)
 app.mount('#app')
 // Once the first screen is there, the list and detail screens' code loads while the user looks.
-void router.isReady().then(prefetchScreens)
+void router.isReady().then(() => prefetchScreens())
