@@ -1,5 +1,6 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
 import { watchEffect } from 'vue'
+import { holdBackgroundReadsWhileNavigating } from './data/backgroundReads'
 import { GROUP_NAV, LIBRARY_NAV, groupPath } from './navigation'
 import { RESOURCES, detailName } from './resources'
 import {
@@ -117,6 +118,8 @@ const routes: RouteRecordRaw[] = [
 /** The app's router: hash history (the page is a file in Electron, and one path in browser mode). */
 export function createAppRouter() {
   const router = createRouter({ history: createWebHashHistory(), routes })
+  // First, so the hold covers the guards below and the new screen's code loading.
+  holdBackgroundReadsWhileNavigating(router)
   // Without accounts there is only the welcome screen; with accounts, no welcome screen.
   router.beforeEach(async (to) => {
     const accounts = useAccountsStore()
