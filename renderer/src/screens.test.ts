@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
-import { loadWhenIdle } from './screens'
+import { GROUP_NAV } from './navigation'
+import {
+  GROUP_VIEWS,
+  RESOURCE_DETAIL_VIEW,
+  RESOURCE_LIST_VIEW,
+  loadWhenIdle,
+  screensToPrefetch,
+} from './screens'
 
 /** An idle scheduler run by hand: `slot()` runs the next callback asked for. */
 function manualIdle() {
@@ -46,5 +53,22 @@ describe('loading screens when idle', () => {
     await clock.slot()
     await clock.slot()
     expect(after).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('the screens loaded when idle', () => {
+  it('are the list screens in the sidebar order, each once, then the generic detail', () => {
+    const loaders = screensToPrefetch()
+    expect(new Set(loaders).size).toBe(loaders.length)
+    expect(loaders.at(-1)).toBe(RESOURCE_DETAIL_VIEW)
+    const at = (l: unknown) => loaders.indexOf(l as never)
+    // the generic list (Targets is the sidebar's first of those) before Vulnerabilities' own
+    expect(at(RESOURCE_LIST_VIEW)).toBeGreaterThanOrEqual(0)
+    expect(at(GROUP_VIEWS.vulnerabilities)).toBeGreaterThanOrEqual(0)
+    for (const group of Object.keys(GROUP_VIEWS) as (keyof typeof GROUP_VIEWS)[])
+      expect(at(GROUP_VIEWS[group]), group).toBeGreaterThanOrEqual(0)
+    const order = GROUP_NAV.map((g) => g.group)
+    expect(order.indexOf('targets')).toBeLessThan(order.indexOf('vulnerabilities'))
+    expect(at(RESOURCE_LIST_VIEW)).toBeLessThan(at(GROUP_VIEWS.vulnerabilities))
   })
 })
