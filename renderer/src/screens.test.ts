@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { createLimiter } from './data/backgroundReads'
 import { GROUP_NAV } from './navigation'
 import {
   GROUP_VIEWS,
@@ -7,6 +8,8 @@ import {
   loadWhenIdle,
   screensToPrefetch,
 } from './screens'
+
+const settle = () => new Promise((r) => setTimeout(r, 0))
 
 /** An idle scheduler run by hand: `slot()` runs the next callback asked for. */
 function manualIdle() {
@@ -53,6 +56,22 @@ describe('loading screens when idle', () => {
     await clock.slot()
     await clock.slot()
     expect(after).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('loading screens when idle, as background work', () => {
+  it('waits while the limiter is held (a screen being opened), then loads', async () => {
+    const clock = manualIdle()
+    const limiter = createLimiter(2)
+    const load = vi.fn(async () => ({}))
+    const release = limiter.hold()
+    loadWhenIdle([load], clock.idle, limiter)
+    await clock.slot()
+    expect(load).not.toHaveBeenCalled()
+    expect(limiter.waiting).toBe(1)
+    release()
+    await settle()
+    expect(load).toHaveBeenCalledTimes(1)
   })
 })
 

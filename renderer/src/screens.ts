@@ -1,5 +1,6 @@
 import type { Component } from 'vue'
 import type { GroupId } from '@contract/catalog'
+import { backgroundReads, type Limiter } from './data/backgroundReads'
 import { GROUP_NAV } from './navigation'
 import { RESOURCES, RESOURCE_GROUPS } from './resources'
 
@@ -19,16 +20,20 @@ const whenIdle: IdleScheduler = (run) => {
 
 /**
  * Loads each loader's code in an idle slot of its own, one after the other (never one long task
- * of them all). A failed load is left to the route, which retries it when opened.
+ * of them all), through `limiter` when given: as background work it then waits while the router
+ * moves to a screen (the hold of data/backgroundReads), and takes no more connections than the
+ * other background reads. A failed load is left to the route, which retries it when opened.
  */
-export function loadWhenIdle(loaders: readonly Loader[], idle: IdleScheduler = whenIdle): void {
+export function loadWhenIdle(
+  loaders: readonly Loader[],
+  idle: IdleScheduler = whenIdle,
+  limiter?: Limiter,
+): void {
   const queue = [...loaders]
   const step = () => {
     const load = queue.shift()
     if (!load) return
-    void load()
-      .catch(() => undefined)
-      .finally(() => idle(step))
+    void (limiter ? limiter.run(load) : load()).catch(() => undefined).finally(() => idle(step))
   }
   idle(step)
 }
@@ -75,10 +80,11 @@ export const BUILT_GROUPS: ReadonlySet<GroupId> = new Set([
  * shell has shown, so opening a list waits for its rows, not for its code. The first screen does
  * not carry it (the budget in build-output.test.ts). Profiled on the large seed (issue 22 §1):
  * the Vulnerabilities screen's own chunks (7 files) were fetched after the click, 30-60 ms of its
- * cold open, sharing the connections with the dashboard's reads.
+ * cold open, sharing the connections with the dashboard's reads. They are background work: a
+ * probe at load ~6 saw the remaining screens' chunks loading while a just-opened list read.
  */
 export function prefetchScreens(idle: IdleScheduler = whenIdle): void {
-  loadWhenIdle(screensToPrefetch(), idle)
+  loadWhenIdle(screensToPrefetch(), idle, backgroundReads)
 }
 
 /** The list screens in the sidebar's order, each once, then the generic detail. */
