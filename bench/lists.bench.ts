@@ -11,11 +11,17 @@ import type { Page } from 'playwright-core'
 import { waitForList, type BrowserMode } from '../tests/e2e/browser-mode'
 import { openBenchApp } from './app'
 import { SMOKE, mib, rounds } from './proc'
+import { startProfile } from './profile'
 import { median } from './stats'
 
 // SCANDESK_BENCH_ROUNDS and SCANDESK_BENCH_VISITS shorten a run while iterating on a fix.
 const ROUNDS = Number(process.env.SCANDESK_BENCH_ROUNDS) || rounds(7)
 const VISITS = Number(process.env.SCANDESK_BENCH_VISITS) || (SMOKE ? 6 : 100)
+// For finding where a cold open's time goes: SCANDESK_BENCH_LISTS_TRACE=1 prints each cold open's
+// bridge calls (op, ms from the click to sent and to answered); SCANDESK_BENCH_LISTS_PROFILE names
+// a file prefix for the page's CPU profile of each list's first cold open.
+const TRACE = !!process.env.SCANDESK_BENCH_LISTS_TRACE
+const PROFILE = process.env.SCANDESK_BENCH_LISTS_PROFILE || null
 const GOAL_MEDIAN = 1.5
 const GOAL_WORST = 2.5
 const GOAL_HEAP_MIB = 10
@@ -31,8 +37,15 @@ const PAGE_HELPERS = `
     try {
       const url = typeof input === 'string' ? input : input.url
       if (url.includes('/bridge/call/api.call') && init && typeof init.body === 'string') {
-        calls.push({ url, init: { ...init }, op: JSON.parse(init.body).op })
+        const call = { url, init: { ...init }, op: JSON.parse(init.body).op, t0: performance.now() }
+        calls.push(call)
         if (calls.length > 100) calls.shift()
+        const answer = realFetch(input, init)
+        answer.then(
+          () => (call.t1 = performance.now()),
+          () => (call.t1 = -1),
+        )
+        return answer
       }
     } catch {}
     return realFetch(input, init)
@@ -67,6 +80,19 @@ const PAGE_HELPERS = `
     },
   }
   window.__bench = {
+    // the bridge calls sent or answered since \`since\` (ms of the page's clock): op, sent, answered
+    trace(since) {
+      const ms = (t) => Math.round(t - since)
+      const ops = calls
+        .filter((c) => c.t0 >= since || !c.t1 || c.t1 >= since)
+        .map((c) => c.op + ' ' + ms(c.t0) + '→' + (c.t1 ? ms(c.t1) : '…'))
+      const others = performance
+        .getEntriesByType('resource')
+        .filter((e) => !e.name.includes('api.call') && e.responseEnd >= since)
+        .map((e) => e.name.split('/').pop() + ' ' + ms(e.startTime) + '→' + ms(e.responseEnd))
+      return [...ops, ...others]
+    },
+    now: () => performance.now(),
     // ms from the action to its new rows painted
     async time(resource, act, args) {
       const before = sig(resource)
@@ -172,6 +198,8 @@ async function roundOf(
   app: BrowserMode,
   c: ListCase,
   add: (action: string, ms: number, base: number) => void,
+  notes: string[],
+  first: boolean,
 ): Promise<void> {
   const measure = async (action: string, act: string, args: string[]) => {
     const ms = await timed(page, c.resource, act, args).catch((err: unknown) => {
@@ -183,7 +211,14 @@ async function roundOf(
   // cold: a fresh page load, the list's route never opened
   await app.goto(page, 'dashboard')
   await page.locator(nav(c.resource)).waitFor({ timeout: 60_000 })
+  const since = (await page.evaluate('window.__bench.now()')) as number
+  const profile = PROFILE && first ? await startProfile(page) : null
   await measure('open (cold)', 'click', [nav(c.resource)])
+  if (profile) notes.push(...(await profile.stop(`${PROFILE}-${c.resource}.cpuprofile`)))
+  if (TRACE) {
+    const calls = (await page.evaluate(`window.__bench.trace(${since})`)) as string[]
+    notes.push(`  ${c.resource} cold: ${calls.join(', ')}`)
+  }
   await measure('sort', 'click', ['th.is-sortable', c.sortLabel])
   await measure('next page', 'click', ['[data-testid="resource-pager"] .btn-next'])
   await page.locator('[data-testid="resource-pager"] .el-pagination__sizes .el-select').click()
@@ -212,15 +247,23 @@ export async function benchLists(): Promise<string[]> {
   const lines: string[] = []
   try {
     const samples = new Map<string, { app: number[]; base: number[] }>()
+    const notes: string[] = []
     for (let round = 0; round < ROUNDS; round++)
       for (const c of CASES)
-        await roundOf(page, app, c, (action, ms, base) => {
-          const key = `${c.resource}: ${action}`
-          const s = samples.get(key) ?? { app: [], base: [] }
-          s.app.push(ms)
-          s.base.push(base)
-          samples.set(key, s)
-        })
+        await roundOf(
+          page,
+          app,
+          c,
+          (action, ms, base) => {
+            const key = `${c.resource}: ${action}`
+            const s = samples.get(key) ?? { app: [], base: [] }
+            s.app.push(ms)
+            s.base.push(base)
+            samples.set(key, s)
+          },
+          notes,
+          round === 0,
+        )
 
     const ratios: number[] = []
     lines.push(
@@ -239,6 +282,7 @@ export async function benchLists(): Promise<string[]> {
     const verdict = (v: number, goal: number) => (v <= goal ? 'within' : 'OVER')
     lines.push(
       `lists: median ${mid.toFixed(2)}x (goal ≤ ${GOAL_MEDIAN}x: ${verdict(mid, GOAL_MEDIAN)}), worst ${worst.toFixed(2)}x (goal ≤ ${GOAL_WORST}x: ${verdict(worst, GOAL_WORST)})`,
+      ...notes,
     )
 
     // memory across list visits: the renderer's heap after a forced collection, and main's RSS

@@ -32,6 +32,7 @@ beforeAll(async () => {
   mkdirSync(join(rendererDir, 'assets'), { recursive: true })
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ScanDesk</title>')
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
+  writeFileSync(join(rendererDir, 'assets', 'ResourceTable-CmNnM_-p.js'), 'console.log(2)')
   writeFileSync(join(root, 'package.json'), '{"secret": "outside the renderer"}')
   server = await startBrowserServer({ core: fakeCore, rendererDir })
   ;({ cookie, key } = await exchange(server))
@@ -427,6 +428,19 @@ describe('static files', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8')
     expect(answer.body).toBe('console.log(1)')
+  })
+
+  it('lets the browser keep a built file named by its hash, and ask again for any other', async () => {
+    const hashed = await send(server.port, '/assets/ResourceTable-CmNnM_-p.js', {
+      headers: { Cookie: cookie },
+    })
+    expect(hashed.status).toBe(200)
+    expect(hashed.body).toBe('console.log(2)')
+    expect(hashed.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+    const plain = await send(server.port, '/assets/app.js', { headers: { Cookie: cookie } })
+    expect(plain.headers['cache-control']).toBe('no-cache')
+    const shell = await send(server.port, '/scans/running', { headers: { Cookie: cookie } })
+    expect(shell.headers['cache-control']).toBe('no-store')
   })
 
   it('serves the app shell for history-mode routes', async () => {
