@@ -11,17 +11,20 @@ import type { Page } from 'playwright-core'
 import { waitForList, type BrowserMode } from '../tests/e2e/browser-mode'
 import { openBenchApp } from './app'
 import { SMOKE, mib, rounds } from './proc'
-import { startProfile } from './profile'
+import { startProfile, startTimeline } from './profile'
 import { median } from './stats'
 
 // SCANDESK_BENCH_ROUNDS and SCANDESK_BENCH_VISITS shorten a run while iterating on a fix.
 const ROUNDS = Number(process.env.SCANDESK_BENCH_ROUNDS) || rounds(7)
 const VISITS = Number(process.env.SCANDESK_BENCH_VISITS) || (SMOKE ? 6 : 100)
-// For finding where a cold open's time goes: SCANDESK_BENCH_LISTS_TRACE=1 prints each cold open's
-// bridge calls (op, ms from the click to sent and to answered); SCANDESK_BENCH_LISTS_PROFILE names
-// a file prefix for the page's CPU profile of each list's first cold open.
+// For finding where an action's time goes: SCANDESK_BENCH_LISTS_TRACE=1 prints each action's
+// bridge calls and files (ms from the action to sent and to answered); SCANDESK_BENCH_LISTS_PROFILE
+// names a file prefix for the page's CPU profile of each action of the first round.
 const TRACE = !!process.env.SCANDESK_BENCH_LISTS_TRACE
 const PROFILE = process.env.SCANDESK_BENCH_LISTS_PROFILE || null
+// SCANDESK_BENCH_LISTS_TIMELINE=1: each action's main-thread work by kind (script, style, layout,
+// paint, gc) from the page's timeline, every round.
+const TIMELINE = !!process.env.SCANDESK_BENCH_LISTS_TIMELINE
 const GOAL_MEDIAN = 1.5
 const GOAL_WORST = 2.5
 const GOAL_HEAP_MIB = 10
@@ -81,7 +84,9 @@ const PAGE_HELPERS = `
   }
   window.__bench = {
     // the bridge calls sent or answered since \`since\` (ms of the page's clock): op, sent, answered
-    trace(since) {
+    // the bridge calls and files of the last timed action: ms from the action to sent and answered
+    trace() {
+      const since = this.started
       const ms = (t) => Math.round(t - since)
       const ops = calls
         .filter((c) => c.t0 >= since || !c.t1 || c.t1 >= since)
@@ -92,7 +97,6 @@ const PAGE_HELPERS = `
         .map((e) => e.name.split('/').pop() + ' ' + ms(e.startTime) + '→' + ms(e.responseEnd))
       return [...ops, ...others]
     },
-    now: () => performance.now(),
     // ms from the action to its new rows painted
     async time(resource, act, args) {
       const before = sig(resource)
@@ -101,6 +105,7 @@ const PAGE_HELPERS = `
         return now !== '' && now !== before
       }
       const start = performance.now()
+      this.started = start
       acts[act](...args)()
       await new Promise((resolve, reject) => {
         if (changed()) return resolve()
@@ -202,23 +207,28 @@ async function roundOf(
   first: boolean,
 ): Promise<void> {
   const measure = async (action: string, act: string, args: string[]) => {
+    const profile = PROFILE && first ? await startProfile(page) : null
+    const timeline = TIMELINE ? await startTimeline(page) : null
     const ms = await timed(page, c.resource, act, args).catch((err: unknown) => {
       throw new Error(`${c.resource}, ${action}: ${err instanceof Error ? err.message : err}`)
     })
+    if (timeline)
+      notes.push(`  ${c.resource}, ${action} (${ms.toFixed(0)} ms): ${await timeline.stop()}`)
+    if (profile) {
+      const file = `${PROFILE}-${c.resource}-${action.replace(/\W+/g, '-')}.cpuprofile`
+      notes.push(`  ${c.resource}, ${action}:`, ...(await profile.stop(file)))
+    }
+    if (TRACE) {
+      const calls = (await page.evaluate(`window.__bench.trace()`)) as string[]
+      notes.push(`  ${c.resource}, ${action}: ${calls.join(', ')}`)
+    }
     await waitForList(page, c.resource)
     add(action, ms, await baseline(page, c.op))
   }
   // cold: a fresh page load, the list's route never opened
   await app.goto(page, 'dashboard')
   await page.locator(nav(c.resource)).waitFor({ timeout: 60_000 })
-  const since = (await page.evaluate('window.__bench.now()')) as number
-  const profile = PROFILE && first ? await startProfile(page) : null
   await measure('open (cold)', 'click', [nav(c.resource)])
-  if (profile) notes.push(...(await profile.stop(`${PROFILE}-${c.resource}.cpuprofile`)))
-  if (TRACE) {
-    const calls = (await page.evaluate(`window.__bench.trace(${since})`)) as string[]
-    notes.push(`  ${c.resource} cold: ${calls.join(', ')}`)
-  }
   await measure('sort', 'click', ['th.is-sortable', c.sortLabel])
   await measure('next page', 'click', ['[data-testid="resource-pager"] .btn-next'])
   await page.locator('[data-testid="resource-pager"] .el-pagination__sizes .el-select').click()

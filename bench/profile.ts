@@ -102,3 +102,77 @@ function name(n: ProfileNode): string {
   const file = f.url.split('/').pop() ?? ''
   return `${f.functionName || '(anon)'}@${file}:${f.lineNumber + 1}`
 }
+
+interface TraceEvent {
+  name: string
+  ph: string
+  dur?: number
+  tid: number
+  ts: number
+  args?: { data?: { frame?: string } }
+}
+
+/** Kinds of the renderer's main-thread work, by the timeline's event names. */
+const KINDS: [string, RegExp][] = [
+  [
+    'script',
+    /^(FunctionCall|EvaluateScript|TimerFire|FireAnimationFrame|RunMicrotasks|v8\.callFunction|EventDispatch|XHRReadyStateChange)$/,
+  ],
+  ['style', /^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet)$/],
+  ['layout', /^(Layout|UpdateLayerTree|IntersectionObserverController::computeIntersections)$/],
+  ['paint', /^(Paint|PrePaint|Layerize|Commit|CompositeLayers|RasterTask)$/],
+  ['gc', /^(MinorGC|MajorGC|V8\.GC.*|BlinkGC\..*)$/],
+]
+
+/**
+ * Starts the page's timeline trace (Chrome's tracing); `stop()` sums the main thread's top-level
+ * work by kind (script, style, layout, paint, gc): where an action's time went besides JavaScript.
+ */
+export async function startTimeline(page: Page): Promise<{ stop(): Promise<string> }> {
+  const cdp: CDPSession = await page.context().newCDPSession(page)
+  const events: TraceEvent[] = []
+  cdp.on('Tracing.dataCollected', (e) => {
+    events.push(...(e.value as unknown as TraceEvent[]))
+  })
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8',
+    transferMode: 'ReportEvents',
+  })
+  return {
+    async stop() {
+      const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()))
+      await cdp.send('Tracing.end')
+      await done
+      await cdp.detach()
+      // the renderer's main thread: the one running the page's scripts
+      const byThread = new Map<number, number>()
+      for (const e of events)
+        if (e.name === 'FunctionCall' || e.name === 'EvaluateScript')
+          byThread.set(e.tid, (byThread.get(e.tid) ?? 0) + (e.dur ?? 0))
+      const main = [...byThread].sort((a, b) => b[1] - a[1])[0]?.[0]
+      const sums = new Map<string, number>()
+      // only complete events not inside another counted one (nesting would count twice)
+      const counted = events
+        .filter((e) => e.tid === main && e.ph === 'X' && e.dur !== undefined)
+        .map((e) => ({ e, kind: KINDS.find(([, re]) => re.test(e.name))?.[0] }))
+        .filter((x) => x.kind)
+        .sort((a, b) => a.e.ts - b.e.ts)
+      let end = -Infinity
+      for (const { e, kind } of counted) {
+        if (e.ts < end) continue
+        end = e.ts + e.dur!
+        sums.set(kind!, (sums.get(kind!) ?? 0) + e.dur! / 1000)
+      }
+      const names = new Map<string, number>()
+      for (const e of events)
+        if (e.tid === main && e.ph === 'X' && e.dur)
+          names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000)
+      const top = [...names].sort((a, b) => b[1] - a[1]).slice(0, 14)
+      return (
+        KINDS.map(([k]) => `${k} ${(sums.get(k) ?? 0).toFixed(1)}`).join(', ') +
+        ' ms; ' +
+        top.map(([n, v]) => `${n} ${v.toFixed(1)}`).join(', ')
+      )
+    },
+  }
+}

@@ -83,6 +83,29 @@ describe('a resource table', () => {
     })
   })
 
+  it('makes its page-size dropdown only when opened, and asks the chosen size from page 1', async () => {
+    mountTable('targets')
+    await flushPromises()
+    const pager = byTestId('resource-pager')[0]
+    const sizes = pager.querySelector<HTMLElement>('.el-pagination__sizes .el-select__wrapper')!
+    expect(pager.querySelector('[aria-label="Rows a page"]')).not.toBeNull()
+    expect(pager.textContent).toContain('25/page')
+    expect(document.querySelectorAll('.el-select-dropdown__item')).toHaveLength(0)
+    sizes.click()
+    await flushPromises()
+    const items = [...document.querySelectorAll<HTMLElement>('.el-select-dropdown__item')]
+    expect(items.map((el) => el.textContent?.trim())).toEqual([
+      '10/page',
+      '25/page',
+      '50/page',
+      '100/page',
+    ])
+    items.find((el) => el.textContent?.trim() === '100/page')!.click()
+    await flushPromises()
+    const lists = apiCalls(fake).filter((c) => c.op === 'targets.list')
+    expect(lists.at(-1)?.input).toEqual({ query: { page: 1, per_page: 100, sort: '-created_at' } })
+  })
+
   it('says once what main read in part, marks those rows and offers no action on a row as sent', async () => {
     const warnings = [
       '1 row had a field of another type than expected (attributes.name): shown as text.',
