@@ -70,8 +70,13 @@ export function useAccountPolicy() {
  * The vulnerabilities list's due filter, kept in the address like its other filters, and the
  * window's account's policy: what the filter asks of the service (a first-seen range of the
  * chosen severity), and each row's due state for the Due and Overdue columns.
+ *
+ * `readExceptions` holds the read of the account's exceptions back until it says yes: the list
+ * asks once its first rows are on screen, so the 500 exceptions do not share the connection and
+ * main's time with the rows' own read (issue 22 §1). Until they are `known`, no row has a due
+ * state (an exception may pause it).
  */
-export function useDueDates() {
+export function useDueDates(readExceptions: () => boolean = () => true) {
   const route = useRoute()
   const router = useRouter()
   const { policy } = useAccountPolicy()
@@ -104,7 +109,13 @@ export function useDueDates() {
   }
 
   // The account's exceptions (the newest 500 by expiry: one read), which stop a finding's clock.
-  const exceptions = useRows('exceptions.list', { query: { per_page: 500, sort: '-expires_at' } })
+  const exceptions = useRows(
+    'exceptions.list',
+    { query: { per_page: 500, sort: '-expires_at' } },
+    { enabled: readExceptions },
+  )
+  /** The exceptions are in (or could not be read: then no row is paused by one). */
+  const known = computed(() => exceptions.data.value !== undefined || !!exceptions.error.value)
   const exceptionsOf = computed(() => {
     const map = new Map<string, ClockException[]>()
     for (const { attributes: e } of exceptions.rows.value) {
@@ -115,15 +126,26 @@ export function useDueDates() {
     return map
   })
 
-  /** A row's due state now, its exceptions' pauses included. */
+  /** A row's due state now, its exceptions' pauses included (none until they are known). */
   function stateOf(id: string, a: Record<string, unknown>, now: number): DueState {
+    if (!known.value) return { kind: 'none' }
     if (typeof a.severity !== 'string' || typeof a.first_seen_at !== 'string')
       return { kind: 'none' }
     const finding = { severity: a.severity, first_seen_at: a.first_seen_at }
     return dueState(finding, policy.value, now, exceptionsOf.value.get(id) ?? [])
   }
 
-  return { policy, filter, severity, needsSeverity, noDueDate, extraQuery, setFilter, stateOf }
+  return {
+    policy,
+    filter,
+    severity,
+    needsSeverity,
+    noDueDate,
+    extraQuery,
+    setFilter,
+    stateOf,
+    known,
+  }
 }
 
 /** Whole days overdue of a state, for the Overdue column ('' when not overdue). */

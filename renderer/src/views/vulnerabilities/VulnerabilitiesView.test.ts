@@ -1,0 +1,86 @@
+import { flushPromises } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { byTestId } from '@/test/dom'
+import { deferred } from '@/test/fakeScandesk'
+import { useFakeApp } from '@/test/fakeApp'
+import { mountWithApp } from '@/test/mountApp'
+import VulnerabilitiesView from './VulnerabilitiesView.vue'
+
+const fake = useFakeApp()
+
+type Call = { op: string; input: { query?: Record<string, unknown> } }
+const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
+const DAY = 86_400_000
+const finding = (id: string) => ({
+  id,
+  type: 'vulnerability',
+  attributes: {
+    title: `Finding ${id}`,
+    severity: 'high',
+    cvss_score: 7.5,
+    first_seen_at: new Date(Date.now() - 10 * DAY).toISOString(),
+    last_seen_at: null,
+  },
+})
+// vul-1 is under an exception in force: its clock is paused
+const exception = {
+  id: 'exc-1',
+  type: 'exception',
+  attributes: {
+    vulnerability_id: 'vul-1',
+    state: 'active',
+    activated_at: new Date(Date.now() - DAY).toISOString(),
+    expires_at: new Date(Date.now() + 30 * DAY).toISOString(),
+  },
+}
+
+const asked = (op: string) =>
+  fake.calls.filter((c) => c.channel === 'api.call' && (c.payload as Call).op === op)
+
+async function mountList() {
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/vulnerabilities', name: 'vulnerabilities', component: VulnerabilitiesView },
+      { path: '/:rest(.*)*', component: { render: () => null } },
+    ],
+  })
+  await router.push('/vulnerabilities')
+  mountWithApp({ template: '<router-view />' }, { global: { plugins: [router] } })
+  await flushPromises()
+}
+
+describe('the vulnerabilities list’s due dates', () => {
+  it('reads the exceptions only once its rows are on screen, and dates no row before them', async () => {
+    const rows = deferred<unknown>()
+    const exceptions = deferred<unknown>()
+    fake.handle('api.call', (p: Call) => {
+      if (p.op === 'vulnerabilities.list') return rows.promise
+      if (p.op === 'exceptions.list') return exceptions.promise
+      if (p.op === 'user.permissions') return answer({ data: { permissions: [] } })
+      return answer({ data: [], meta: { pagination: { total_count: 0 } } })
+    })
+    fake.handle('api.cancel', () => ({ cancelled: true }))
+    await mountList()
+    expect(asked('vulnerabilities.list')).toHaveLength(1)
+    expect(asked('exceptions.list')).toHaveLength(0)
+
+    rows.resolve(
+      answer({
+        data: [finding('vul-1'), finding('vul-2')],
+        meta: { pagination: { total_count: 2 } },
+      }),
+    )
+    await flushPromises()
+    expect(asked('exceptions.list')).toHaveLength(1)
+    // until the exceptions are in, no row says a date an exception might pause
+    expect(byTestId('row-due').map((el) => el.textContent?.trim())).toEqual(['…', '…'])
+
+    exceptions.resolve(answer({ data: [exception], meta: { pagination: { total_count: 1 } } }))
+    await flushPromises()
+    const due = byTestId('row-due').map((el) => el.textContent?.trim())
+    expect(due[0]).toBe('Paused')
+    expect(due[1]).toMatch(/\d/)
+  })
+})
