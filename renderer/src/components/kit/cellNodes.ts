@@ -51,6 +51,28 @@ export function cellText(v: unknown): string {
 }
 
 /**
+ * The words of a value of a kind drawn as words alone (a date, yes or no, text, a number); null
+ * for an empty value and for the kinds drawn with markup (tags, a progress).
+ */
+function plainText(value: unknown, kind: ColumnKind | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null
+  switch (kind) {
+    case 'datetime':
+      return formatDateTime(String(value))
+    case 'boolean':
+      return value ? 'Yes' : 'No'
+    case 'severity':
+    case 'tags':
+    case 'status':
+    case 'progress':
+    case 'severity-counts':
+      return null
+    default:
+      return cellText(value)
+  }
+}
+
+/**
  * A value of a column kind as plain elements; null for a kind drawn by a component (progress:
  * CellValue's el-progress).
  */
@@ -61,9 +83,9 @@ export function cellValueNode(
 ): VNode | null {
   if (value === null || value === undefined || value === '')
     return h('span', { class: 'cell--empty' }, '—')
+  const text = plainText(value, kind)
+  if (text !== null) return h('span', text)
   switch (kind) {
-    case 'datetime':
-      return h('span', formatDateTime(String(value)))
     case 'severity':
       return tagNode(cellText(value), {
         type: 'info',
@@ -71,8 +93,6 @@ export function cellValueNode(
         style: severityTagStyle(String(value)),
         attrs: { 'data-severity': String(value) },
       })
-    case 'boolean':
-      return h('span', value ? 'Yes' : 'No')
     case 'tags':
       return h(
         'span',
@@ -85,8 +105,6 @@ export function cellValueNode(
         type: look.tones?.[text] ?? 'info',
       })
     }
-    case 'progress':
-      return null
     case 'severity-counts': {
       const v = typeof value === 'object' ? (value as Record<string, unknown>) : {}
       const counts = SEVERITIES.filter((s) => Number(v[s]) > 0)
@@ -102,7 +120,7 @@ export function cellValueNode(
       ])
     }
     default:
-      return h('span', cellText(value))
+      return null
   }
 }
 
@@ -141,6 +159,9 @@ export function resourceCellNode(
       },
       p.text,
     )
+  // words alone are the cell's one element (a row's elements are most of its style's cost)
+  const text = plainText(attributes[column.key], column.kind)
+  if (text !== null) return h('span', { 'data-column': column.key }, text)
   const value = cellValueNode(attributes[column.key], column.kind, column)
   return value && h('span', { 'data-column': column.key }, [value])
 }
