@@ -11,6 +11,7 @@ import { mountWithApp } from '@/test/mountApp'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
 import ConfirmHost from './ConfirmHost.vue'
 import ResourceTable from './ResourceTable.vue'
+import LightTable from './table/LightTable.vue'
 
 let permissions: string[]
 
@@ -104,6 +105,26 @@ describe('a resource table', () => {
     await flushPromises()
     const lists = apiCalls(fake).filter((c) => c.op === 'targets.list')
     expect(lists.at(-1)?.input).toEqual({ query: { page: 1, per_page: 100, sort: '-created_at' } })
+  })
+
+  it('draws its rows once a page, given no slot by the page', async () => {
+    const wrapper = mountTable('targets')
+    await flushPromises()
+    // the light table's draws, counted by its own before-update hook
+    const table = wrapper.findComponent(LightTable).vm.$ as unknown as { bu: (() => void)[] | null }
+    let draws = 0
+    table.bu = [...(table.bu ?? []), () => draws++]
+    document.querySelector<HTMLElement>('[data-testid="resource-pager"] .btn-next')!.click()
+    await flushPromises()
+    expect(
+      apiCalls(fake)
+        .filter((c) => c.op === 'targets.list')
+        .at(-1)?.input,
+    ).toEqual({
+      query: { page: 2, per_page: 25, sort: '-created_at' },
+    })
+    // the rows of page 2, not the loading flag or this table's own redraws
+    expect(draws).toBe(1)
   })
 
   it('says once what main read in part, marks those rows and offers no action on a row as sent', async () => {
