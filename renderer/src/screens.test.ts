@@ -6,6 +6,7 @@ import {
   RESOURCE_DETAIL_VIEW,
   RESOURCE_LIST_VIEW,
   loadWhenIdle,
+  PREFETCH_FIRST,
   screensToPrefetch,
 } from './screens'
 
@@ -76,18 +77,20 @@ describe('loading screens when idle, as background work', () => {
 })
 
 describe('the screens loaded when idle', () => {
-  it('are the list screens in the sidebar order, each once, then the generic detail', () => {
+  it('are the analyst’s first lists, then the others in the sidebar order, each once, then the generic detail', () => {
     const loaders = screensToPrefetch()
     expect(new Set(loaders).size).toBe(loaders.length)
     expect(loaders.at(-1)).toBe(RESOURCE_DETAIL_VIEW)
     const at = (l: unknown) => loaders.indexOf(l as never)
-    // the generic list (Targets is the sidebar's first of those) before Vulnerabilities' own
-    expect(at(RESOURCE_LIST_VIEW)).toBeGreaterThanOrEqual(0)
-    expect(at(GROUP_VIEWS.vulnerabilities)).toBeGreaterThanOrEqual(0)
     for (const group of Object.keys(GROUP_VIEWS) as (keyof typeof GROUP_VIEWS)[])
       expect(at(GROUP_VIEWS[group]), group).toBeGreaterThanOrEqual(0)
+    // the triage workbench, then the generic list (Targets'), then the sidebar's order: Reports'
+    // own screen (before Vulnerabilities in the sidebar) comes after both
+    expect(PREFETCH_FIRST).toEqual(['vulnerabilities', 'targets'])
+    expect(at(GROUP_VIEWS.vulnerabilities)).toBe(0)
+    expect(at(RESOURCE_LIST_VIEW)).toBe(1)
     const order = GROUP_NAV.map((g) => g.group)
-    expect(order.indexOf('targets')).toBeLessThan(order.indexOf('vulnerabilities'))
-    expect(at(RESOURCE_LIST_VIEW)).toBeLessThan(at(GROUP_VIEWS.vulnerabilities))
+    expect(order.indexOf('reports')).toBeLessThan(order.indexOf('vulnerabilities'))
+    expect(at(GROUP_VIEWS.reports)).toBeGreaterThan(1)
   })
 })
