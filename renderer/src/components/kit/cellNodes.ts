@@ -1,4 +1,4 @@
-import { h, type VNode } from 'vue'
+import { cloneVNode, h, type VNode } from 'vue'
 import { severityTagStyle } from '@/components/charts/severity'
 import type { ColumnDef, ColumnKind } from '@/resources'
 import { formatDateTime } from '@/utils/format'
@@ -162,6 +162,7 @@ export function resourceCellNode(
   // words alone are the cell's one element (a row's elements are most of its style's cost)
   const text = plainText(attributes[column.key], column.kind)
   if (text !== null) return h('span', { 'data-column': column.key }, text)
+  // the value's own element carries the column: no wrapper (a row's elements are its style's cost)
   const value = cellValueNode(attributes[column.key], column.kind, column)
-  return value && h('span', { 'data-column': column.key }, [value])
+  return value && cloneVNode(value, { 'data-column': column.key })
 }
