@@ -43,6 +43,13 @@ export function overdueListOf(severity: string) {
   return { name: 'vulnerabilities', query: { severity, [OVERDUE_KEY]: 'true' } }
 }
 
+/**
+ * No due filter: nothing more to ask. One object, so that a move of the address that leaves the
+ * filter off (a page, a sort, another filter) gives the list the same query, not a new one that
+ * draws the whole table again.
+ */
+const NO_RANGE: Readonly<Record<string, string>> = Object.freeze({})
+
 /** An instant no finding was first seen before: the range of a severity without due dates. */
 const NOTHING = { first_seen_before: '1970-01-01T00:00:00Z' }
 
@@ -95,7 +102,7 @@ export function useDueDates(readExceptions: () => boolean = () => true) {
     () => !!filter.value && !!severity.value && daysFor(policy.value, severity.value) === null,
   )
   const extraQuery = computed<Record<string, string>>(() => {
-    if (!filter.value || !severity.value) return {}
+    if (!filter.value || !severity.value) return NO_RANGE
     return firstSeenRange(filter.value, severity.value, policy.value, anchor.value) ?? NOTHING
   })
 

@@ -1,5 +1,5 @@
 import { h, type VNode } from 'vue'
-import type { RouteLocationRaw, Router } from 'vue-router'
+import { START_LOCATION, type RouteLocationRaw, type Router } from 'vue-router'
 import type { Reference } from '@/composables/references'
 import { UNNAMED_WORDS, type RecordName } from '@/data/useNames'
 import { detailRoute, type ResourceDef } from '@/resources'
@@ -35,7 +35,10 @@ function link(router: Router, to: RouteLocationRaw, title: string, text: string)
   return h(
     'a',
     {
-      href: router.resolve(to).href,
+      // resolved against the start location, not the current one: reading the current route
+      // here made every table with references draw all its rows again on each move of the
+      // address (a sort, a page, a filter); a record's page does not depend on where one is
+      href: router.resolve(to, START_LOCATION).href,
       class: 'record-ref__link',
       title,
       onClick: (e: MouseEvent) => {

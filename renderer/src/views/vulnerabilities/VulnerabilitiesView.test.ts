@@ -5,6 +5,7 @@ import { byTestId } from '@/test/dom'
 import { deferred } from '@/test/fakeScandesk'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
+import LightTable from '@/components/kit/table/LightTable.vue'
 import VulnerabilitiesView from './VulnerabilitiesView.vue'
 
 const fake = useFakeApp()
@@ -21,6 +22,8 @@ const finding = (id: string) => ({
     cvss_score: 7.5,
     first_seen_at: new Date(Date.now() - 10 * DAY).toISOString(),
     last_seen_at: null,
+    host_ip: '192.0.2.1',
+    host_id: 'hst-1',
   },
 })
 // vul-1 is under an exception in force: its clock is paused
@@ -43,12 +46,14 @@ async function mountList() {
     history: createMemoryHistory(),
     routes: [
       { path: '/vulnerabilities', name: 'vulnerabilities', component: VulnerabilitiesView },
+      { path: '/hosts/:id', name: 'hosts-detail', component: { render: () => null } },
       { path: '/:rest(.*)*', component: { render: () => null } },
     ],
   })
   await router.push('/vulnerabilities')
-  mountWithApp({ template: '<router-view />' }, { global: { plugins: [router] } })
+  const wrapper = mountWithApp({ template: '<router-view />' }, { global: { plugins: [router] } })
   await flushPromises()
+  return { router, wrapper }
 }
 
 describe('the vulnerabilities list’s due dates', () => {
@@ -82,5 +87,33 @@ describe('the vulnerabilities list’s due dates', () => {
     const due = byTestId('row-due').map((el) => el.textContent?.trim())
     expect(due[0]).toBe('Paused')
     expect(due[1]).toMatch(/\d/)
+  })
+})
+
+describe('the vulnerabilities list’s rows', () => {
+  it('are not drawn again when the address moves without changing them', async () => {
+    fake.handle('api.call', (p: Call) => {
+      if (p.op === 'vulnerabilities.list')
+        return answer({
+          data: [finding('vul-1'), finding('vul-2')],
+          meta: { pagination: { total_count: 2 } },
+        })
+      if (p.op === 'user.permissions') return answer({ data: { permissions: [] } })
+      return answer({ data: [], meta: { pagination: { total_count: 0 } } })
+    })
+    fake.handle('api.cancel', () => ({ cancelled: true }))
+    const { router, wrapper } = await mountList()
+    // the host column links each row's host to its page
+    expect(wrapper.findAll('a.record-ref__link').map((a) => a.attributes('href'))).toEqual([
+      router.resolve({ name: 'hosts-detail', params: { id: 'hst-1' } }).href,
+      router.resolve({ name: 'hosts-detail', params: { id: 'hst-1' } }).href,
+    ])
+    const table = wrapper.findComponent(LightTable).vm.$ as unknown as { bu: (() => void)[] | null }
+    let draws = 0
+    table.bu = [...(table.bu ?? []), () => draws++]
+    // a key the list does not read (another screen's, a saved view's name…)
+    await router.replace('/vulnerabilities?unrelated=1')
+    await flushPromises()
+    expect(draws).toBe(0)
   })
 })
