@@ -80,3 +80,14 @@ export async function errorOfField(field: string): Promise<string> {
   const el = document.querySelector(`[data-field="${field}"] .el-form-item__error`)
   return el?.textContent?.trim() ?? ''
 }
+
+/**
+ * Counts the draws (updates) of a mounted component from now on, through its own before-update
+ * hooks: for the tests that a list is drawn once an action, not again for nothing.
+ */
+export function countDraws(wrapper: { vm: { $: unknown } }): () => number {
+  const instance = wrapper.vm.$ as { bu: (() => void)[] | null }
+  let draws = 0
+  instance.bu = [...(instance.bu ?? []), () => draws++]
+  return () => draws
+}

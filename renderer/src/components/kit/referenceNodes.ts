@@ -1,8 +1,9 @@
-import { h, type VNode } from 'vue'
-import { START_LOCATION, type RouteLocationRaw, type Router } from 'vue-router'
+import { h, inject, type VNode } from 'vue'
+import { routerKey, START_LOCATION, type RouteLocationRaw, type Router } from 'vue-router'
 import type { Reference } from '@/composables/references'
 import { UNNAMED_WORDS, type RecordName } from '@/data/useNames'
 import { detailRoute, type ResourceDef } from '@/resources'
+import { useReleaseGuard } from '@/stores/scope'
 import './references.css'
 
 // References to other records as plain elements: a table draws one per row in its own render
@@ -10,7 +11,7 @@ import './references.css'
 // §1); RecordRef and ReferenceValue draw the same for the other screens. Never HTML.
 
 /** A record's page, where it has one the release offers and the record is not known missing. */
-export function recordRoute(
+function recordRoute(
   resource: ResourceDef | null | undefined,
   id: string,
   name: RecordName,
@@ -28,6 +29,11 @@ export function recordRoute(
 export interface LinkContext {
   router: Router | undefined
   has: (opId: string) => boolean
+}
+
+/** The links' context of the component being set up (its router, if any, and its release). */
+export function useLinks(): LinkContext {
+  return { router: inject(routerKey, undefined), has: useReleaseGuard().has }
 }
 
 /** A link followed by the router, as RouterLink does (a modified or other-button click is left). */
