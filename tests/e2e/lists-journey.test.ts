@@ -15,6 +15,28 @@ const rows = (page: Page) =>
 const severityFilter = (page: Page) =>
   page.locator('[data-testid="resource-filters"] [data-filter="severity"]')
 
+/**
+ * The fill and words of the first row's severity tag, and the page's colours of `severity` and of
+ * words on it (its theme's `--sd-severity-*`), all as Chromium computes them.
+ */
+const tagColours = (page: Page, severity: string) =>
+  page.evaluate(`(() => {
+    const colour = (value) => {
+      const probe = document.createElement('span')
+      probe.style.color = value
+      document.body.append(probe)
+      const computed = getComputedStyle(probe).color
+      probe.remove()
+      return computed
+    }
+    const tag = getComputedStyle(document.querySelector(
+      '.resource-table[data-resource="vulnerabilities"] tbody tr [data-column="severity"] .el-tag'))
+    return {
+      tag: [tag.backgroundColor, tag.color],
+      theme: [colour('var(--sd-severity-${severity})'), colour('var(--sd-severity-text)')],
+    }
+  })()`) as Promise<{ tag: string[]; theme: string[] }>
+
 /** Every row of the list on screen shows this severity (and there is at least one). */
 async function allRowsAre(page: Page, severity: string): Promise<void> {
   const matching = page.locator('.resource-table[data-resource="vulnerabilities"] tbody tr', {
@@ -46,6 +68,10 @@ describe('lists that remember, on the demo service', () => {
     await page.waitForURL(/#\/vulnerabilities\?severity=high$/, WAIT)
     await waitForList(page, 'vulnerabilities')
     await allRowsAre(page, 'high')
+    // the tag is filled with its severity's colour (app.css' rule), its words readable on it
+    const colours = await tagColours(page, 'high')
+    expect(colours.tag).toEqual(colours.theme)
+    expect(colours.tag[0]).not.toBe('rgba(0, 0, 0, 0)')
 
     const first = rows(page).first().getByTestId('resource-open')
     const title = (await first.textContent())!.trim()

@@ -27,4 +27,15 @@ describe('the severity colours of the stylesheet', () => {
       expect(declared).toContain(`--sd-severity-${s}: ${SEVERITY_PALETTE[theme][s]};`)
     expect(declared).toContain(`--sd-severity-text: ${SEVERITY_TEXT[theme]};`)
   })
+
+  it('fill a dark tag of each severity, its words in the text colour (a rule, not a style a tag)', () => {
+    expect(rule('.el-tag.el-tag--dark[data-severity]')).toContain(
+      '--el-tag-text-color: var(--sd-severity-text);',
+    )
+    for (const s of SEVERITIES) {
+      const declared = rule(`.el-tag.el-tag--dark[data-severity='${s}']`)
+      expect(declared).toContain(`--el-tag-bg-color: var(--sd-severity-${s});`)
+      expect(declared).toContain(`--el-tag-border-color: var(--sd-severity-${s});`)
+    }
+  })
 })

@@ -1,12 +1,14 @@
-import { cloneVNode, h, type VNode } from 'vue'
-import { severityTagStyle } from '@/components/charts/severity'
+import { createTextVNode, Fragment, h, type VNode } from 'vue'
 import type { ColumnDef, ColumnKind } from '@/resources'
 import { formatDateTime } from '@/utils/format'
 
 // A table's cells as plain elements, drawn in the table's own render: a list of 100 rows has
 // about a thousand cells, and a component per cell (and one per tag) was most of a page's cost.
-// Tags carry Element Plus' el-tag markup and classes (the look of `<el-tag size="small">`); their
-// styles and the cells' own are CellValue.vue's, which every table loads.
+// Tags carry Element Plus' el-tag classes (the look of `<el-tag size="small">`) as one element, an
+// inline block rather than el-tag's flex box around a content span (a list's rows hold hundreds of
+// tags: each element and each flex box is style and layout work on every page drawn); a severity
+// tag's fill is app.css's rule for its `data-severity`, not a style of its own. Their styles and
+// the cells' own are CellValue.vue's, which every table loads.
 // Service data is hostile content: everything is rendered as text, never as HTML.
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
@@ -17,29 +19,22 @@ export interface CellLook {
   tones?: Readonly<Record<string, 'warning' | 'danger' | 'success'>>
 }
 
-/** `<el-tag size="small" disable-transitions>` as plain elements. */
+/** `<el-tag size="small" disable-transitions>`'s look as one element. */
 export function tagNode(
   text: string,
   o: {
     type?: string
     effect?: 'dark' | 'light' | 'plain'
-    style?: Record<string, string>
     attrs?: Record<string, string>
   } = {},
 ): VNode {
   return h(
     'span',
     {
-      class: [
-        'el-tag',
-        `el-tag--${o.type ?? 'primary'}`,
-        'el-tag--small',
-        `el-tag--${o.effect ?? 'light'}`,
-      ],
-      style: o.style,
+      class: `el-tag el-tag--${o.type ?? 'primary'} el-tag--small el-tag--${o.effect ?? 'light'} cell-tag`,
       ...o.attrs,
     },
-    [h('span', { class: 'el-tag__content' }, text)],
+    text,
   )
 }
 
@@ -90,15 +85,17 @@ export function cellValueNode(
       return tagNode(cellText(value), {
         type: 'info',
         effect: 'dark',
-        style: severityTagStyle(String(value)),
         attrs: { 'data-severity': String(value) },
       })
-    case 'tags':
+    case 'tags': {
+      // the tags side by side, no box around them (CellValue.vue spaces them); none as a dash
+      const tags = Array.isArray(value) ? value.map(String) : []
+      if (!tags.length) return h('span', { class: 'cell--empty' }, '—')
       return h(
-        'span',
-        { class: 'cell__tags' },
-        (Array.isArray(value) ? value.map(String) : []).map((t) => tagNode(t, { type: 'primary' })),
+        Fragment,
+        tags.map((t) => tagNode(t, { type: 'primary' })),
       )
+    }
     case 'status': {
       const text = cellText(value)
       return tagNode(look.labels?.[text] ?? text.replace(/_/g, ' '), {
@@ -108,11 +105,10 @@ export function cellValueNode(
     case 'severity-counts': {
       const v = typeof value === 'object' ? (value as Record<string, unknown>) : {}
       const counts = SEVERITIES.filter((s) => Number(v[s]) > 0)
-      return h('span', { class: 'cell__tags' }, [
+      return h(Fragment, [
         ...counts.map((s) =>
           tagNode(`${Number(v[s])} ${s.charAt(0).toUpperCase()}`, {
             effect: 'dark',
-            style: severityTagStyle(s),
             attrs: { title: s, 'data-severity': s },
           }),
         ),
@@ -128,6 +124,7 @@ export function cellValueNode(
  * One cell of a resource table: the column's value, or, where the column says so, why the value
  * is not known yet (a scan's findings while it runs), or that a change made offline waits in the
  * outbox ("Read (pending)") until the service takes it. Null: the value is drawn by CellValue.
+ * The cell itself (LightTable's td) carries the column's key; words are its text, no element.
  */
 export function resourceCellNode(
   column: ColumnDef,
@@ -139,12 +136,7 @@ export function resourceCellNode(
   if (unknown)
     return h(
       'span',
-      {
-        class: 'resource-cell--muted',
-        title: unknown.long,
-        'data-column': column.key,
-        'data-cell-state': 'unknown',
-      },
+      { class: 'resource-cell--muted', title: unknown.long, 'data-cell-state': 'unknown' },
       unknown.short,
     )
   const p = column.pending
@@ -154,15 +146,11 @@ export function resourceCellNode(
       {
         class: 'resource-cell--pending',
         title: 'Waits in the outbox; sent when the service is back.',
-        'data-column': column.key,
         'data-cell-state': 'pending',
       },
       p.text,
     )
-  // words alone are the cell's one element (a row's elements are most of its style's cost)
   const text = plainText(attributes[column.key], column.kind)
-  if (text !== null) return h('span', { 'data-column': column.key }, text)
-  // the value's own element carries the column: no wrapper (a row's elements are its style's cost)
-  const value = cellValueNode(attributes[column.key], column.kind, column)
-  return value && cloneVNode(value, { 'data-column': column.key })
+  if (text !== null) return createTextVNode(text)
+  return cellValueNode(attributes[column.key], column.kind, column)
 }

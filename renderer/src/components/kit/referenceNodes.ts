@@ -37,16 +37,20 @@ export function useLinks(): LinkContext {
 }
 
 /** A link followed by the router, as RouterLink does (a modified or other-button click is left). */
-function link(router: Router, to: RouteLocationRaw, title: string, text: string): VNode {
+function link(
+  router: Router,
+  to: RouteLocationRaw,
+  attrs: Record<string, string | undefined>,
+  text: string,
+): VNode {
   return h(
     'a',
     {
+      ...attrs,
       // resolved against the start location, not the current one: reading the current route
       // here made every table with references draw all its rows again on each move of the
       // address (a sort, a page, a filter); a record's page does not depend on where one is
       href: router.resolve(to, START_LOCATION).href,
-      class: 'record-ref__link',
-      title,
       onClick: (e: MouseEvent) => {
         const modified = e.metaKey || e.altKey || e.ctrlKey || e.shiftKey
         if (e.defaultPrevented || e.button !== 0 || modified) return
@@ -60,7 +64,8 @@ function link(router: Router, to: RouteLocationRaw, title: string, text: string)
 
 /**
  * One record: its name, linked to its page where it has one; while the name is read, its id
- * (muted); where no name can be had, its id and why, in words.
+ * (muted); where no name can be had, its id and why, in words. A linked name is one element (a
+ * table draws one a row).
  */
 export function recordRefNode(
   ctx: LinkContext,
@@ -72,26 +77,27 @@ export function recordRefNode(
   const text = name.state === 'named' ? name.name : id
   const note = name.state === 'unnamed' ? UNNAMED_WORDS[name.reason] : null
   const loading = name.state === 'loading'
-  return h(
-    'span',
-    {
-      class: loading ? 'record-ref record-ref--loading' : 'record-ref',
-      'data-name-state': name.state,
-      'data-record-id': id,
-      'aria-busy': loading ? 'true' : undefined,
-    },
-    [
-      to && ctx.router ? link(ctx.router, to, id, text) : text,
-      note ? h('span', { class: 'record-ref__note' }, ` (${note})`) : null,
-    ],
-  )
+  const ref = {
+    class: loading ? 'record-ref record-ref--loading' : 'record-ref',
+    'data-name-state': name.state,
+    'data-record-id': id,
+    'aria-busy': loading ? 'true' : undefined,
+  }
+  const router = to ? ctx.router : undefined
+  if (router && to && !note)
+    return link(router, to, { ...ref, class: `${ref.class} record-ref__link`, title: id }, text)
+  return h('span', ref, [
+    router && to ? link(router, to, { class: 'record-ref__link', title: id }, text) : text,
+    note ? h('span', { class: 'record-ref__note' }, ` (${note})`) : null,
+  ])
 }
 
 const UNKNOWN: RecordName = { state: 'unnamed', reason: 'failed' }
 
 /**
  * An attribute that refers to other records: each one by name, or, when it refers to none, that
- * in words ("No scanner"), never a dash that could mean "not loaded".
+ * in words ("No scanner"), never a dash that could mean "not loaded". One record is its reference
+ * alone; several, or none, are held in a `reference-value`.
  */
 export function referenceNode(
   ctx: LinkContext,
@@ -105,6 +111,7 @@ export function referenceNode(
       : r.resource
         ? nameOf(r.resource.key, id)
         : UNKNOWN
+  if (r.ids.length === 1) return recordRefNode(ctx, r.resource, r.ids[0]!, nameFor(r.ids[0]!))
   const parts: (VNode | string)[] = []
   r.ids.forEach((id, i) => {
     if (i) parts.push(', ')

@@ -35,14 +35,7 @@ export function useResourceCells(
     if (!c) return null
     return (
       resourceCellNode(c, row.id, row.attributes, pending) ??
-      h('span', { 'data-column': c.key }, [
-        h(CellValue, {
-          value: row.attributes[c.key],
-          kind: c.kind,
-          labels: c.labels,
-          tones: c.tones,
-        }),
-      ])
+      h(CellValue, { value: row.attributes[c.key], kind: c.kind, labels: c.labels, tones: c.tones })
     )
   }
   return { tableColumns, extraKeys, rowName, cellOf }
