@@ -37,17 +37,19 @@ describe('a pick list over another resource', () => {
 describe('a pick list asks for its choices', () => {
   const targetReads = () => apiCalls(fake).filter((c) => c.op === 'targets.list')
 
-  it('only once it is opened, not when it is drawn', async () => {
+  it('only once it is opened, not when it is drawn (nor its dropdown)', async () => {
     fake.handle('api.call', () => listAnswer('T', 2))
     mountWithApp(ResourcePicker, {
       props: { resource: resourceByKey('targets')!, modelValue: null },
     })
     await flushPromises()
     expect(targetReads()).toHaveLength(0)
+    expect(document.querySelector('.el-select-dropdown')).toBeNull()
     document.querySelector<HTMLElement>('.el-select__wrapper')!.click()
     await flushPromises()
     expect(targetReads()).toHaveLength(1)
     expect(document.body.textContent).toContain('T 1')
+    expect(document.querySelector('.el-select-dropdown')).not.toBeNull()
   })
 
   it('at once when it starts with a value, to show that value by its name', async () => {
