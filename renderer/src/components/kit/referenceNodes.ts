@@ -77,7 +77,7 @@ export function recordRefNode(
   const text = name.state === 'named' ? name.name : id
   const note = name.state === 'unnamed' ? UNNAMED_WORDS[name.reason] : null
   const loading = name.state === 'loading'
-  const ref = {
+  const own = {
     class: loading ? 'record-ref record-ref--loading' : 'record-ref',
     'data-name-state': name.state,
     'data-record-id': id,
@@ -85,8 +85,8 @@ export function recordRefNode(
   }
   const router = to ? ctx.router : undefined
   if (router && to && !note)
-    return link(router, to, { ...ref, class: `${ref.class} record-ref__link`, title: id }, text)
-  return h('span', ref, [
+    return link(router, to, { ...own, class: `${own.class} record-ref__link`, title: id }, text)
+  return h('span', own, [
     router && to ? link(router, to, { class: 'record-ref__link', title: id }, text) : text,
     note ? h('span', { class: 'record-ref__note' }, ` (${note})`) : null,
   ])
@@ -111,7 +111,9 @@ export function referenceNode(
       : r.resource
         ? nameOf(r.resource.key, id)
         : UNKNOWN
-  if (r.ids.length === 1) return recordRefNode(ctx, r.resource, r.ids[0]!, nameFor(r.ids[0]!))
+  const [only] = r.ids
+  if (r.ids.length === 1 && only !== undefined)
+    return recordRefNode(ctx, r.resource, only, nameFor(only))
   const parts: (VNode | string)[] = []
   r.ids.forEach((id, i) => {
     if (i) parts.push(', ')
