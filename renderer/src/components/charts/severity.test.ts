@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  SEVERITIES,
-  SEVERITY_COLORS,
-  SEVERITY_PALETTE,
-  SEVERITY_TEXT,
-  severityTagStyle,
-} from './severity'
+import { SEVERITIES, SEVERITY_COLORS, SEVERITY_PALETTE, SEVERITY_TEXT } from './severity'
 import { paint } from './theme'
 
 /** WCAG 2 relative luminance of #rrggbb. */
@@ -56,15 +50,6 @@ describe('the severities’ colours', () => {
     const { critical, high } = SEVERITY_PALETTE[theme]
     const apart = Math.abs(hue(critical) - hue(high))
     expect(Math.min(apart, 360 - apart)).toBeGreaterThanOrEqual(60)
-  })
-
-  it('fill a severity tag with the theme’s colour and its text colour', () => {
-    expect(severityTagStyle('critical')).toEqual({
-      '--el-tag-bg-color': 'var(--sd-severity-critical, #6b21a8)',
-      '--el-tag-border-color': 'var(--sd-severity-critical, #6b21a8)',
-      '--el-tag-text-color': 'var(--sd-severity-text, #ffffff)',
-    })
-    expect(severityTagStyle('bogus')).toBeUndefined()
   })
 
   it('are resolved against the page when a chart draws them', () => {

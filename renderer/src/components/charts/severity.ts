@@ -44,22 +44,12 @@ export const SEVERITY_TEXT = { light: '#ffffff', dark: '#0a0a0a' } as const
 
 /**
  * A severity's colour in the current theme, as a CSS variable (with the light one as fallback):
- * tags use it as is, charts resolve it when they draw (components/charts/theme.ts `paint`).
+ * charts resolve it when they draw (components/charts/theme.ts `paint`); tags are filled by
+ * app.css' rule for a dark tag's `data-severity`.
  */
 export const SEVERITY_COLORS: Record<Severity, string> = Object.fromEntries(
   SEVERITIES.map((s) => [s, `var(--sd-severity-${s}, ${SEVERITY_PALETTE.light[s]})`]),
 ) as Record<Severity, string>
-
-/** The style of a tag filled with a severity's colour (Element Plus' tag variables). */
-export function severityTagStyle(severity: string): Record<string, string> | undefined {
-  const s = SEVERITIES.find((x) => x === severity)
-  if (!s) return undefined
-  return {
-    '--el-tag-bg-color': SEVERITY_COLORS[s],
-    '--el-tag-border-color': SEVERITY_COLORS[s],
-    '--el-tag-text-color': `var(--sd-severity-text, ${SEVERITY_TEXT.light})`,
-  }
-}
 
 /** The counts in severity order, missing or odd values read as 0. */
 export function severityRows(counts: Partial<Record<string, unknown>> | null | undefined) {

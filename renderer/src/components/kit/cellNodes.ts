@@ -1,4 +1,5 @@
 import { createTextVNode, Fragment, h, type VNode } from 'vue'
+import { SEVERITIES } from '@/components/charts/severity'
 import type { ColumnDef, ColumnKind } from '@/resources'
 import { formatDateTime } from '@/utils/format'
 
@@ -10,8 +11,6 @@ import { formatDateTime } from '@/utils/format'
 // tag's fill is app.css's rule for its `data-severity`, not a style of its own. Their styles and
 // the cells' own are CellValue.vue's, which every table loads.
 // Service data is hostile content: everything is rendered as text, never as HTML.
-
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
 
 /** What a cell shows besides the value itself. */
 export interface CellLook {

@@ -83,6 +83,12 @@ describe('a scan’s Changes', () => {
     expect(theTestId('changes-fixed').querySelector('a')?.getAttribute('href')).toContain(
       '/vulnerabilities/vul-1',
     )
+    // a changed severity, before → after, as dark tags app.css fills with each severity's colour
+    const tags = [...theTestId('changes-changed').querySelectorAll<HTMLElement>('.el-tag')]
+    expect(tags.map((t) => [t.dataset.severity, t.classList.contains('el-tag--dark')])).toEqual([
+      ['high', true],
+      ['critical', true],
+    ])
   })
 
   it('says in words what the data cannot say: no tables when nothing compares, changes unknown from times', async () => {
