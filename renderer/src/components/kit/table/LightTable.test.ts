@@ -138,6 +138,34 @@ describe('the light table', () => {
     expect(current()).toEqual(['gammahost1Delete gamma'])
   })
 
+  it('draws a new page into the rows that are there, each row then saying whose it is', async () => {
+    const chosen = new Set(['r2'])
+    const w = table({ chosen: (id) => chosen.has(id) })
+    const before = w.findAll('tbody tr').map((tr) => tr.element)
+    const next = [
+      { id: 'r4', name: 'delta', kind: 'web', score: 5 },
+      { id: 'r5', name: 'epsilon', kind: 'host', score: 7 },
+    ]
+    await w.setProps({ rows: next })
+    const rows = w.findAll('tbody tr')
+    // The first two rows are the same elements, the third is gone: nothing made anew.
+    expect(rows.map((tr) => tr.element)).toEqual(before.slice(0, 2))
+    expect(rows.map((tr) => tr.attributes('data-row-id'))).toEqual(['r4', 'r5'])
+    expect(rows.map((tr) => tr.findAll('.value').map((v) => v.text()))).toEqual([
+      ['delta', 'web', '5'],
+      ['epsilon', 'host', '7'],
+    ])
+    expect(rows.map((tr) => tr.find('button').text())).toEqual(['Delete delta', 'Delete epsilon'])
+    const boxes = rows.map((tr) => tr.find<HTMLInputElement>('input[type="checkbox"]'))
+    // r2's place now holds r5, which is not chosen; the boxes are named for their new rows.
+    expect(boxes.map((b) => b.element.checked)).toEqual([false, false])
+    expect(boxes.map((b) => b.attributes('aria-label'))).toEqual(['Choose delta', 'Choose epsilon'])
+    await rows[1].trigger('click')
+    expect(w.emitted('rowClick')).toEqual([['r5']])
+    await boxes[0].setValue(true)
+    expect(w.emitted('toggle')).toEqual([['r4']])
+  })
+
   it('says an empty list in words instead of drawing a table, and that it is loading', async () => {
     const w = table({ rows: [] })
     expect(w.attributes('aria-busy')).toBeUndefined()

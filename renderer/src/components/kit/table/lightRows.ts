@@ -8,6 +8,11 @@ import type { TableColumn } from './columns'
 // node the element it replaced (vuejs/core's traverseStaticChildren), so words that followed an
 // element in a cell stayed as they were. Styles: LightTable.vue's (not scoped: these elements do
 // not carry its scope).
+// Rows are keyed by their place on the page, not by their record's id: a new page, sort or filter
+// patches the rows that are there (their words, attributes and cells' contents) instead of
+// removing every row and making new ones; each row says whose it is (`data-row-id`), and nothing
+// in a row keeps state of its own (a row's open actions menu follows the record's id, its box is
+// drawn from the choice). Focus stays where it was on the page, as in a spreadsheet.
 
 /** One row of a light table: its id (the key, the events' argument). */
 export interface RowLike {
@@ -49,12 +54,12 @@ export default defineComponent({
         }),
       ])
     return () =>
-      props.rows.map((row) => {
+      props.rows.map((row, place) => {
         const current = row.id === props.current
         return h(
           'tr',
           {
-            key: row.id,
+            key: place,
             class: current ? 'light-table__row is-current' : 'light-table__row',
             'aria-current': current ? 'true' : undefined,
             'data-row-id': row.id,
