@@ -8,7 +8,7 @@ import type { upcomingScansResponse } from '@contract/catalog/scans'
 import { startSandbox } from '../sandbox/server'
 import { addBenchAccount, callChannel, startBenchCore } from './core-call'
 import { SMOKE, rounds } from './proc'
-import { median, ratioLine, timeEach } from './stats'
+import { median, ratioLine, spread, timeEach } from './stats'
 
 const ROUNDS = rounds(11)
 const PER_ROUND = SMOKE ? 20 : 200
@@ -66,6 +66,7 @@ export async function benchApiCall(): Promise<string[]> {
         median(base),
         1.1,
       ),
+      `  each round's ratio (the machine's noise, not a target): ${spread(core_.map((ms, i) => ms / base[i]))}x`,
     ]
   } finally {
     await close()

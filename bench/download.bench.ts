@@ -21,7 +21,7 @@ import {
   runTimed,
   startLoopProbe,
 } from './proc'
-import { median, ratioLine } from './stats'
+import { median, ratioLine, spread } from './stats'
 import { startSyntheticSandbox, type SyntheticSandbox } from './synthetic-sandbox'
 
 const ROUNDS = rounds(5)
@@ -181,6 +181,15 @@ function cpuLines(size: number, scandesk: Measured[], pairs: Run[]): string[] {
       pairs.map((r) => r.hashCpuMs),
       size,
     )}; the write-back of its file is left to the kernel's flusher threads)`,
+    ...(durable.length
+      ? [
+          `  each round's CPU per GiB, lowest–highest (the machine's noise, not a target): ScanDesk ${spread(
+            scandesk.map((r) => r.cpuMs / 1000 / (size / 1024 ** 3)),
+          )}, curl + openssl + sync -d f ${spread(durable.map((ms) => ms / 1000 / (size / 1024 ** 3)))}, curl + openssl ${spread(
+            both.map((ms) => ms / 1000 / (size / 1024 ** 3)),
+          )} s/GiB`,
+        ]
+      : []),
   ]
 }
 

@@ -5,6 +5,11 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
+/** `lowest–highest` of a non-empty list, each with `digits` decimals. */
+export function spread(values: readonly number[], digits = 2): string {
+  return `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`
+}
+
 /** Times `fn` `count` times in a row; returns each run's duration in milliseconds. */
 export async function timeEach(count: number, fn: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = []
