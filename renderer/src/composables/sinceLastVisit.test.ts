@@ -36,6 +36,9 @@ describe('the visit the dashboard records', () => {
     expect(result.state.value.answer?.newCritical.value).toBe(5)
 
     unmount()
+    // Leaving the dashboard records it a task later, once the next screen's reads are on their way.
+    expect(seen()).toEqual(['acct-aaaa'])
+    await new Promise((resolve) => setTimeout(resolve, 0))
     expect(seen()).toEqual(['acct-aaaa', 'acct-bbbb'])
   })
 
@@ -45,6 +48,7 @@ describe('the visit the dashboard records', () => {
     const { unmount } = mountComposable(() => useSinceLastVisit())
     await flushPromises()
     unmount()
+    await new Promise((resolve) => setTimeout(resolve, 0))
     expect(seen()).toEqual([])
   })
 

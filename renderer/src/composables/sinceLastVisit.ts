@@ -60,7 +60,11 @@ export function useSinceLastVisit() {
   onScopeDispose(() => {
     window.removeEventListener('pagehide', leave)
     asked++
-    leave()
+    // Recorded once the next screen has sent its first reads (its setup runs in this same flush):
+    // the write waits a task rather than go before them to main.
+    const left = shownFor
+    shownFor = null
+    setTimeout(() => markSeen(left), 0)
   })
   return { state, reload: load }
 }
