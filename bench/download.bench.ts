@@ -4,7 +4,8 @@
 // report over loopback, in alternating rounds of one run; `curl -o f` alone is printed too (the
 // limit if hashing were free). Wall time and CPU time (user + system, all threads) of each side
 // are printed side by side; the CPU target adds `sync -d f` to the baseline, since ScanDesk's file
-// is fsynced before its rename and curl's is not (see cpuLines). Files land in os.tmpdir() and are deleted after every round.
+// is fsynced before its rename and curl's is not (see cpuLines). Files land in os.tmpdir() and
+// are deleted after every round.
 // Size: SCANDESK_BENCH_GIB (default 1); the large run is 4× that.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -50,7 +51,7 @@ interface Run {
   hashCpuMs: number | null
   /** Time to make the downloaded file durable afterwards (`sync -d f`), not part of `ms`. */
   syncMs?: number
-  /** CPU time of that `sync -d f` (the write-back ScanDesk's own fsyncs pay; null off Linux); counted in the CPU target. */
+  /** CPU time of that `sync -d f` (the write-back ScanDesk's fsyncs pay; null off Linux): in the CPU target. */
   syncCpuMs?: number | null
 }
 
@@ -167,6 +168,7 @@ function cpuLines(size: number, scandesk: Measured[], pairs: Run[]): string[] {
   const verdict = !durable.length
     ? 'curl, openssl and sync not measured here (Linux only)'
     : `target ≤ curl + openssl + sync -d f: ${ours <= median(durable) ? 'within target' : 'OVER target'}`
+  const secondsPerGib = (ms: number) => ms / 1000 / (size / 1024 ** 3)
   const ratio = (baseline: number[]) =>
     baseline.length ? ` (${(ours / median(baseline)).toFixed(2)}x)` : ''
   return [
@@ -184,9 +186,9 @@ function cpuLines(size: number, scandesk: Measured[], pairs: Run[]): string[] {
     ...(durable.length
       ? [
           `  each round's CPU per GiB, lowest–highest (the machine's noise, not a target): ScanDesk ${spread(
-            scandesk.map((r) => r.cpuMs / 1000 / (size / 1024 ** 3)),
-          )}, curl + openssl + sync -d f ${spread(durable.map((ms) => ms / 1000 / (size / 1024 ** 3)))}, curl + openssl ${spread(
-            both.map((ms) => ms / 1000 / (size / 1024 ** 3)),
+            scandesk.map((r) => secondsPerGib(r.cpuMs)),
+          )}, curl + openssl + sync -d f ${spread(durable.map(secondsPerGib))}, curl + openssl ${spread(
+            both.map(secondsPerGib),
           )} s/GiB`,
         ]
       : []),
