@@ -112,10 +112,13 @@ describe('offline edges and honest verdicts (issue 21)', () => {
     const queued = page.locator('.el-message', { hasText: 'Queued — it will be sent' })
     await queued.waitFor(WAIT)
     // Where it comes to rest (its top; it slides down into place as it appears) against the bar.
-    const [top, barBottom] = await queued.evaluate((el) => [
-      parseFloat(getComputedStyle(el).top),
-      document.querySelector('.app-top-bar')!.getBoundingClientRect().bottom,
-    ])
+    const [top, barBottom] = (await page.evaluate(`(() => {
+      const message = [...document.querySelectorAll('.el-message')].find((el) =>
+        el.textContent.includes('Queued — it will be sent'),
+      )
+      const bar = document.querySelector('.app-top-bar')
+      return [parseFloat(getComputedStyle(message).top), bar.getBoundingClientRect().bottom]
+    })()`)) as [number, number]
     expect(top).toBeGreaterThanOrEqual(barBottom)
 
     // 6. back online: the outbox sends it and the row says what the service now says
