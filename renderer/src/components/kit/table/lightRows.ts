@@ -11,8 +11,9 @@ import type { TableColumn } from './columns'
 // Rows are keyed by their place on the page, not by their record's id: a new page, sort or filter
 // patches the rows that are there (their words, attributes and cells' contents) instead of
 // removing every row and making new ones; each row says whose it is (`data-row-id`), and nothing
-// in a row keeps state of its own (a row's open actions menu follows the record's id, its box is
-// drawn from the choice). Focus stays where it was on the page, as in a spreadsheet.
+// in a row keeps state of its own (a row's actions menu follows the record's id and opens only
+// for the click that made it; its box is drawn from the choice). Focus stays where it was on the
+// page, as in a spreadsheet.
 
 /** One row of a light table: its id (the key, the events' argument). */
 export interface RowLike {
