@@ -1,8 +1,9 @@
-import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
+import { createRouter, createWebHashHistory, type Router, type RouteRecordRaw } from 'vue-router'
 import { watchEffect } from 'vue'
+import type { GroupId } from '@contract/catalog'
 import { holdBackgroundReadsWhileNavigating } from './data/backgroundReads'
 import { GROUP_NAV, LIBRARY_NAV, groupPath } from './navigation'
-import { RESOURCES, detailName } from './resources'
+import { RESOURCE_GROUPS, RESOURCES, detailName } from './resources'
 import {
   BUILT_GROUPS,
   DETAIL_VIEWS,
@@ -129,7 +130,35 @@ export function createAppRouter() {
     if (accounts.hasAccounts && to.name === 'welcome') return { name: 'dashboard' }
     return true
   })
+  // Last: after the guards that may send the navigation elsewhere.
+  startFirstReadsOnEntry(router)
   return router
+}
+
+/**
+ * A list's page entered (not the list following its own address): its first read starts then,
+ * beside the page's code loading (data/firstReads.ts), not once the page is made. That module is
+ * loaded a task after the first screen is shown, so the read leaves with the click: a page whose
+ * code is in is made in the click's own task, before an import made then could run.
+ */
+export function startFirstReadsOnEntry(router: Router): void {
+  let loaded: typeof import('./data/firstReads') | null = null
+  const load = () => import('./data/firstReads').then((m) => (loaded = m))
+  const stop = router.afterEach(() => {
+    stop()
+    setTimeout(() => void load().catch(() => undefined), 0)
+  })
+  router.beforeEach((to, from) => {
+    const group = to.name as GroupId
+    if (to.path === from.path || !RESOURCE_GROUPS.has(group)) return
+    if (loaded) loaded.startFirstListRead(group, to.query)
+    // the page reads for itself if this fails
+    else
+      void load().then(
+        (m) => m.startFirstListRead(group, to.query),
+        () => undefined,
+      )
+  })
 }
 
 /** The window title: the account's name first, so every window says which account it shows. */

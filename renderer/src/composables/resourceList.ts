@@ -1,9 +1,9 @@
 import { computed, watch } from 'vue'
-import { useRoute } from 'vue-router'
-import { useOperationList, type ListOperationId } from '@/data/useOperationList'
+import { useRoute, type LocationQuery } from 'vue-router'
+import { useOperationList, type ListOperationId, type ListState } from '@/data/useOperationList'
 import type { ResourceDef } from '@/resources'
 import type { ListTrail } from '@/stores/listTrail'
-import { stateFromQuery, useListAddress } from './listAddress'
+import { stateFromQuery, useListAddress, type ListDefaults } from './listAddress'
 
 /** How a page shows a resource's list. */
 export interface ResourceListOptions {
@@ -19,6 +19,23 @@ export interface ResourceListOptions {
   extraQuery?: () => Record<string, string>
 }
 
+/** A resource's list as it starts with nothing chosen: its default sort, 25 rows (10 compact). */
+export function listDefaults(resource: ResourceDef, compact = false): ListDefaults {
+  return { sort: resource.defaultSort ?? '-created_at', perPage: compact ? 10 : 25 }
+}
+
+/**
+ * The state a page's main list of `resource` (no fixed filters, not compact) starts in at an
+ * address: what useResourceList reads before its first request.
+ */
+export function addressedListState(
+  resource: ResourceDef,
+  op: ListOperationId,
+  query: LocationQuery,
+): ListState {
+  return stateFromQuery(query, op, resource.filters ?? [], listDefaults(resource))
+}
+
 /**
  * The list behind ResourceTable: its operation, the filters offered (not the page's fixed ones),
  * kept in the address while `inAddress` (read from it before the first request), and what a CSV
@@ -29,10 +46,7 @@ export function useResourceList(resource: ResourceDef, options: ResourceListOpti
   const listOp = options.op ?? resource.ops.list
   const fixed = options.fixed ?? {}
   const filterNames = (resource.filters ?? []).filter((f) => !(f in fixed))
-  const defaults = {
-    sort: resource.defaultSort ?? '-created_at',
-    perPage: options.compact ? 10 : 25,
-  }
+  const defaults = listDefaults(resource, options.compact)
   const fromAddress = options.inAddress()
     ? stateFromQuery(route.query, listOp, filterNames, defaults)
     : undefined

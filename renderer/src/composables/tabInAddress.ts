@@ -1,5 +1,13 @@
 import { ref, watch, type Ref } from 'vue'
-import { useRoute, useRouter } from 'vue-router'
+import { useRoute, useRouter, type LocationQueryValue } from 'vue-router'
+
+/** The tab an address names (`?tab=`) when the page has it, else the page's first (or ''). */
+export function tabNamed(
+  names: readonly string[],
+  wanted: LocationQueryValue | LocationQueryValue[] | undefined,
+): string {
+  return names.includes(String(wanted)) ? String(wanted) : (names[0] ?? '')
+}
 
 /**
  * The tab a page shows, kept in the address (`?tab=`, so a reload or a shared link opens it): the
@@ -13,8 +21,10 @@ export function useTabInAddress(tabs: Ref<readonly { name: string }[]>) {
   watch(
     [tabs, () => route.query.tab],
     ([list, wanted]) => {
-      const names = list.map((t) => t.name)
-      active.value = names.includes(String(wanted)) ? String(wanted) : (names[0] ?? '')
+      active.value = tabNamed(
+        list.map((t) => t.name),
+        wanted,
+      )
     },
     { immediate: true },
   )

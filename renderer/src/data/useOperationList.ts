@@ -62,6 +62,27 @@ export interface ListState {
 }
 
 /**
+ * The input of a list's read in `state`: its filters, then the page's `extraQuery`, then paging,
+ * sort and search (only when there is one). The one place a list's request is made from its
+ * state, so a read started before the list is made (data/firstReads.ts) is the very one it asks.
+ */
+export function listInput<P extends object>(
+  state: ListState,
+  extraQuery: Record<string, string>,
+  path?: P,
+): { path?: P; query: Record<string, unknown> } {
+  const query = {
+    ...state.filters,
+    ...extraQuery,
+    page: state.page,
+    per_page: state.perPage,
+    sort: state.sort,
+    ...(state.search ? { search: state.search } : {}),
+  }
+  return { ...(path ? { path } : {}), query }
+}
+
+/**
  * A server-side paged, sorted, searched and filtered list of one catalog list operation for this
  * window's account, on top of useOperation (so it shares its account scope, cancellation,
  * freshness and retry). Rows stay on screen while the next page loads; switching accounts
@@ -85,15 +106,14 @@ export function useOperationList<Id extends ListOperationId>(
   const input = () => {
     const path = options.path ? options.path() : undefined
     if (path === null) return null
-    const query = {
-      ...filters.value,
-      ...options.extraQuery?.(),
-      page: page.value,
-      per_page: perPage.value,
+    const state = {
+      filters: filters.value,
+      search: searchSent.value,
       sort: sort.value,
-      ...(searchSent.value ? { search: searchSent.value } : {}),
+      page: page.value,
+      perPage: perPage.value,
     }
-    return { ...(path ? { path } : {}), query } as InputOf<Id>
+    return listInput(state, options.extraQuery?.() ?? {}, path) as InputOf<Id>
   }
   const state: OperationState<OutputOf<Id>> = useOperation(op, input, {
     keepPrevious: true,

@@ -4,6 +4,7 @@ import { documentResources } from './entries/documents'
 import { findingsResources } from './entries/findings'
 import { scanningResources } from './entries/scanning'
 import { serviceResources } from './entries/service'
+import type { ListOperationId } from '@/data/useOperationList'
 import type { ResourceDef, ResourceKey } from './types'
 
 export * from './types'
@@ -29,6 +30,37 @@ export function resourceByKey(key: string): ResourceDef | undefined {
 export function resourcesOf(group: GroupId): ResourceDef[] {
   const list = RESOURCES.filter((r) => r.group === group && !r.nested)
   return list.sort((a, b) => Number(b.key === group) - Number(a.key === group))
+}
+
+/** One tab of a group's generic page: a resource's list, or one of its alternative views. */
+export interface GroupTab {
+  name: string
+  label: string
+  resource: ResourceDef
+  /** The view's list operation; none for the resource's own list. */
+  op: ListOperationId | undefined
+}
+
+/**
+ * The tabs of a group's generic page (ResourceListView), in order: each resource's list and its
+ * views, those whose operation the account's release has (`has`).
+ */
+export function groupTabs(group: GroupId, has: (op: string) => boolean): GroupTab[] {
+  return resourcesOf(group)
+    .flatMap((r): GroupTab[] => [
+      { name: r.key, label: capital(r.plural), resource: r, op: undefined },
+      ...(r.views ?? []).map((v) => ({
+        name: `${r.key}:${v.op}`,
+        label: v.label,
+        resource: r,
+        op: v.op,
+      })),
+    ])
+    .filter((t) => has(t.op ?? t.resource.ops.list))
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1)
 }
 
 /** Groups that have a generic screen. */

@@ -201,7 +201,17 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
    * group at most); `detail`, a record's page instead of ResourceDetailView, with its props
    * (`resourceKey`, `id`). screens.ts and the routes are derived from these.
    */
-  custom?: { list?: AsyncComponentLoader; detail?: AsyncComponentLoader }
+  custom?: {
+    list?: AsyncComponentLoader
+    detail?: AsyncComponentLoader
+    /**
+     * The `list` view's main table is this entry's ResourceTable read as a generic page's is
+     * (filters, search, sort and page from the address), so its first read can start as the
+     * route is entered (data/firstReads.ts); not while the address has one of `unless`: the
+     * view's own filters, which it sends as more of the query once made.
+     */
+    listReadFromAddress?: { unless: readonly string[] }
+  }
   /** Test id of the table (kept stable for end-to-end tests). */
   testId?: string
 }

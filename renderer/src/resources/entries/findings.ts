@@ -41,6 +41,8 @@ export const findingsResources = [
     custom: {
       list: () => import('@/views/vulnerabilities/VulnerabilitiesView.vue'),
       detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue'),
+      // Its due filters and "first seen after" (composables/dueDates.ts, firstSeenFilter.ts).
+      listReadFromAddress: { unless: ['overdue', 'due_within', 'first_seen_after'] },
     },
   }),
   defineResource({
