@@ -40,7 +40,14 @@ const PAGE_HELPERS = `
     try {
       const url = typeof input === 'string' ? input : input.url
       if (url.includes('/bridge/call/api.call') && init && typeof init.body === 'string') {
-        const call = { url, init: { ...init }, op: JSON.parse(init.body).op, t0: performance.now() }
+        // replayed without the app's signal: the app cancelling its own read (a list left, a
+        // superseded page) must not abort the baseline's copy of it
+        const call = {
+          url,
+          init: { ...init, signal: undefined },
+          op: JSON.parse(init.body).op,
+          t0: performance.now(),
+        }
         calls.push(call)
         if (calls.length > 100) calls.shift()
         const answer = realFetch(input, init)
