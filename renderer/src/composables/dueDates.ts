@@ -13,10 +13,10 @@ import {
 import { useRows } from '@/data/useRecord'
 import { useAppStore } from '@/stores/app'
 import { useRemediationStore } from '@/stores/remediation'
+import { DUE_WITHIN_KEY, OVERDUE_KEY } from './findingFilterKeys'
 
 /** The address keys of ScanDesk's due filters on the vulnerabilities list. */
-export const OVERDUE_KEY = 'overdue'
-export const DUE_WITHIN_KEY = 'due_within'
+export { DUE_WITHIN_KEY, OVERDUE_KEY }
 
 const text = (v: LocationQuery[string]): string =>
   typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : ''

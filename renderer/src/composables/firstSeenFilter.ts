@@ -2,9 +2,10 @@ import { computed } from 'vue'
 import { useRoute, useRouter, type LocationQuery } from 'vue-router'
 import type { z } from 'zod'
 import { findOperation } from '@contract/catalog'
+import { FIRST_SEEN_AFTER_KEY } from './findingFilterKeys'
 
 /** The address key of the vulnerabilities list's "first seen after" filter (the query's name). */
-export const FIRST_SEEN_AFTER_KEY = 'first_seen_after'
+export { FIRST_SEEN_AFTER_KEY }
 
 const text = (v: LocationQuery[string]): string =>
   typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : ''

@@ -154,6 +154,7 @@ describe('firstListRead', () => {
     expect(firstListRead('reports', {}, all)).toBeNull()
     expect(firstListRead('white_label', {}, all)).toBeNull()
     expect(firstListRead('vulnerabilities', { first_seen_after: '2026-11-01' }, all)).toBeNull()
+    expect(firstListRead('vulnerabilities', { overdue: 'true' }, all)).toBeNull()
     expect(firstListRead('targets', {}, () => false)).toBeNull()
   })
 })

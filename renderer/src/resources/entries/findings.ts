@@ -1,3 +1,4 @@
+import { DUE_WITHIN_KEY, FIRST_SEEN_AFTER_KEY, OVERDUE_KEY } from '@/composables/findingFilterKeys'
 import { defineResource } from '../types'
 
 const inactive = (a: { state?: unknown }) => a.state !== 'active'
@@ -42,7 +43,7 @@ export const findingsResources = [
       list: () => import('@/views/vulnerabilities/VulnerabilitiesView.vue'),
       detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue'),
       // Its due filters and "first seen after" (composables/dueDates.ts, firstSeenFilter.ts).
-      listReadFromAddress: { unless: ['overdue', 'due_within', 'first_seen_after'] },
+      listReadFromAddress: { unless: [OVERDUE_KEY, DUE_WITHIN_KEY, FIRST_SEEN_AFTER_KEY] },
     },
   }),
   defineResource({

@@ -1,0 +1,9 @@
+// The address keys of the Vulnerabilities screen's own filters (not the list operation's): kept
+// in a module of their own, without imports, so the registry (on the first screen) names them
+// too (custom.listReadFromAddress) without loading the composables that read them.
+
+/** ScanDesk's due filters (composables/dueDates.ts). */
+export const OVERDUE_KEY = 'overdue'
+export const DUE_WITHIN_KEY = 'due_within'
+/** "First seen after", as the list's query names it (composables/firstSeenFilter.ts). */
+export const FIRST_SEEN_AFTER_KEY = 'first_seen_after'
