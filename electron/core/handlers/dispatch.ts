@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CHANNEL_NAMES, type ChannelName } from '@contract/channel-names'
 import { channelInputs, type ChannelOutput, type ChannelParsed } from '@contract/channels'
 import { AppFailure, type AppError, type Result } from '@contract/errors'
+import { toJsonText } from '../json-text'
 
 /** Who is calling: the Electron IPC wiring or the browser-mode bridge. */
 export interface CallContext {
@@ -81,5 +82,6 @@ export async function dispatch(
     if (error.code === 'INTERNAL') onInternalError?.(err)
     result = { ok: false, error }
   }
-  return JSON.stringify(result)
+  // An answer served again (a 304's copy) is sent as the text it was written as the first time.
+  return toJsonText(result)!
 }

@@ -1,3 +1,4 @@
+import { jsonText } from '../json-text'
 import type { CachedAnswer } from './cache-store'
 
 /** One account's answers held in memory, least recently used first (Map order). */
@@ -22,7 +23,7 @@ export class MemoryCopies {
 
   /** Holds an answer, evicting the least recently used above `cap`; false when it alone is larger. */
   put(accountId: string, name: string, answer: CachedAnswer, cap: number): boolean {
-    const size = Buffer.byteLength(JSON.stringify(answer.data))
+    const size = Buffer.byteLength(jsonText(answer.data)!)
     if (size > cap) return false
     let copy = this.accounts.get(accountId)
     if (!copy) this.accounts.set(accountId, (copy = new Map()))

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { CacheStatus } from '@contract/offline'
 import { entryName, type AccountKey } from '../accounts/account-keys'
+import { keepJsonText, toJsonText } from '../json-text'
 import type { Db } from '../store/database'
 import { statementCache, type Statements } from '../store/statements'
 import type { CachedAnswer, CacheOwner, CacheStoreOptions } from './cache-types'
@@ -141,12 +142,15 @@ export class CacheStore {
     const key = await this.key(owner.accountId)
     if (this.closed) return false
     const cap = this.options.maxBytes()
+    // The answer's data is never changed in place from here on: its text, written once for the
+    // entry, is the one the bridge sends (json-text.ts).
+    keepJsonText(answer.data)
     if (!key) return this.memory.put(owner.accountId, nameOf(owner, request), answer, cap)
     const { accountId } = owner
     const name = recentKey(owner, request)
     const id = this.idOf(key, owner, request)
     const { data, etag, lastModified, warnings } = answer
-    const text = JSON.stringify({ data, etag, lastModified, warnings })
+    const text = toJsonText({ data, etag, lastModified, warnings }, 1)!
     const digest = digestOf(text)
     // The same answer as stored: only a new stamp (no compress, seal, rewrite of the answer).
     const known = this.memo.get(name)

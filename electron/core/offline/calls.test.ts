@@ -4,13 +4,14 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { findOperation } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { AppFailure } from '@contract/errors'
 import { AccountKeys } from '../accounts/account-keys'
 import { MemoryVault } from '../accounts/memory-vault'
 import { createAccountClient, type AccountClient } from '../http/client'
+import { toJsonText } from '../json-text'
 import { json, startTestServer, type TestServer } from '../http/test-server'
 import type { AccountRow } from '../store/accounts-repo'
 import { openCacheDatabase } from './cache-db'
@@ -57,6 +58,7 @@ beforeEach(() => {
   server.seen.length = 0
 })
 afterEach(() => {
+  vi.restoreAllMocks()
   cache.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })
@@ -159,6 +161,38 @@ describe('a cached answer the service calls current (304)', () => {
     const out = await call(server.baseUrl)
     expect(out).toMatchObject({ data: FITS, fromCache: false })
     expect(server.seen.map((r) => r.headers['if-none-match'] ?? null)).toEqual(['"v1"', null])
+    expect(await cache.get(OWNER, REQUEST)).toMatchObject({ data: FITS, etag: '"v2"' })
+  })
+
+  it('is sent over the bridge as the text written when it was first served', async () => {
+    await keep(FITS, '"v1"')
+    server.handle((req, res) =>
+      req.headers['if-none-match'] === '"v1"' ? res.writeHead(304).end() : json(res, 200, FITS),
+    )
+    const first = await call(server.baseUrl)
+    const second = await call(server.baseUrl)
+    expect(second.data).toBe(first.data)
+    const stringify = vi.spyOn(JSON, 'stringify')
+    const sent = [first, second].map((out) => toJsonText({ ok: true, data: out }))
+    expect(stringify.mock.calls.filter(([value]) => value === first.data)).toHaveLength(1)
+    expect(sent.map((text) => JSON.parse(text!))).toEqual([
+      { ok: true, data: { data: FITS, fetchedAt: first.fetchedAt, fromCache: false } },
+      { ok: true, data: { data: FITS, fetchedAt: second.fetchedAt, fromCache: false } },
+    ])
+  })
+})
+
+describe('a fresh answer', () => {
+  it('is written once: the text its entry keeps is the text the bridge sends', async () => {
+    server.handle((_req, res) => json(res, 200, FITS, { etag: '"v2"' }))
+    const stringify = vi.spyOn(JSON, 'stringify')
+    const out = await call(server.baseUrl)
+    const sent = toJsonText({ ok: true, data: out })
+    expect(stringify.mock.calls.filter(([value]) => value === out.data)).toHaveLength(1)
+    expect(JSON.parse(sent!)).toEqual({
+      ok: true,
+      data: { data: FITS, fetchedAt: out.fetchedAt, fromCache: false },
+    })
     expect(await cache.get(OWNER, REQUEST)).toMatchObject({ data: FITS, etag: '"v2"' })
   })
 })

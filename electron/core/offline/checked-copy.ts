@@ -1,5 +1,6 @@
 import type { OperationDef } from '@contract/catalog/types'
 import { readTolerantly } from '../http/tolerant'
+import { keepJsonText } from '../json-text'
 import type { CachedAnswer } from './cache-store'
 
 /**
@@ -17,9 +18,14 @@ const checks = new WeakMap<object, Map<OperationDef, { warnings?: string[]; chec
 
 function check(op: OperationDef, copy: CachedAnswer): Check {
   const checked = op.response.safeParse(copy.data)
-  if (checked.success) return { data: checked.data }
+  // Kept, never changed in place: its JSON text is written once however often it is served.
+  if (checked.success) {
+    keepJsonText(checked.data)
+    return { data: checked.data }
+  }
   const read = readTolerantly(op.response, copy.data)
   if (!read) return null
+  keepJsonText(read.data)
   // What was said when the answer arrived still holds (a field kept as text now reads as text);
   // what this reading finds besides is added, once.
   const warnings = [...new Set([...(copy.warnings ?? []), ...read.warnings])]
