@@ -4,7 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { downloadToFolder } from '../electron/core/files/download'
 import { createAccountClient } from '../electron/core/http/client'
 import { LOOP_RESOLUTION_MS, type ChildReport, type ChildTask } from './download-task'
-import { peakRssBytes } from './proc'
+import { peakRssBytes, writeScratch } from './proc'
 
 async function main(): Promise<void> {
   const task = JSON.parse(process.env.SCANDESK_BENCH_CHILD ?? '') as ChildTask
@@ -15,6 +15,9 @@ async function main(): Promise<void> {
     release: 'latest',
     limits: { deadlineMs: 30 * 60_000 },
   })
+  const scratchCpu = process.cpuUsage()
+  writeScratch(task.folder, task.scratchBytes)
+  const scratch = process.cpuUsage(scratchCpu)
   const rssBeforeBytes = process.memoryUsage().rss
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS })
   loop.enable()
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
     peakRssBytes: peakRssBytes(),
     loopP99Ms: loop.percentile(99) / 1e6,
     loopMaxMs: loop.max / 1e6,
+    scratchCpuMs: (scratch.user + scratch.system) / 1000,
   }
   process.stdout.write(`${JSON.stringify(report)}\n`)
 }

@@ -8,6 +8,8 @@ export interface ChildTask {
   reportId: string
   folder: string
   fileName: string
+  /** Bytes of scratch file written and deleted just before the download (proc.ts writeScratch). */
+  scratchBytes: number
 }
 
 /** What the child prints (one JSON line on stdout). */
@@ -22,6 +24,8 @@ export interface ChildReport {
   peakRssBytes: number
   loopP99Ms: number
   loopMaxMs: number
+  /** CPU time of the scratch write before the download (in the whole process's, not in cpuMs). */
+  scratchCpuMs: number
 }
 
 /** Sampling interval of the event loop monitor; every sample includes it. */

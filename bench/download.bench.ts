@@ -4,8 +4,9 @@
 // report over loopback, in alternating rounds of one run; `curl -o f` alone is printed too (the
 // limit if hashing were free). Wall time and CPU time (user + system, all threads) of each side
 // are printed side by side; the CPU target adds `sync -d f` to the baseline, since ScanDesk's file
-// is fsynced before its rename and curl's is not (see cpuLines). Files land in os.tmpdir() and
-// are deleted after every round.
+// is fsynced before its rename and curl's is not (see cpuLines). Each measured side starts right
+// after the same scratch write (proc.ts writeScratch: on these VMs memory freed a second earlier
+// faults in again from the host). Files land in os.tmpdir() and are deleted after every round.
 // Size: SCANDESK_BENCH_GIB (default 1); the large run is 4× that.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +22,7 @@ import {
   rounds,
   runTimed,
   startLoopProbe,
+  writeScratch,
 } from './proc'
 import { median, ratioLine, spread } from './stats'
 import { startSyntheticSandbox, type SyntheticSandbox } from './synthetic-sandbox'
@@ -55,12 +57,16 @@ interface Run {
   syncCpuMs?: number | null
 }
 
-/** One ScanDesk download in a fresh child process; the file is deleted afterwards. */
+/**
+ * One ScanDesk download in a fresh child process, right after a scratch write of `scratchBytes`
+ * (proc.ts writeScratch; 0: none); the file is deleted afterwards.
+ */
 async function scandeskOnce(
   sb: SyntheticSandbox,
   reportId: string,
   folder: string,
   tag: string,
+  scratchBytes = 0,
 ): Promise<Measured> {
   const task: ChildTask = {
     baseUrl: sb.sandbox.baseUrl,
@@ -69,6 +75,7 @@ async function scandeskOnce(
     reportId,
     folder,
     fileName: `scandesk-${tag}.pdf`,
+    scratchBytes,
   }
   const probe = startLoopProbe()
   const { stdout, cpuMs } = await runTimed(
@@ -83,16 +90,24 @@ async function scandeskOnce(
   const lines = stdout.trim().split('\n')
   const report = JSON.parse(lines[lines.length - 1]) as ChildReport
   rmSync(report.path, { force: true })
-  return { ...report, idleP99Ms: idle.p99Ms, processCpuMs: cpuMs }
+  return {
+    ...report,
+    idleP99Ms: idle.p99Ms,
+    processCpuMs: cpuMs === null ? null : cpuMs - report.scratchCpuMs,
+  }
 }
 
-/** `curl -o f URL && <tool> f`, timed as a whole; the file is deleted afterwards. */
+/**
+ * `curl -o f URL && <tool> f`, timed as a whole, right after a scratch write of `scratchBytes`
+ * (as ScanDesk's download); the file is deleted afterwards.
+ */
 async function pairOnce(
   sb: SyntheticSandbox,
   reportId: string,
   folder: string,
   tool: Pair,
   tag: string,
+  scratchBytes = 0,
 ): Promise<Run> {
   const file = join(folder, `${tool}-${tag}.pdf`)
   const headers = [
@@ -102,6 +117,7 @@ async function pairOnce(
     `authorization: Bearer ${sb.token}`,
   ]
   try {
+    writeScratch(folder, scratchBytes)
     const curl = await runTimed('curl', [
       '-sS',
       '--fail',
@@ -218,18 +234,18 @@ export async function benchDownload(): Promise<string[]> {
     const syncs: number[] = []
     const steps: (() => Promise<void>)[] = [
       async () => {
-        const run = await scandeskOnce(sb, smallId, folder, 'r')
+        const run = await scandeskOnce(sb, smallId, folder, 'r', size)
         check(size, (expected ||= run.sha256), [run])
         scandesk.push(run)
       },
       async () => {
-        const run = await pairOnce(sb, smallId, folder, 'openssl', 'r')
+        const run = await pairOnce(sb, smallId, folder, 'openssl', 'r', size)
         check(size, (expected ||= run.sha256), [run])
         pairs.openssl.push(run)
         if (run.syncMs !== undefined) syncs.push(run.syncMs)
       },
       async () => {
-        const run = await pairOnce(sb, smallId, folder, 'sha256sum', 'r')
+        const run = await pairOnce(sb, smallId, folder, 'sha256sum', 'r', size)
         check(size, (expected ||= run.sha256), [run])
         pairs.sha256sum.push(run)
       },

@@ -1,7 +1,8 @@
 // Bench helpers: run a program without a shell and time it (wall and CPU); read a process's peak
 // memory.
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
 
 /** What one finished program run gave back. */
 export interface RunResult {
@@ -152,5 +153,29 @@ export function startLoopProbe(): LoopProbe {
       child.stdin.end()
       return done
     },
+  }
+}
+
+/**
+ * Writes a scratch file of `bytes` into `folder` and deletes it, so that the next file written
+ * there is put in memory the kernel has only just freed. These machines are VMs whose balloon
+ * reports free memory back to the host a second or two after it is freed; a page handed back
+ * faults in again on its next use, charged as system time to whoever writes into it (1 GiB of
+ * page cache measured here: ~0.35 s of system time on just-freed memory, ~3.5 s after a pause).
+ * Without this, a side's CPU and time would depend on how long ago the previous file was deleted
+ * (ScanDesk's child process starts for half a second before its download, curl at once), not on
+ * its own work; each side is measured right after the same scratch write instead, as on a machine
+ * whose memory stays its own.
+ */
+export function writeScratch(folder: string, bytes: number): void {
+  const path = join(folder, '.scratch')
+  const chunk = Buffer.alloc(2 * 1024 * 1024)
+  const fd = openSync(path, 'w')
+  try {
+    for (let pos = 0; pos < bytes; pos += chunk.length)
+      writeSync(fd, chunk, 0, Math.min(chunk.length, bytes - pos), pos)
+  } finally {
+    closeSync(fd)
+    rmSync(path, { force: true })
   }
 }
