@@ -157,17 +157,18 @@ export function startLoopProbe(): LoopProbe {
 }
 
 /**
- * Writes a scratch file of `bytes` into `folder` and deletes it, so that the next file written
- * there is put in memory the kernel has only just freed. These machines are VMs whose balloon
- * reports free memory back to the host a second or two after it is freed; a page handed back
- * faults in again on its next use, charged as system time to whoever writes into it (1 GiB of
+ * Writes a scratch file of `bytes` (none for 0) into `folder` and deletes it, so that the next file
+ * written there is put in memory the kernel has only just freed. These machines are VMs whose
+ * balloon reports free memory back to the host a second or two after it is freed; a page handed
+ * back faults in again on its next use, charged as system time to whoever writes into it (1 GiB of
  * page cache measured here: ~0.35 s of system time on just-freed memory, ~3.5 s after a pause).
  * Without this, a side's CPU and time would depend on how long ago the previous file was deleted
- * (ScanDesk's child process starts for half a second before its download, curl at once), not on
- * its own work; each side is measured right after the same scratch write instead, as on a machine
- * whose memory stays its own.
+ * (ScanDesk's child process starts for half a second before its download, curl at once), not on its
+ * own work; each side is measured right after the same scratch write instead, as on a machine whose
+ * memory stays its own.
  */
 export function writeScratch(folder: string, bytes: number): void {
+  if (bytes <= 0) return
   const path = join(folder, '.scratch')
   const chunk = Buffer.alloc(2 * 1024 * 1024)
   const fd = openSync(path, 'w')
