@@ -1,7 +1,7 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import type { Socket } from 'node:net'
-import { AppFailure, type AppError } from '@contract/errors'
+import { AppFailure } from '@contract/errors'
 import { ServiceFailure, statusFailure, transportFailure, type Redact } from './errors'
 import { takeOverBody } from './raw-body'
 
@@ -50,46 +50,33 @@ export interface StreamTarget {
   idleMs: number
 }
 
-/** The largest error body read to explain a refusal. */
-const MAX_ERROR_BODY = 64 * 1024
+/**
+ * Why a transfer ended before its last byte, as plain data: `streamCore` runs on the main thread
+ * and on download threads (thread-download.ts), and only the main thread makes an AppFailure of
+ * it (`faultFailure`), with the account's host and redactions.
+ */
+export type StreamFault =
+  | { kind: 'transport'; code?: string; reason: 'cancelled' | 'deadline' | null }
+  | { kind: 'integrity'; message: string }
+  | { kind: 'status'; status: number; json: unknown; html: boolean; retryAfter: unknown }
 
-function integrity(message: string): ServiceFailure {
-  return new ServiceFailure({ code: 'INTEGRITY_FAILED', message })
+/** What `streamCore` takes from the thread it runs on (it may use nothing else from outside). */
+export interface StreamDeps {
+  http: typeof http
+  https: typeof https
+  takeOverBody: typeof takeOverBody
+  /** The error a fault ends the transfer with. */
+  fault(f: StreamFault): Error
+  /** The error a sink's throw or rejection ends the transfer with. */
+  fromSink(err: unknown): Error
 }
 
-function mib(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / 1048576).toFixed(1)} MiB`
-}
-
-function parseLength(header: string | undefined): number | null {
-  if (header === undefined || !/^\d{1,16}$/.test(header.trim())) return null
-  return Number(header.trim())
-}
-
-function looksHtml(text: string, contentType: string | undefined): boolean {
-  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(text)
-}
-
-function openRequest(target: StreamTarget): ClientRequest {
-  const { url, proxy } = target
-  if (proxy) {
-    // Like the axios client: the request goes to the proxy with the absolute URL as its path.
-    const viaHttps = proxy.protocol === 'https'
-    return (viaHttps ? https : http).request({
-      host: proxy.host,
-      port: proxy.port,
-      method: 'GET',
-      path: url.href,
-      headers: { ...target.headers, host: url.host },
-      agent: viaHttps ? target.httpsAgent : target.httpAgent,
-    })
-  }
-  const secure = url.protocol === 'https:'
-  return (secure ? https : http).request(url, {
-    method: 'GET',
-    headers: target.headers,
-    agent: secure ? target.httpsAgent : target.httpAgent,
-  })
+/** The AppFailure of a fault, as every other call's failures read. */
+export function faultFailure(f: StreamFault, host: string, redact: Redact): ServiceFailure {
+  if (f.kind === 'transport') return transportFailure(f.code, host, f.reason)
+  if (f.kind === 'integrity')
+    return new ServiceFailure({ code: 'INTEGRITY_FAILED', message: f.message })
+  return statusFailure(f, redact)
 }
 
 /**
@@ -105,8 +92,65 @@ export function streamRequest(
   options: StreamOptions = {},
 ): Promise<StreamResult> {
   const host = target.url.host
+  const deps: StreamDeps = {
+    http,
+    https,
+    takeOverBody,
+    fault: (f) => faultFailure(f, host, target.redact),
+    fromSink: (err) =>
+      err instanceof AppFailure
+        ? err
+        : new AppFailure({ code: 'INTERNAL', message: 'The download failed inside ScanDesk.' }),
+  }
+  return streamCore(deps, target, sink, options)
+}
+
+/**
+ * `streamRequest`'s transfer itself. It uses nothing from outside its body but its arguments and
+ * the platform's globals, so a download thread runs the very same code from its source text
+ * (thread-download.ts); a test runs it there.
+ */
+export function streamCore(
+  deps: StreamDeps,
+  target: Omit<StreamTarget, 'redact'>,
+  sink: StreamSink,
+  options: StreamOptions,
+): Promise<StreamResult> {
+  /** The largest error body read to explain a refusal. */
+  const MAX_ERROR_BODY = 64 * 1024
+  const mib = (bytes: number): string =>
+    bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / 1048576).toFixed(1)} MiB`
+  const parseLength = (header: string | undefined): number | null =>
+    header === undefined || !/^\d{1,16}$/.test(header.trim()) ? null : Number(header.trim())
+  const looksHtml = (text: string, contentType: string | undefined): boolean =>
+    /html/i.test(contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(text)
+  const integrity = (message: string): Error => deps.fault({ kind: 'integrity', message })
+  const transport = (code: string | undefined, reason: 'cancelled' | 'deadline' | null) =>
+    deps.fault({ kind: 'transport', code, reason })
+  const openRequest = (): ClientRequest => {
+    const { url, proxy } = target
+    if (proxy) {
+      // Like the axios client: the request goes to the proxy with the absolute URL as its path.
+      const viaHttps = proxy.protocol === 'https'
+      return (viaHttps ? deps.https : deps.http).request({
+        host: proxy.host,
+        port: proxy.port,
+        method: 'GET',
+        path: url.href,
+        headers: { ...target.headers, host: url.host },
+        agent: viaHttps ? target.httpsAgent : target.httpAgent,
+      })
+    }
+    const secure = url.protocol === 'https:'
+    return (secure ? deps.https : deps.http).request(url, {
+      method: 'GET',
+      headers: target.headers,
+      agent: secure ? target.httpsAgent : target.httpAgent,
+    })
+  }
+
   const signal = options.signal
-  if (signal?.aborted) return Promise.reject(transportFailure(undefined, host, 'cancelled'))
+  if (signal?.aborted) return Promise.reject(transport(undefined, 'cancelled'))
   const idleMs = options.idleMs ?? target.idleMs
   const deadlineMs = options.deadlineMs ?? target.deadlineMs
 
@@ -121,21 +165,18 @@ export function streamRequest(
     /** True while the sink holds the connection. */
     let paused = false
 
-    const req = openRequest(target)
-    const deadline = setTimeout(
-      () => settle(transportFailure(undefined, host, 'deadline')),
-      deadlineMs,
-    )
+    const req = openRequest()
+    const deadline = setTimeout(() => settle(transport(undefined, 'deadline')), deadlineMs)
     // Silence while the sink holds the connection does not count (a cleared timer cannot be
     // refreshed again, so the timer stays armed and waits again instead).
     const idle = setTimeout(() => {
       if (paused) idle.refresh()
-      else settle(transportFailure('ETIMEDOUT', host, null))
+      else settle(transport('ETIMEDOUT', null))
     }, idleMs)
-    const onAbort = () => settle(transportFailure(undefined, host, 'cancelled'))
+    const onAbort = () => settle(transport(undefined, 'cancelled'))
     signal?.addEventListener('abort', onAbort, { once: true })
 
-    function settle(error: AppFailure | null): void {
+    function settle(error: Error | null): void {
       if (settled) return
       settled = true
       clearTimeout(deadline)
@@ -151,12 +192,7 @@ export function streamRequest(
     }
 
     function fromSink(err: unknown): void {
-      if (err instanceof AppFailure) return settle(err)
-      const error: AppError = {
-        code: 'INTERNAL',
-        message: 'The download failed inside ScanDesk.',
-      }
-      settle(new AppFailure(error))
+      settle(deps.fromSink(err))
     }
 
     req.on('error', (err: NodeJS.ErrnoException) => {
@@ -168,10 +204,10 @@ export function streamRequest(
           integrity('The service sent more bytes than it announced; the file cannot be trusted.'),
         )
       if (head) return settle(truncated())
-      settle(transportFailure(err.code, host, null))
+      settle(transport(err.code, null))
     })
 
-    function truncated(): ServiceFailure {
+    function truncated(): Error {
       const length = head?.contentLength
       return integrity(
         length != null
@@ -194,7 +230,7 @@ export function streamRequest(
       response.pause()
       started.then(() => {
         if (settled) return
-        const body = takeOverBody(req, response)
+        const body = deps.takeOverBody(req, response)
         if (!body) {
           response.on('data', onData)
           response.resume()
@@ -264,10 +300,13 @@ export function streamRequest(
       if (status >= 300 && status < 400) {
         response.resume()
         return settle(
-          statusFailure(
-            { status, json: undefined, html: false, retryAfter: undefined },
-            target.redact,
-          ),
+          deps.fault({
+            kind: 'status',
+            status,
+            json: undefined,
+            html: false,
+            retryAfter: undefined,
+          }),
         )
       }
       const chunks: Buffer[] = []
@@ -287,15 +326,18 @@ export function streamRequest(
           } catch {
             json = undefined
           }
-        const answer = { status, json, html, retryAfter: response.headers['retry-after'] }
-        settle(statusFailure(answer, target.redact))
+        const retryAfter = response.headers['retry-after']
+        settle(deps.fault({ kind: 'status', status, json, html, retryAfter }))
       })
       response.on('error', () =>
         settle(
-          statusFailure(
-            { status, json: undefined, html: false, retryAfter: undefined },
-            target.redact,
-          ),
+          deps.fault({
+            kind: 'status',
+            status,
+            json: undefined,
+            html: false,
+            retryAfter: undefined,
+          }),
         ),
       )
     }
