@@ -3,9 +3,11 @@ import path from 'node:path'
 import { AppFailure } from '@contract/errors'
 import type { TransferProgress } from '@contract/files'
 import type { AccountClient } from '../http/client'
+import type { StreamHead, ThreadRequest } from '../http/stream'
 import { fileFailure, nodeFileOps, removeQuietly, type FileOps, type WritableFile } from './fs-ops'
 import { partialName, safeFileName } from './names'
-import { bodyWriter, type BodyWriter } from './pipeline'
+import { downloadOnThread } from './hasher'
+import { bodyWriter, DATASYNC_EVERY, type BodyWriter } from './pipeline'
 import { placeWithoutOverwrite } from './place'
 import { ProgressMeter } from './progress'
 
@@ -174,39 +176,80 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
   let signed = false
   let meterLength: number | null = null
   let announced: number | null = null
+  /** A download made on a thread: its digest and first bytes. */
+  let threaded: { sha256: string; head: Buffer } | null = null
+  const fd = file.fd
+  const checkHead = async (head: StreamHead) => {
+    const declared = head.contentLength
+    announced = declared
+    if (declared !== null && declared > maxBytes) throw overLimit(maxBytes, declared)
+    if (declared !== null) await checkFreeSpace(statfs, folder, declared)
+    meterLength = declared
+    meter = new ProgressMeter(head.contentLength, req.onProgress)
+  }
+  /** Refuses a wrong file at its first bytes instead of after the whole transfer. */
+  const checkSignature = (head: Buffer, bytes: number) => {
+    if (signed || bytes < PDF_MAGIC.length) return
+    signed = true
+    const problem = badSignature(req.format, head, bytes)
+    if (problem) throw integrity(problem)
+  }
   try {
-    await req.client.download(
+    const result = await req.client.download(
       req.opId,
       req.input,
       {
-        start: async (head) => {
-          const declared = head.contentLength
-          announced = declared
-          if (declared !== null && declared > maxBytes) throw overLimit(maxBytes, declared)
-          if (declared !== null) await checkFreeSpace(statfs, folder, declared)
-          meterLength = declared
-          writer = bodyWriter(file, declared, () => stop.abort())
-          meter = new ProgressMeter(head.contentLength, req.onProgress)
-        },
+        start: checkHead,
         write: (chunk) => {
-          const w = writer as BodyWriter
+          const w = (writer ??= bodyWriter(file, meterLength, () => stop.abort()))
           const length = chunk.length // read first: the writer may take the chunk's memory
           const declared = meterLength
           if (declared !== null && w.bytes + length > declared) throw overDeclared(declared)
           if (w.bytes + length > maxBytes) throw overLimit(maxBytes, null)
           const waiting = w.write(chunk)
-          if (!signed && w.bytes >= PDF_MAGIC.length) {
-            // Refuse a wrong file at its first bytes instead of after the whole transfer.
-            signed = true
-            const problem = badSignature(req.format, w.head, w.bytes)
-            if (problem) throw integrity(problem)
-          }
+          checkSignature(w.head, w.bytes)
           meter?.add(length)
           return waiting
         },
+        // A real file: the request, the body's reading, hashing and writing run on a thread.
+        ...(typeof fd === 'number'
+          ? {
+              thread: async (request: ThreadRequest) => {
+                let shown = 0
+                const done = await downloadOnThread({
+                  request,
+                  fd,
+                  maxBytes,
+                  overMax: () => overLimit(maxBytes, null),
+                  syncEvery: DATASYNC_EVERY,
+                  start: checkHead,
+                  progress: (bytes, head) => {
+                    ;(meter as ProgressMeter | null)?.add(bytes - shown)
+                    shown = bytes
+                    checkSignature(head, bytes)
+                  },
+                })
+                ;(meter as ProgressMeter | null)?.add(done.result.bytes - shown)
+                threaded = { sha256: done.sha256, head: done.head }
+                return done.result
+              },
+            }
+          : {}),
       },
       { signal: stop.signal, deadlineMs: req.deadlineMs, idleMs: req.idleMs },
     )
+    const thread = threaded as { sha256: string; head: Buffer } | null
+    if (thread) {
+      const problem = badSignature(req.format, thread.head, result.bytes)
+      if (problem) throw integrity(problem)
+      await file.sync()
+      open = false
+      await file.close()
+      if (req.signal?.aborted) throw cancelled()
+      const finalPath = await placeWithoutOverwrite(ops, temp, folder, fileName)
+      ;(meter as ProgressMeter | null)?.finish()
+      return { path: finalPath, size: result.bytes, sha256: thread.sha256 }
+    }
     const w = writer as BodyWriter | null
     if (!w) throw integrity('The service sent no file.')
     const problem = badSignature(req.format, w.head, w.bytes)

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
-import { hashWorkerSource, type FromWorker, type ToWorker } from './hash-worker'
+import type { StreamHead, StreamResult, ThreadRequest } from '../http/stream'
+import { hashWorkerSource, type FromWorker, type NetFailure, type ToWorker } from './hash-worker'
 
 /** Size of one buffer slot: bytes are hashed and written in pieces of this size. */
 export const SLOT_BYTES = 1024 * 1024
@@ -14,15 +15,19 @@ type WorkerMessage = FromWorker
 class HashWorker {
   readonly worker = new Worker(WORKER_SOURCE, { eval: true })
   private readonly waiting: { resolve(m: WorkerMessage): void; reject(e: Error): void }[] = []
+  /** While a download runs on the thread, every message goes here instead of to `waiting`. */
+  job: ((m: WorkerMessage) => void) | null = null
   broken = false
 
   /** True while replies are due: the thread cannot be handed to another job yet. */
   get busy(): boolean {
-    return this.waiting.length > 0
+    return this.waiting.length > 0 || this.job !== null
   }
 
   constructor() {
-    this.worker.on('message', (m: WorkerMessage) => this.waiting.shift()?.resolve(m))
+    this.worker.on('message', (m: WorkerMessage) =>
+      this.job ? this.job(m) : this.waiting.shift()?.resolve(m),
+    )
     this.worker.on('error', (err) => this.fail(err))
     this.worker.on('exit', () => this.fail(new Error('the hashing thread stopped')))
   }
@@ -30,6 +35,7 @@ class HashWorker {
   private fail(err: Error): void {
     this.broken = true
     for (const w of this.waiting.splice(0)) w.reject(err)
+    this.job?.({ t: 'e', message: err.message })
   }
 
   /** Sends a message (moving `transfer` to the thread); `answered` resolves with its reply. */
@@ -151,62 +157,118 @@ export async function hashPathOnThread(path: string): Promise<{ sha256: string; 
   }
 }
 
-/** The error a hashing thread reported, with its errno code (ENOSPC …) kept for mapping. */
-function threadError(m: WorkerMessage | null): Error {
-  if (m?.t === 'e') return Object.assign(new Error(m.message), { code: m.code })
-  return new Error('the hashing thread answered out of turn')
+/** Chunks are written in batches of about this size (fewer write calls). */
+export const DOWNLOAD_BATCH_BYTES = 2 * SLOT_BYTES
+
+/** Batches in flight to the disk: a download's memory stays at about 12 MiB whatever its size. */
+export const DOWNLOAD_BATCHES = 6
+
+/** What a download made on a thread needs from its caller besides the request. */
+export interface ThreadDownload {
+  request: ThreadRequest
+  /** The open file the body is written to, from offset 0. */
+  fd: number
+  /** The body is refused past this many bytes (`overMax` is then the error). */
+  maxBytes: number
+  overMax(): Error
+  /** Written data is flushed to disk every this many bytes, so the final fsync is short. */
+  syncEvery: number
+  /** Sees the headers before any byte is written; a throw or rejection refuses the body. */
+  start(head: StreamHead): void | Promise<void>
+  /** Bytes written so far and the body's first bytes (up to 8): at most every 100 ms, and once 8 bytes are in. */
+  progress(bytes: number, head: Buffer): void
+}
+
+/** What a download made on a thread delivered: the answer, its digest, its first bytes (≤ 8). */
+export interface ThreadDownloadResult {
+  result: StreamResult
+  sha256: string
+  head: Buffer
 }
 
 /**
- * Hashes and writes a file on a worker thread: batches of received chunks are moved to it (no
- * copy), hashed there and written in order at increasing offsets by the thread pool, with the
- * written data flushed to disk every `syncEvery` bytes so the final fsync is short.
+ * Makes a download on a hashing thread: the request, the reading of its body, the hash and the
+ * writes all run there (the streaming code is the main thread's own, stream.ts `streamCore`), so
+ * the main thread only hears the headers, the progress and the end, and its event loop stays free
+ * for the windows. Settles once nothing runs on the file any more; a failure is the `start` or
+ * `progress` hook's error when one threw, else the thread's (a fault made an AppFailure by the
+ * request's `fault`, `overMax()`, or a file error with its errno code).
  */
-export class ThreadFileWriter {
-  private w: HashWorker | null
-
-  constructor(fd: number, syncEvery: number) {
-    const w = acquire()
-    w.send({ t: 'fo', fd, syncEvery }, false)
-    this.w = w
-  }
-
-  private live(): HashWorker {
-    if (!this.w) throw new Error('the file writer is closed')
-    return this.w
-  }
-
-  /** Moves `buffers` to the thread (they are detached here); resolves once hashed and written. */
-  async write(buffers: ArrayBuffer[]): Promise<void> {
-    const m = await this.live().send({ t: 'fw', bufs: buffers }, true, buffers)
-    if (m?.t !== 'a') throw threadError(m)
-  }
-
-  /** Waits for every write; resolves with the digest as lowercase hex. The writer is spent. */
-  async finish(): Promise<string> {
-    try {
-      const m = await this.live().send({ t: 'fe' }, true)
-      if (m?.t !== 'h') throw threadError(m)
-      return m.hex
-    } finally {
-      this.close()
+export function downloadOnThread(d: ThreadDownload): Promise<ThreadDownloadResult> {
+  const { signal } = d.request
+  if (signal?.aborted)
+    return Promise.reject(d.request.fault({ kind: 'transport', reason: 'cancelled' }))
+  const w = acquire()
+  return new Promise<ThreadDownloadResult>((resolve, reject) => {
+    let failure: unknown = null
+    const cancel = () => {
+      if (!w.broken) w.worker.postMessage({ t: 'nc' } satisfies ToWorker)
     }
-  }
-
-  /** Drops the job once no write or flush is still running on the file. */
-  async abort(): Promise<void> {
-    if (!this.w) return
-    try {
-      await this.w.send({ t: 'fa' }, true)
-    } catch {
-      // The thread is gone: nothing of it runs on the file any more.
-    } finally {
-      this.close()
+    signal?.addEventListener('abort', cancel, { once: true })
+    const stopWith = (err: unknown) => {
+      failure ??= err
+      cancel()
     }
-  }
+    const settled = () => {
+      signal?.removeEventListener('abort', cancel)
+      w.job = null
+      release(w)
+    }
+    w.job = (m) => {
+      switch (m.t) {
+        case 'nh':
+          void (async () => d.start(m.head))().then(
+            () => w.worker.postMessage({ t: 'ng' } satisfies ToWorker),
+            (err: unknown) => {
+              failure ??= err
+              w.worker.postMessage({ t: 'nx' } satisfies ToWorker)
+            },
+          )
+          return
+        case 'np':
+          try {
+            d.progress(m.bytes, Buffer.from(m.head))
+          } catch (err) {
+            stopWith(err)
+          }
+          return
+        case 'nd':
+          settled()
+          if (failure) return reject(failure)
+          return resolve({ result: m.result, sha256: m.hex, head: Buffer.from(m.head) })
+        case 'nf':
+          settled()
+          return reject(failure ?? netError(m, d))
+        case 'e':
+          settled()
+          return reject(failure ?? Object.assign(new Error(m.message), { code: m.code }))
+        default:
+          settled()
+          return reject(failure ?? new Error('the hashing thread answered out of turn'))
+      }
+    }
+    const { request } = d
+    if (w.broken) return w.job?.({ t: 'e', message: 'the hashing thread stopped' })
+    w.worker.postMessage({
+      t: 'n',
+      url: request.url,
+      headers: request.headers,
+      ...(request.proxy ? { proxy: request.proxy } : {}),
+      ...(request.ca ? { ca: request.ca } : {}),
+      deadlineMs: request.deadlineMs,
+      idleMs: request.idleMs,
+      fd: d.fd,
+      maxBytes: d.maxBytes,
+      syncEvery: d.syncEvery,
+      batchBytes: DOWNLOAD_BATCH_BYTES,
+      batches: DOWNLOAD_BATCHES,
+    } satisfies ToWorker)
+  })
+}
 
-  private close(): void {
-    if (this.w) release(this.w)
-    this.w = null
-  }
+/** The error of a thread's failed download. */
+function netError(m: NetFailure, d: ThreadDownload): Error {
+  if (m.fault) return d.request.fault(m.fault)
+  if (m.stop === 'max') return d.overMax()
+  return Object.assign(new Error(m.message ?? 'the download thread stopped'), { code: m.code })
 }

@@ -1,21 +1,8 @@
 import type { WritableFile } from './fs-ops'
-import {
-  inlineHasher,
-  SLOT_BYTES,
-  SlotPool,
-  threadHasher,
-  ThreadFileWriter,
-  type SlotHasher,
-} from './hasher'
+import { inlineHasher, SLOT_BYTES, SlotPool, threadHasher, type SlotHasher } from './hasher'
 
 /** Buffer slots in flight per download: memory stays at this many MiB whatever the size. */
 export const PIPELINE_SLOTS = 8
-
-/** Chunks go to the writing thread in batches of about this size (fewer thread wake-ups). */
-export const TRANSFER_BATCH_BYTES = 2 * SLOT_BYTES
-
-/** Batches in flight to the writing thread: memory stays at about 12 MiB whatever the size. */
-export const TRANSFER_BATCHES = 6
 
 /** Bodies up to this size are hashed on the main thread (a worker costs ~50 ms to start). */
 export const INLINE_BODY_LIMIT = 8 * SLOT_BYTES
@@ -43,114 +30,21 @@ export interface BodyWriter {
 }
 
 /**
- * The writer for one body: large bodies into a real file go whole to a worker thread (chunks
- * moved, not copied; hashed and written there), the rest through `HashingWriter`.
+ * The writer for one body passed through a sink's `write` on the main thread (a file without a
+ * descriptor, or a client that does not run downloads on a thread); a real file's download runs
+ * whole on a thread instead (hasher.ts `downloadOnThread`).
  */
 export function bodyWriter(
   file: WritableFile,
   contentLength: number | null,
   onFailure: () => void,
 ): BodyWriter {
-  const fd = file.fd
-  if (typeof fd === 'number' && (contentLength === null || contentLength > INLINE_BODY_LIMIT))
-    return new TransferWriter(file, fd, onFailure)
   return new HashingWriter(file, contentLength, onFailure)
 }
 
 /** The first 8 bytes of a body, from the bytes seen so far and the next chunk. */
 function headOf(head: Buffer, chunk: Buffer): Buffer {
   return head.length < 8 ? Buffer.concat([head, chunk.subarray(0, 8 - head.length)]) : head
-}
-
-/**
- * Hands chunks to a worker thread in batches of about 2 MiB, moving their memory instead of
- * copying it (a chunk that shares its memory is copied first); the thread hashes and writes
- * them. At most TRANSFER_BATCHES batches are in flight: `write` then returns a promise, which
- * holds the connection (backpressure), so memory stays flat.
- */
-export class TransferWriter implements BodyWriter {
-  failure: unknown = null
-  bytes = 0
-  head: Buffer = Buffer.alloc(0)
-
-  private readonly thread: ThreadFileWriter
-  private batch: ArrayBuffer[] = []
-  private batchBytes = 0
-  private inFlight = 0
-  private waiters: (() => void)[] = []
-
-  constructor(
-    private readonly file: WritableFile,
-    fd: number,
-    private readonly onFailure: () => void,
-  ) {
-    this.thread = new ThreadFileWriter(fd, DATASYNC_EVERY)
-  }
-
-  write(chunk: Buffer): void | Promise<void> {
-    if (this.failure) throw this.failure
-    if (this.head.length < 8) this.head = headOf(this.head, chunk)
-    const length = chunk.length
-    if (length === 0) return
-    const own =
-      chunk.byteOffset === 0 &&
-      chunk.buffer instanceof ArrayBuffer &&
-      chunk.buffer.byteLength === length
-    this.batch.push(own ? chunk.buffer : new Uint8Array(chunk).buffer)
-    this.bytes += length
-    this.batchBytes += length
-    if (this.batchBytes >= TRANSFER_BATCH_BYTES) this.send()
-    if (this.inFlight >= TRANSFER_BATCHES) return this.room()
-  }
-
-  async end(): Promise<string> {
-    if (this.failure) throw this.failure
-    this.send()
-    while (this.inFlight > 0 && !this.failure) await this.room()
-    if (this.failure) throw this.failure
-    const sha256 = await this.thread.finish()
-    await this.file.sync()
-    return sha256
-  }
-
-  async abort(reason: unknown): Promise<void> {
-    this.failure ??= reason
-    this.wake()
-    this.batch = []
-    await this.thread.abort()
-  }
-
-  private send(): void {
-    if (!this.batch.length) return
-    const buffers = this.batch
-    this.batch = []
-    this.batchBytes = 0
-    this.inFlight++
-    this.thread.write(buffers).then(
-      () => {
-        this.inFlight--
-        this.wake()
-      },
-      (err: unknown) => this.fail(err),
-    )
-  }
-
-  private room(): Promise<void> {
-    return new Promise<void>((resolve) => this.waiters.push(resolve))
-  }
-
-  private fail(err: unknown): void {
-    if (this.failure) return
-    this.failure = err
-    this.wake()
-    this.onFailure()
-  }
-
-  private wake(): void {
-    const waiters = this.waiters
-    this.waiters = []
-    for (const resolve of waiters) resolve()
-  }
 }
 
 /**

@@ -26,7 +26,9 @@ export interface Connection {
   readonly host: string
   readonly httpAgent: http.Agent
   readonly httpsAgent: https.Agent
-  /** JSON calls and probes; downloads stream over the same agents. */
+  /** The certificates an https connection trusts, when the account adds its own; else the system's. */
+  readonly ca?: string[]
+  /** JSON calls and probes; downloads stream over the same agents (or a download thread's own). */
   readonly instance: AxiosInstance
 }
 
@@ -41,11 +43,12 @@ export function openConnection(options: AccountClientOptions): Connection {
     fail('VALIDATION', 'The account’s address must start with https:// or http://.')
   const limits: ClientLimits = { ...DEFAULT_LIMITS, ...options.limits }
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ACCOUNT })
+  const ca = options.caBundle ? [...tls.rootCertificates, options.caBundle.toString()] : undefined
   const httpsAgent = new https.Agent({
     keepAlive: true,
     maxSockets: MAX_SOCKETS_PER_ACCOUNT,
     rejectUnauthorized: true,
-    ...(options.caBundle ? { ca: [...tls.rootCertificates, options.caBundle.toString()] } : {}),
+    ...(ca ? { ca } : {}),
   })
   const instance: AxiosInstance = axios.create({
     baseURL: options.baseUrl,
@@ -76,7 +79,16 @@ export function openConnection(options: AccountClientOptions): Connection {
         retryAfterCapMs: limits.retryAfterCapMs,
       }),
   })
-  return { options, limits, base, host: base.host, httpAgent, httpsAgent, instance }
+  return {
+    options,
+    limits,
+    base,
+    host: base.host,
+    httpAgent,
+    httpsAgent,
+    ...(ca ? { ca } : {}),
+    instance,
+  }
 }
 
 /** Fails with OFFLINE, before anything is sent, while no request may leave ScanDesk. */

@@ -7,7 +7,13 @@ import { fail } from '@contract/errors'
 import { identifyingHeaders, refuseWhenBlocked, type Connection } from './connection'
 import { redactor } from './errors'
 import { prepareRequest, queryOf, type CallInput } from './request'
-import { streamRequest, type StreamOptions, type StreamResult, type StreamSink } from './stream'
+import {
+  faultFailure,
+  streamRequest,
+  type StreamOptions,
+  type StreamResult,
+  type StreamSink,
+} from './stream'
 
 /** The absolute URL of a download: the base URL (its path kept) + the encoded path + the query. */
 export function downloadUrl(
@@ -52,18 +58,33 @@ export async function streamDownload(
   const accountSignal = options.accountSignal?.()
   const signals = [streamOptions.signal, accountSignal].filter((x): x is AbortSignal => !!x)
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]
+  const url = downloadUrl(conn.base, request.url, request.params)
+  const redact = redactor([options.apiKey, auth?.token])
+  const deadlineMs = streamOptions.deadlineMs ?? limits.downloadDeadlineMs
+  const idleMs = streamOptions.idleMs ?? limits.idleMs
+  if (sink.thread)
+    return sink.thread({
+      url: url.href,
+      headers,
+      ...(options.proxy ? { proxy: options.proxy } : {}),
+      ...(conn.ca ? { ca: conn.ca } : {}),
+      deadlineMs,
+      idleMs,
+      ...(signal ? { signal } : {}),
+      fault: (f) => faultFailure(f, url.host, redact),
+    })
   return streamRequest(
     {
-      url: downloadUrl(conn.base, request.url, request.params),
+      url,
       headers,
       httpAgent: conn.httpAgent,
       httpsAgent: conn.httpsAgent,
       proxy: options.proxy,
-      redact: redactor([options.apiKey, auth?.token]),
-      deadlineMs: limits.downloadDeadlineMs,
-      idleMs: limits.idleMs,
+      redact,
+      deadlineMs,
+      idleMs,
     },
     sink,
-    { ...streamOptions, ...(signal ? { signal } : {}) },
+    { ...(signal ? { signal } : {}) },
   )
 }

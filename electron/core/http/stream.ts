@@ -22,6 +22,27 @@ export interface StreamHead {
 export interface StreamSink {
   start?(head: StreamHead): void | Promise<void>
   write(chunk: Buffer): void | Promise<void>
+  /**
+   * When given, the client does not read the body itself: this makes the whole request on a
+   * download thread (files/hasher.ts `downloadOnThread`), which reads, hashes and writes the body
+   * there, so the main thread only hears the headers and the progress. `start` still sees the
+   * headers first; `write` is then never called.
+   */
+  thread?(request: ThreadRequest): Promise<StreamResult>
+}
+
+/** Everything a download thread needs to make one streamed request itself. */
+export interface ThreadRequest {
+  url: string
+  headers: Record<string, string>
+  proxy?: StreamTarget['proxy']
+  /** The certificates https trusts, when the account adds its own. */
+  ca?: string[]
+  deadlineMs: number
+  idleMs: number
+  signal?: AbortSignal
+  /** The AppFailure of a fault the thread reports (the account's host and redactions). */
+  fault(f: StreamFault): Error
 }
 
 /** Options of one streamed download; the limits default to the client's. */
