@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import diagnostics from 'node:diagnostics_channel'
 import fs from 'node:fs'
+import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -29,13 +30,18 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-function client(baseUrl = server.baseUrl, caBundle?: string): AccountClient {
+function client(
+  baseUrl = server.baseUrl,
+  caBundle?: string,
+  proxy?: { host: string; port: number },
+): AccountClient {
   return createAccountClient({
     baseUrl,
     apiKey: 'thread-key',
     getAuth: () => ({ scheme: 'Bearer', token: 'thread-token' }),
     release: 'latest',
     ...(caBundle ? { caBundle } : {}),
+    ...(proxy ? { proxy } : {}),
   })
 }
 
@@ -265,6 +271,30 @@ describe('a download made on a thread', () => {
     expect(fs.statSync(file).size).toBe(size)
     expect(size).toBeLessThan(BODY.length)
     c.close()
+  })
+
+  it('goes through the account’s proxy', async () => {
+    serve(BODY)
+    const asked: string[] = []
+    const proxy = http.createServer((req, res) => {
+      asked.push(req.url ?? '')
+      http.get(req.url ?? '', { headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers)
+        up.pipe(res)
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const port = (proxy.address() as AddressInfo).port
+    const c = client(server.baseUrl, undefined, { host: '127.0.0.1', port })
+    try {
+      const run = await download(c)
+      expect(run.done.sha256).toBe(sha(BODY))
+      expect(asked).toEqual([`${server.baseUrl}/v2/reports/r1/download?format=pdf`])
+    } finally {
+      c.close()
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
   })
 
   it('reports a refused write with its errno code', async () => {
