@@ -201,15 +201,19 @@ export function downloadOnThread(d: ThreadDownload): Promise<ThreadDownloadResul
   const w = acquire()
   return new Promise<ThreadDownloadResult>((resolve, reject) => {
     let failure: unknown = null
-    const cancel = () => {
-      if (!w.broken) w.worker.postMessage({ t: 'nc' } satisfies ToWorker)
+    /** Set once the thread has ended this download: it may then be running another one. */
+    let over = false
+    const post = (m: ToWorker) => {
+      if (!over && !w.broken) w.worker.postMessage(m)
     }
+    const cancel = () => post({ t: 'nc' })
     signal?.addEventListener('abort', cancel, { once: true })
     const stopWith = (err: unknown) => {
       failure ??= err
       cancel()
     }
     const settled = () => {
+      over = true
       signal?.removeEventListener('abort', cancel)
       w.job = null
       release(w)
@@ -217,11 +221,12 @@ export function downloadOnThread(d: ThreadDownload): Promise<ThreadDownloadResul
     w.job = (m) => {
       switch (m.t) {
         case 'nh':
+          // A late answer (the download was cancelled meanwhile) is not sent: see `post`.
           void (async () => d.start(m.head))().then(
-            () => w.worker.postMessage({ t: 'ng' } satisfies ToWorker),
+            () => post({ t: 'ng' }),
             (err: unknown) => {
               failure ??= err
-              w.worker.postMessage({ t: 'nx' } satisfies ToWorker)
+              post({ t: 'nx' })
             },
           )
           return

@@ -273,6 +273,49 @@ describe('a download made on a thread', () => {
     c.close()
   })
 
+  it('never lets a late answer to a cancelled download’s headers start the next one', async () => {
+    serve(BODY)
+    const c = client()
+    let answerFirst: () => void = () => undefined
+    const stop = new AbortController()
+    const first = failure(
+      download(
+        c,
+        {
+          start: () => {
+            stop.abort()
+            return new Promise<void>((resolve) => (answerFirst = resolve))
+          },
+        },
+        stop.signal,
+      ),
+    )
+    expect(((await first) as AppFailure).error.code).toBe('CANCELLED')
+    // The next download on the (now idle) thread waits for its own answer.
+    let accepted = false
+    let early = 0
+    let answerSecond: () => void = () => undefined
+    const second = download(c, {
+      start: () =>
+        new Promise<void>((resolve) => {
+          answerSecond = () => {
+            accepted = true
+            resolve()
+          }
+          answerFirst()
+        }),
+      progress: () => {
+        if (!accepted) early++
+      },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    answerSecond()
+    const run = await second
+    c.close()
+    expect(early).toBe(0)
+    expect(run.done.sha256).toBe(sha(BODY))
+  })
+
   it('goes through the account’s proxy', async () => {
     serve(BODY)
     const asked: string[] = []
