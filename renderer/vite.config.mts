@@ -32,6 +32,9 @@ export default defineConfig({
     outDir: here('../out/renderer'),
     emptyOutDir: true,
     target: 'chrome120',
+    // Said here because electron-vite's renderer section (the packaged app's build) turns Vite's
+    // default minification off unless the config asks for it; both builds are then the same.
+    minify: true,
     chunkSizeWarningLimit: 500,
     rolldownOptions: {
       output: {
