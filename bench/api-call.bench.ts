@@ -1,6 +1,7 @@
 // Benchmark: one `api.call` through the handler table (validation, account client, response
 // check, JSON text for the bridge, parse as the renderer does) against the same request made
-// with bare axios, both against the sandbox over loopback, in alternating rounds of one run.
+// with bare axios, both against the sandbox over loopback, timed in pairs (one call of each, the
+// first of the pair alternating), so that the machine's busy spells fall on both sides alike.
 import axios from 'axios'
 import type { z } from 'zod'
 import type { signInResponse } from '@contract/catalog/auth'
@@ -8,7 +9,7 @@ import type { upcomingScansResponse } from '@contract/catalog/scans'
 import { startSandbox } from '../sandbox/server'
 import { addBenchAccount, callChannel, startBenchCore } from './core-call'
 import { SMOKE, rounds } from './proc'
-import { median, ratioLine, spread, timeEach } from './stats'
+import { median, ratioLine, spread, timeEach, timePairs } from './stats'
 
 const ROUNDS = rounds(21)
 const PER_ROUND = SMOKE ? 20 : 200
@@ -61,12 +62,13 @@ export async function benchApiCall(): Promise<string[]> {
     const core_: number[] = []
     const base: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      base.push(median(await timeEach(PER_ROUND, viaAxios)))
-      core_.push(median(await timeEach(PER_ROUND, viaCore)))
+      const [viaCoreMs, viaAxiosMs] = await timePairs(PER_ROUND, viaCore, viaAxios)
+      core_.push(median(viaCoreMs))
+      base.push(median(viaAxiosMs))
     }
     return [
       ratioLine(
-        `api.call scans.upcoming (limit 10) vs bare axios, ${ROUNDS} alternating rounds × ${PER_ROUND}`,
+        `api.call scans.upcoming (limit 10) vs bare axios, ${ROUNDS} rounds × ${PER_ROUND} calls in alternating pairs`,
         median(core_),
         median(base),
         1.1,

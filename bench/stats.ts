@@ -21,6 +21,27 @@ export async function timeEach(count: number, fn: () => Promise<unknown>): Promi
   return out
 }
 
+/**
+ * Times `count` calls of each of `a` and `b` in pairs, one right after the other, alternating
+ * which goes first: both sides meet the machine's same moments, so a busy spell weighs on both
+ * alike instead of on whichever side's block it fell in. Returns each side's times in ms.
+ */
+export async function timePairs(
+  count: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[number[], number[]]> {
+  const ta: number[] = []
+  const tb: number[] = []
+  for (let i = 0; i < count; i++) {
+    const [first, second] = i % 2 ? [b, a] : [a, b]
+    const [firstTimes, secondTimes] = i % 2 ? [tb, ta] : [ta, tb]
+    firstTimes.push(...(await timeEach(1, first)))
+    secondTimes.push(...(await timeEach(1, second)))
+  }
+  return [ta, tb]
+}
+
 /** Formats a ratio line: `name: 1.07x (candidate 1.23 ms vs baseline 1.15 ms, target ≤ 1.2x)`. */
 export function ratioLine(
   name: string,
