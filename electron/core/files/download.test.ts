@@ -119,4 +119,12 @@ describe('download size limits', () => {
     expect(result.size).toBe(body.length)
     expect(fs.readdirSync(target)).toEqual(['report.csv'])
   })
+
+  it('refuses an empty answer read on the main thread as an empty file, keeping nothing', async () => {
+    const target = folder()
+    const err = await downloadToFolder(request(fakeClient(0, []), target)).catch((e: unknown) => e)
+    expect(err).toMatchObject({ error: { code: 'INTEGRITY_FAILED' } })
+    expect((err as DownloadRefused).error.message).toMatch(/empty file/)
+    expect(fs.readdirSync(target)).toEqual([])
+  })
 })

@@ -199,9 +199,12 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
       req.opId,
       req.input,
       {
-        start: checkHead,
+        start: async (head) => {
+          await checkHead(head)
+          writer = bodyWriter(file, head.contentLength, () => stop.abort())
+        },
         write: (chunk) => {
-          const w = (writer ??= bodyWriter(file, meterLength, () => stop.abort()))
+          const w = writer as BodyWriter
           const length = chunk.length // read first: the writer may take the chunk's memory
           const declared = meterLength
           if (declared !== null && w.bytes + length > declared) throw overDeclared(declared)
