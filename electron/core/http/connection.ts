@@ -10,12 +10,14 @@ import type { OperationDef } from '@contract/catalog/types'
 import { fail } from '@contract/errors'
 import {
   DEFAULT_LIMITS,
+  DOWNLOAD_THREADS_PER_ACCOUNT,
   MAX_SOCKETS_PER_ACCOUNT,
   type AccountClientOptions,
   type AuthCredential,
   type ClientLimits,
 } from './options'
 import { RetryBudget, retryDelay, shouldRetry } from './retry'
+import { Slots } from './slots'
 
 /** What the parts of one client share: its options, limits, base URL, sockets and instance. */
 export interface Connection {
@@ -28,6 +30,8 @@ export interface Connection {
   readonly httpsAgent: https.Agent
   /** The certificates an https connection trusts, when the account adds its own; else the system's. */
   readonly ca?: string[]
+  /** Places of the downloads made on threads, each on a connection of its own. */
+  readonly downloadThreads: Slots
   /** JSON calls and probes; downloads stream over the same agents (or a download thread's own). */
   readonly instance: AxiosInstance
 }
@@ -42,11 +46,14 @@ export function openConnection(options: AccountClientOptions): Connection {
   if (base.protocol !== 'https:' && base.protocol !== 'http:')
     fail('VALIDATION', 'The account’s address must start with https:// or http://.')
   const limits: ClientLimits = { ...DEFAULT_LIMITS, ...options.limits }
-  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ACCOUNT })
+  // The account's sockets: its downloads made on threads have places of their own, the agents
+  // the rest, so that together they never hold more than MAX_SOCKETS_PER_ACCOUNT.
+  const agentSockets = MAX_SOCKETS_PER_ACCOUNT - DOWNLOAD_THREADS_PER_ACCOUNT
+  const httpAgent = new http.Agent({ keepAlive: true, maxSockets: agentSockets })
   const ca = options.caBundle ? [...tls.rootCertificates, options.caBundle.toString()] : undefined
   const httpsAgent = new https.Agent({
     keepAlive: true,
-    maxSockets: MAX_SOCKETS_PER_ACCOUNT,
+    maxSockets: agentSockets,
     rejectUnauthorized: true,
     ...(ca ? { ca } : {}),
   })
@@ -87,6 +94,7 @@ export function openConnection(options: AccountClientOptions): Connection {
     httpAgent,
     httpsAgent,
     ...(ca ? { ca } : {}),
+    downloadThreads: new Slots(DOWNLOAD_THREADS_PER_ACCOUNT),
     instance,
   }
 }

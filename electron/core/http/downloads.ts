@@ -10,6 +10,7 @@ import { prepareRequest, queryOf, type CallInput } from './request'
 import {
   faultFailure,
   streamRequest,
+  type StreamFault,
   type StreamOptions,
   type StreamResult,
   type StreamSink,
@@ -62,17 +63,27 @@ export async function streamDownload(
   const redact = redactor([options.apiKey, auth?.token])
   const deadlineMs = streamOptions.deadlineMs ?? limits.downloadDeadlineMs
   const idleMs = streamOptions.idleMs ?? limits.idleMs
-  if (sink.thread)
-    return sink.thread({
-      url: url.href,
-      headers,
-      ...(options.proxy ? { proxy: options.proxy } : {}),
-      ...(conn.ca ? { ca: conn.ca } : {}),
-      deadlineMs,
-      idleMs,
-      ...(signal ? { signal } : {}),
-      fault: (f) => faultFailure(f, url.host, redact),
-    })
+  if (sink.thread) {
+    const fault = (f: StreamFault) => faultFailure(f, url.host, redact)
+    // Its own connection: it waits for one of the account's download places (see options.ts).
+    const release = await conn.downloadThreads.take(signal, () =>
+      fault({ kind: 'transport', reason: 'cancelled' }),
+    )
+    try {
+      return await sink.thread({
+        url: url.href,
+        headers,
+        ...(options.proxy ? { proxy: options.proxy } : {}),
+        ...(conn.ca ? { ca: conn.ca } : {}),
+        deadlineMs,
+        idleMs,
+        ...(signal ? { signal } : {}),
+        fault,
+      })
+    } finally {
+      release()
+    }
+  }
   return streamRequest(
     {
       url,

@@ -53,9 +53,13 @@ export const DEFAULT_LIMITS: ClientLimits = {
 
 /**
  * Sockets one account's client may hold open to its service at once (calls, reads, probes and
- * downloads together); further requests wait in the client's agent for a free one.
+ * downloads together): DOWNLOAD_THREADS_PER_ACCOUNT for downloads made on threads (each opens its
+ * own connection there), the rest in the client's agents; further requests wait for a free one.
  */
 export const MAX_SOCKETS_PER_ACCOUNT = 8
+
+/** Downloads of one account made on threads at once (files/hasher.ts `downloadOnThread`). */
+export const DOWNLOAD_THREADS_PER_ACCOUNT = 2
 
 /** An explicit HTTP proxy (never taken from the environment). */
 export interface ProxyConfig {

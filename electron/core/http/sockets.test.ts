@@ -1,12 +1,16 @@
 // The per-account socket cap: one account's client never holds more than
-// MAX_SOCKETS_PER_ACCOUNT connections to its service, whatever it sends at once (calls and
-// downloads together); the rest wait for a free socket and still succeed; another account has
-// sockets of its own.
+// MAX_SOCKETS_PER_ACCOUNT connections to its service, whatever it sends at once (calls, downloads
+// read on the main thread and downloads made on threads, which open connections of their own);
+// the rest wait for a free socket and still succeed; another account has sockets of its own.
+import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { downloadOnThread } from '../files/hasher'
 import { createAccountClient, type AccountClient } from './client'
-import { MAX_SOCKETS_PER_ACCOUNT } from './options'
+import { DOWNLOAD_THREADS_PER_ACCOUNT, MAX_SOCKETS_PER_ACCOUNT } from './options'
 
 /** A service that holds every request until told to answer, counting connections and requests. */
 const service = {
@@ -75,9 +79,48 @@ function client(): AccountClient {
   return c
 }
 
-/** A call or a download, alternately: both go through the account's sockets. */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-sockets-'))
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+/** A download made on a thread (as a report saved into a folder is), into a file of its own. */
+async function threadDownload(c: AccountClient, i: number): Promise<unknown> {
+  const fd = fs.openSync(path.join(dir, `rpt_${i}-${Math.random()}`), 'w')
+  try {
+    return await c.download(
+      'reports.download',
+      { path: { id: `rpt_${i}` }, query: { format: 'pdf' } },
+      {
+        write: () => undefined,
+        thread: async (request) => {
+          const done = await downloadOnThread({
+            request,
+            fd,
+            maxBytes: 1024,
+            overMax: () => new Error('over'),
+            syncEvery: 1024,
+            start: () => undefined,
+            progress: () => undefined,
+          })
+          return done.result
+        },
+      },
+    )
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Downloads made on threads among `count` requests (see `request`). */
+const threads = (count: number) =>
+  Array.from({ length: count }, (_, i) => i % 3 === 2).filter(Boolean).length
+
+/**
+ * A call, a download read on the main thread and a download made on a thread, in turn: all go
+ * through the account's sockets.
+ */
 function request(c: AccountClient, i: number): Promise<unknown> {
-  if (i % 2 === 0) return c.call('scans.upcoming')
+  if (i % 3 === 0) return c.call('scans.upcoming')
+  if (i % 3 === 2) return threadDownload(c, i)
   return c.download(
     'reports.download',
     { path: { id: `rpt_${i}` }, query: { format: 'pdf' } },
@@ -105,8 +148,11 @@ describe('the per-account socket cap', () => {
     openService()
     const outcomes = await all
     expect(outcomes.map((o) => o.status)).toEqual(Array(20).fill('fulfilled'))
-    expect(service.opened).toBe(MAX_SOCKETS_PER_ACCOUNT)
     expect(service.maxInFlight).toBe(MAX_SOCKETS_PER_ACCOUNT)
+    // The agents' sockets were kept for the rest; each download made on a thread opened its own.
+    expect(service.opened).toBe(
+      MAX_SOCKETS_PER_ACCOUNT - DOWNLOAD_THREADS_PER_ACCOUNT + threads(20),
+    )
   })
 
   it('is per account: a second account is not kept waiting by the first one’s full sockets', async () => {
@@ -120,6 +166,8 @@ describe('the per-account socket cap', () => {
     expect(service.opened).toBe(2 * MAX_SOCKETS_PER_ACCOUNT)
     openService()
     expect((await all).every((o) => o.status === 'fulfilled')).toBe(true)
-    expect(service.opened).toBe(2 * MAX_SOCKETS_PER_ACCOUNT)
+    expect(service.opened).toBe(
+      2 * (MAX_SOCKETS_PER_ACCOUNT - DOWNLOAD_THREADS_PER_ACCOUNT + threads(12)),
+    )
   })
 })
