@@ -110,6 +110,22 @@ async function download(
   }
 }
 
+/** A download whose `hook` throws `thrown`: the error it ended with, and the bytes its file kept. */
+async function stoppedBy(hook: 'start' | 'progress', thrown: Error) {
+  serve(BODY)
+  const c = client()
+  const file = path.join(dir, `body-${n + 1}`)
+  const err = await failure(
+    download(c, {
+      [hook]: () => {
+        throw thrown
+      },
+    }),
+  )
+  c.close()
+  return { err, size: fs.statSync(file).size }
+}
+
 async function failure(p: Promise<unknown>): Promise<unknown> {
   return p.then(
     () => null,
@@ -200,20 +216,10 @@ describe('a download made on a thread', () => {
   })
 
   it('stops when the headers are refused, writing nothing', async () => {
-    serve(BODY)
     const refusal = new Error('no room')
-    const c = client()
-    const file = path.join(dir, `body-${n + 1}`)
-    const err = await failure(
-      download(c, {
-        start: () => {
-          throw refusal
-        },
-      }),
-    )
-    c.close()
+    const { err, size } = await stoppedBy('start', refusal)
     expect(err).toBe(refusal)
-    expect(fs.statSync(file).size).toBe(0)
+    expect(size).toBe(0)
   })
 
   it('stops a body without a length at the limit', async () => {
@@ -227,20 +233,10 @@ describe('a download made on a thread', () => {
   })
 
   it('stops when a progress check fails, with that check’s error', async () => {
-    serve(BODY)
     const wrong = new Error('not a PDF')
-    const c = client()
-    const file = path.join(dir, `body-${n + 1}`)
-    const err = await failure(
-      download(c, {
-        progress: () => {
-          throw wrong
-        },
-      }),
-    )
-    c.close()
+    const { err, size } = await stoppedBy('progress', wrong)
     expect(err).toBe(wrong)
-    expect(fs.statSync(file).size).toBeLessThan(BODY.length)
+    expect(size).toBeLessThan(BODY.length)
   })
 
   it('cancels: nothing runs on the file once it has settled', async () => {

@@ -148,6 +148,9 @@ export function streamCore(
   const integrity = (message: string): Error => deps.fault({ kind: 'integrity', message })
   const transport = (code: string | undefined, reason: 'cancelled' | 'deadline' | null) =>
     deps.fault({ kind: 'transport', code, reason })
+  /** An error status whose body says nothing (a redirect, or a body that failed). */
+  const statusOnly = (status: number) =>
+    deps.fault({ kind: 'status', status, json: undefined, html: false, retryAfter: undefined })
   const openRequest = (): ClientRequest => {
     const { url, proxy } = target
     if (proxy) {
@@ -320,15 +323,7 @@ export function streamCore(
     function readError(response: IncomingMessage, status: number): void {
       if (status >= 300 && status < 400) {
         response.resume()
-        return settle(
-          deps.fault({
-            kind: 'status',
-            status,
-            json: undefined,
-            html: false,
-            retryAfter: undefined,
-          }),
-        )
+        return settle(statusOnly(status))
       }
       const chunks: Buffer[] = []
       let size = 0
@@ -350,17 +345,7 @@ export function streamCore(
         const retryAfter = response.headers['retry-after']
         settle(deps.fault({ kind: 'status', status, json, html, retryAfter }))
       })
-      response.on('error', () =>
-        settle(
-          deps.fault({
-            kind: 'status',
-            status,
-            json: undefined,
-            html: false,
-            retryAfter: undefined,
-          }),
-        ),
-      )
+      response.on('error', () => settle(statusOnly(status)))
     }
 
     req.end()
