@@ -81,12 +81,14 @@ describe('the vulnerabilities list’s due dates', () => {
     expect(asked('exceptions.list')).toHaveLength(1)
     // until the exceptions are in, no row says a date an exception might pause
     expect(byTestId('row-due').map((el) => el.textContent?.trim())).toEqual(['…', '…'])
+    expect(byTestId('row-overdue-pending').map((el) => el.textContent?.trim())).toEqual(['…', '…'])
 
     exceptions.resolve(answer({ data: [exception], meta: { pagination: { total_count: 1 } } }))
     await flushPromises()
     const due = byTestId('row-due').map((el) => el.textContent?.trim())
     expect(due[0]).toBe('Paused')
     expect(due[1]).toMatch(/\d/)
+    expect(byTestId('row-overdue-pending')).toHaveLength(0)
   })
 })
 
