@@ -241,29 +241,30 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
       },
       { signal: stop.signal, deadlineMs: req.deadlineMs, idleMs: req.idleMs },
     )
+    // The body as whichever path took it (a thread, or the writer on main): its first bytes, its
+    // size, and its digest once it is on disk.
     const thread = threaded as { sha256: string; head: Buffer } | null
-    if (thread) {
-      const problem = badSignature(req.format, thread.head, result.bytes)
-      if (problem) throw integrity(problem)
-      await file.sync()
-      open = false
-      await file.close()
-      if (req.signal?.aborted) throw cancelled()
-      const finalPath = await placeWithoutOverwrite(ops, temp, folder, fileName)
-      ;(meter as ProgressMeter | null)?.finish()
-      return { path: finalPath, size: result.bytes, sha256: thread.sha256 }
-    }
     const w = writer as BodyWriter | null
-    if (!w) throw integrity('The service sent no file.')
-    const problem = badSignature(req.format, w.head, w.bytes)
+    const body = thread
+      ? {
+          head: thread.head,
+          size: result.bytes,
+          digest: async () => {
+            await file.sync()
+            return thread.sha256
+          },
+        }
+      : w && { head: w.head, size: w.bytes, digest: () => w.end() }
+    if (!body) throw integrity('The service sent no file.')
+    const problem = badSignature(req.format, body.head, body.size)
     if (problem) throw integrity(problem)
-    const sha256 = await w.end()
+    const sha256 = await body.digest()
     open = false
     await file.close()
     if (req.signal?.aborted) throw cancelled()
     const finalPath = await placeWithoutOverwrite(ops, temp, folder, fileName)
     ;(meter as ProgressMeter | null)?.finish()
-    return { path: finalPath, size: w.bytes, sha256 }
+    return { path: finalPath, size: body.size, sha256 }
   } catch (err) {
     const w = writer as BodyWriter | null
     let cause = w?.failure ?? err
