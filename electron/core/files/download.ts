@@ -7,7 +7,7 @@ import type { StreamHead, ThreadRequest } from '../http/stream'
 import { fileFailure, nodeFileOps, removeQuietly, type FileOps, type WritableFile } from './fs-ops'
 import { partialName, safeFileName } from './names'
 import { downloadOnThread } from './hasher'
-import { bodyWriter, DATASYNC_EVERY, type BodyWriter } from './pipeline'
+import { DATASYNC_EVERY, HashingWriter, type BodyWriter } from './pipeline'
 import { placeWithoutOverwrite } from './place'
 import { ProgressMeter } from './progress'
 
@@ -201,7 +201,7 @@ export async function downloadToFolder(req: DownloadRequest): Promise<DownloadRe
       {
         start: async (head) => {
           await checkHead(head)
-          writer = bodyWriter(file, head.contentLength, () => stop.abort())
+          writer = new HashingWriter(file, head.contentLength, () => stop.abort())
         },
         write: (chunk) => {
           const w = writer as BodyWriter

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { nodeFileOps, type WritableFile } from './fs-ops'
-import { bodyWriter, HashingWriter, INLINE_BODY_LIMIT } from './pipeline'
+import { HashingWriter, INLINE_BODY_LIMIT } from './pipeline'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-pipeline-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -31,7 +31,7 @@ describe('writing a large body to a real file', () => {
   it('hashes on a worker thread and writes every byte in order', async () => {
     const body = randomBytes(LARGE)
     const file = await nodeFileOps.open(tempPath(), 'wx', 0o600)
-    const writer = bodyWriter(file, body.length, () => undefined)
+    const writer = new HashingWriter(file, body.length, () => undefined)
     await feed(writer, body)
     const digest = await writer.end()
     await file.close()
@@ -45,7 +45,7 @@ describe('writing a large body to a real file', () => {
     const body = randomBytes(INLINE_BODY_LIMIT + 1)
     const copy = Buffer.from(body)
     const file = await nodeFileOps.open(tempPath(), 'wx', 0o600)
-    const writer = bodyWriter(file, null, () => undefined)
+    const writer = new HashingWriter(file, null, () => undefined)
     await writer.write(body.subarray(0, 100))
     await writer.write(body.subarray(100))
     await writer.end()
@@ -59,7 +59,7 @@ describe('writing a large body to a real file', () => {
     // Opened read-only: every write on this descriptor fails with EBADF.
     const file = await nodeFileOps.open(target, 'r', 0o600)
     let failures = 0
-    const writer = bodyWriter(file, LARGE, () => failures++)
+    const writer = new HashingWriter(file, LARGE, () => failures++)
     const body = randomBytes(LARGE)
     const error = await feed(writer, body)
       .then(() => writer.end())
@@ -78,7 +78,7 @@ describe('writing a large body to a real file', () => {
   it('stops on abort: nothing runs on the file afterwards and later chunks are refused', async () => {
     const target = tempPath()
     const file = await nodeFileOps.open(target, 'wx', 0o600)
-    const writer = bodyWriter(file, null, () => undefined)
+    const writer = new HashingWriter(file, null, () => undefined)
     await writer.write(randomBytes(3 * 1024 * 1024))
     const reason = new Error('cancelled')
     await writer.abort(reason)
@@ -93,7 +93,10 @@ describe('writing a large body to a real file', () => {
 describe('bodies kept on the main thread', () => {
   it('hashes small bodies inline, and files without a descriptor through the slot pipeline', async () => {
     const file = await nodeFileOps.open(tempPath(), 'wx', 0o600)
-    expect(bodyWriter(file, 1024, () => undefined)).toBeInstanceOf(HashingWriter)
+    const small = randomBytes(1024)
+    const inline = new HashingWriter(file, small.length, () => undefined)
+    await feed(inline, small)
+    expect(await inline.end()).toBe(sha(small))
     const noFd: WritableFile = {
       write: (b, o, l) => file.write(b, o, l),
       datasync: () => file.datasync(),
@@ -101,8 +104,7 @@ describe('bodies kept on the main thread', () => {
       close: () => file.close(),
     }
     const body = randomBytes(LARGE)
-    const writer = bodyWriter(noFd, body.length, () => undefined)
-    expect(writer).toBeInstanceOf(HashingWriter)
+    const writer = new HashingWriter(noFd, body.length, () => undefined)
     await feed(writer, body)
     expect(await writer.end()).toBe(sha(body))
     await file.close()

@@ -10,7 +10,7 @@ export const INLINE_BODY_LIMIT = 8 * SLOT_BYTES
 /** Data is flushed to disk in the background every this many bytes, so the last fsync is short. */
 export const DATASYNC_EVERY = 64 * SLOT_BYTES
 
-/** What takes a body's chunks, hashes and writes them; see `bodyWriter`. */
+/** What takes a body's chunks, hashes and writes them; see `HashingWriter`. */
 export interface BodyWriter {
   /** The first error of a write, a flush or the hasher; every later call throws it. */
   readonly failure: unknown
@@ -29,27 +29,17 @@ export interface BodyWriter {
   abort(reason: unknown): Promise<void>
 }
 
-/**
- * The writer for one body passed through a sink's `write` on the main thread (a file without a
- * descriptor, or a client that does not run downloads on a thread); a real file's download runs
- * whole on a thread instead (hasher.ts `downloadOnThread`).
- */
-export function bodyWriter(
-  file: WritableFile,
-  contentLength: number | null,
-  onFailure: () => void,
-): BodyWriter {
-  return new HashingWriter(file, contentLength, onFailure)
-}
-
 /** The first 8 bytes of a body, from the bytes seen so far and the next chunk. */
 function headOf(head: Buffer, chunk: Buffer): Buffer {
   return head.length < 8 ? Buffer.concat([head, chunk.subarray(0, 8 - head.length)]) : head
 }
 
 /**
- * Copies incoming chunks into 1 MiB slots; each full slot is hashed (on a worker thread for large
- * bodies) and written to the file at the same time, in order. `write` returns a promise only when
+ * The writer of a body passed through a sink's `write` on the main thread (a file without a
+ * descriptor, or a client that does not run downloads on a thread; a real file's download runs
+ * whole on a thread instead: hasher.ts `downloadOnThread`). Copies incoming chunks into 1 MiB
+ * slots; each full slot is hashed (on a worker thread for large bodies) and written to the file at
+ * the same time, in order. `write` returns a promise only when
  * every slot is busy, which holds the connection (backpressure), so memory stays flat.
  */
 export class HashingWriter implements BodyWriter {
