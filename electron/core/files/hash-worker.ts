@@ -214,7 +214,12 @@ export function hashWorkerMain(
 
   // A download made here: the request (streamCore, the main thread's own code), the body hashed
   // and written here; main hears the headers (and says whether to go on), progress and the end.
-  let net: { controller: AbortController; answer: ((go: boolean) => void) | null } | null = null
+  /** The download running here: its cancel, and main's answer to its headers once asked. */
+  interface Net {
+    controller: AbortController
+    answer: ((go: boolean) => void) | null
+  }
+  let net: Net | null = null
   const failedNet = (e: unknown): NetFailure => {
     const err = e as { fault?: StreamFault; stop?: 'max' | 'refused'; code?: string } | null
     if (err?.fault) return { t: 'nf', fault: err.fault }
@@ -235,10 +240,7 @@ export function hashWorkerMain(
       aborted: false,
       ending: null,
     }
-    const current: { controller: AbortController; answer: ((go: boolean) => void) | null } = {
-      controller: new AbortController(),
-      answer: null,
-    }
+    const current: Net = { controller: new AbortController(), answer: null }
     net = current
     const stop = (what: 'max' | 'refused') => Object.assign(new Error(what), { stop: what })
     const deps: StreamDeps = {
