@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   accountAction,
   accountIdByLabel,
+  chooseOption,
   closeContexts,
   sharedChromium,
   startBrowserMode,
@@ -38,8 +39,7 @@ describe('trying the demo service', () => {
     await expect.poll(() => page.getByTestId('account-switcher').textContent()).toContain('Demo')
 
     // choose 5 in the limit select (Element Plus renders options in a popper)
-    await page.getByTestId('upcoming-scans-limit').click()
-    await page.locator('.el-select-dropdown__item:visible', { hasText: /^5$/ }).click()
+    await chooseOption(page.getByTestId('upcoming-scans-limit'), /^5$/)
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeLessThanOrEqual(5)
     expect(await rows.count()).toBeGreaterThan(0)
 

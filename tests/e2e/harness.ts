@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { findOtp } from '../support/otp'
 import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './browser-mode'
@@ -131,6 +131,38 @@ export async function accountAction(page: Page, accountId: string, actionTestId:
   const action = panel.getByTestId(actionTestId)
   await action.waitFor({ timeout: 30_000 })
   await action.click()
+}
+
+/**
+ * Picks `option` in the Element Plus select `select` (its element or one around it) with the
+ * keyboard, as a user may: opens it, types `search` first if given (a filterable select), moves
+ * down the list to the option and presses Enter. Not with a click on the option: the list is
+ * placed after it shows, and on a busy machine the pointer pressed an option and let go over the
+ * dialog behind once the list had moved (the choice was lost); arrows and Enter go to the list
+ * wherever it stands.
+ */
+export async function chooseOption(
+  select: Locator,
+  option: string | RegExp,
+  search?: string,
+): Promise<void> {
+  const page = select.page()
+  const box = select.locator('[role="combobox"]')
+  await select.click()
+  if (search !== undefined) await page.keyboard.type(search)
+  const listId = await box.getAttribute('aria-controls')
+  const wanted = page.locator(`[id="${listId}"] .el-select-dropdown__item`, { hasText: option })
+  await wanted.first().waitFor({ timeout: 30_000 })
+  const id = await wanted.first().getAttribute('id')
+  const items = await page.locator(`[id="${listId}"] .el-select-dropdown__item`).count()
+  for (let step = 0; step <= items; step++) {
+    if ((await box.getAttribute('aria-activedescendant')) === id) {
+      await box.press('Enter')
+      return
+    }
+    await box.press('ArrowDown')
+  }
+  throw new Error(`the arrows never reached the option ${String(option)} (id ${id})`)
 }
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openGroupList, useDemoJourney, waitForList } from './harness'
+import { chooseOption, openGroupList, useDemoJourney, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -60,11 +60,7 @@ describe('lists that remember, on the demo service', () => {
 
   it('keeps a severity chosen in the control after a finding and Back, and after a reload', async () => {
     await openGroupList(page, 'vulnerabilities')
-    await severityFilter(page).click()
-    await page
-      .locator('.el-select-dropdown__item', { hasText: /^\s*high\s*$/ })
-      .filter({ visible: true })
-      .click()
+    await chooseOption(severityFilter(page), /^\s*high\s*$/)
     await page.waitForURL(/#\/vulnerabilities\?severity=high$/, WAIT)
     await waitForList(page, 'vulnerabilities')
     await allRowsAre(page, 'high')

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   accountAction,
   accountIdByLabel,
+  chooseOption,
   closeContexts,
   closeSwitcher,
   field,
@@ -138,11 +139,10 @@ describe('the scan wizard across a restart, and on release 5.3.0 (issue 8)', () 
     // the demo account's release, changed in its settings
     await accountAction(page, demoId, 'account-settings-open')
     await page.getByTestId('account-settings-dialog').waitFor(WAIT)
-    await page.getByTestId('field-release').click()
-    await page.locator('.el-select-dropdown__item:visible', { hasText: /^5\.3\.0$/ }).click()
+    await chooseOption(page.getByTestId('field-release'), /^5\.3\.0$/)
     // the choice is in the form before it is saved (Save closes without a change to send)
     await expect
-      .poll(() => page.locator('[data-field="release"] .el-select__wrapper').textContent())
+      .poll(() => page.locator('[data-field="release"] .el-select__wrapper').textContent(), WAIT)
       .toContain('5.3.0')
     await page.getByTestId('settings-save').click()
     await page.getByTestId('account-settings-dialog').waitFor({ state: 'hidden', ...WAIT })

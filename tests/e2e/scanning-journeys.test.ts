@@ -3,7 +3,7 @@
 // computes, and bad host lines refused in place with nothing created.
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { field, useDemoJourney, waitForFocus, waitForList } from './harness'
+import { chooseOption, field, useDemoJourney, waitForFocus, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -44,12 +44,6 @@ async function fillWhat(page: Page, name: string): Promise<void> {
   await expect
     .poll(() => page.locator('.scan-wizard__body').getAttribute('data-step'), WAIT)
     .toBe('1')
-}
-
-/** Picks an option of the Element Plus select whose test id is `id`. */
-async function choose(page: Page, id: string, option: string | RegExp): Promise<void> {
-  await page.getByTestId(id).click()
-  await page.locator('.el-select-dropdown__item:visible', { hasText: option }).first().click()
 }
 
 describe('scanning on the demo service (issue 8)', () => {
@@ -113,15 +107,13 @@ describe('scanning on the demo service (issue 8)', () => {
 
     await page.getByTestId('wizard-start-scheduled').click()
     await page.getByTestId('schedule-editor').waitFor(WAIT)
-    await choose(page, 'schedule-frequency', /^Every week$/)
+    await chooseOption(page.getByTestId('schedule-frequency'), /^Every week$/)
     // the date picker keeps its test id off the input: the form item names the field
     const start = page.locator('[data-testid="schedule-editor"] [data-field="start_at"] input')
     await start.fill('2030-03-25 09:00')
     await start.press('Enter')
     await page.keyboard.press('Escape')
-    await page.getByTestId('schedule-time-zone').click()
-    await page.keyboard.type('Europe/Berl')
-    await page.locator('.el-select-dropdown__item:visible', { hasText: /^Europe\/Berlin$/ }).click()
+    await chooseOption(page.getByTestId('schedule-time-zone'), /^Europe\/Berlin$/, 'Europe/Berl')
 
     await expect
       .poll(() => page.getByTestId('schedule-summary').textContent(), WAIT)
