@@ -297,8 +297,11 @@ export class BulkRuns {
     const run = this.repo.run(runId)
     if (!run) return
     void this.deps.keys.keyFor(run.account_id).then(({ key }) => {
-      if (key && this.repo.run(runId))
-        this.deps.events.emit('bulk.changed', this.repo.view(run, this.repo.body(key, run) ?? {}))
+      // Read again once the key is in: the view's updatedAt and counts are of one moment (the
+      // renderer orders views by updatedAt).
+      const now = this.repo.run(runId)
+      if (key && now)
+        this.deps.events.emit('bulk.changed', this.repo.view(now, this.repo.body(key, now) ?? {}))
     })
   }
 

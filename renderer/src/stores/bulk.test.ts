@@ -1,5 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { BulkRunView } from '@contract/bulk'
 import { useFakeApp } from '@/test/fakeApp'
 import { bulkRun } from '@/test/fixtures'
 import { useBulkStore } from './bulk'
@@ -58,5 +59,53 @@ describe('the bulk store following a run', () => {
     fake.emit('bulk.changed', run(5000))
     expect(invalidated).toHaveLength(3)
     await flushPromises()
+  })
+})
+
+describe('the bulk store keeping the newest view of a run', () => {
+  const at = (done: number, updatedAt: string, extra: Partial<BulkRunView> = {}) =>
+    bulkRun(done, 3, { id: RUN_ID, updatedAt, ...extra })
+
+  it('keeps the last event when an answer read before it arrives after it', async () => {
+    const bulk = useBulkStore()
+    let answer: (value: unknown) => void = () => {}
+    fake.handle('bulk.get', () => new Promise((resolve) => (answer = resolve)))
+    const reading = bulk.get(RUN_ID)
+    // the run's last event, then the answer main read when one write was done
+    fake.emit('bulk.changed', at(3, '2026-11-27T10:00:02.000Z'))
+    answer({ ...at(1, '2026-11-27T10:00:01.000Z'), items: [], matching: 0 })
+    await reading
+    expect(bulk.runs[RUN_ID].counts.done).toBe(3)
+    expect(bulk.runs[RUN_ID].state).toBe('finished')
+  })
+
+  it('drops an event older than the view it has, and orders views of one millisecond by the writes ended', () => {
+    const bulk = useBulkStore()
+    bulk.follow()
+    fake.emit('bulk.changed', at(2, '2026-11-27T10:00:02.000Z'))
+    fake.emit('bulk.changed', at(1, '2026-11-27T10:00:01.000Z'))
+    expect(bulk.runs[RUN_ID].counts.done).toBe(2)
+    fake.emit('bulk.changed', at(1, '2026-11-27T10:00:02.000Z'))
+    expect(bulk.runs[RUN_ID].counts.done).toBe(2)
+    fake.emit('bulk.changed', at(3, '2026-11-27T10:00:02.000Z'))
+    expect(bulk.runs[RUN_ID].counts.done).toBe(3)
+  })
+
+  it('takes a later view with fewer writes ended (Retry puts failed writes back)', () => {
+    const bulk = useBulkStore()
+    bulk.follow()
+    const failed = {
+      counts: { queued: 0, sending: 0, done: 1, skipped: 0, failed: 2, cancelled: 0, total: 3 },
+      state: 'finished' as const,
+    }
+    fake.emit('bulk.changed', at(1, '2026-11-27T10:00:02.000Z', failed))
+    expect(bulk.runs[RUN_ID].counts.failed).toBe(2)
+    const retried = {
+      counts: { ...failed.counts, failed: 0, queued: 2 },
+      state: 'running' as const,
+    }
+    fake.emit('bulk.changed', at(1, '2026-11-27T10:00:03.000Z', retried))
+    expect(bulk.runs[RUN_ID].counts.queued).toBe(2)
+    expect(bulk.runs[RUN_ID].state).toBe('running')
   })
 })

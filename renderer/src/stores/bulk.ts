@@ -17,6 +17,24 @@ import { useInvalidation } from '@/data/invalidation'
  */
 const REFRESH_MS = 5000
 
+/** The writes a view of a run counts as ended: done, skipped, failed or cancelled. */
+const handled = (run: BulkRunView) =>
+  run.counts.done + run.counts.skipped + run.counts.failed + run.counts.cancelled
+
+/**
+ * Whether `incoming` is not older than `current`. Events and answers travel apart (an answer read
+ * before the run's last event can arrive after it): an older view would put back counts that
+ * moved on, and after a run's last event nothing comes to mend them. Main changes `updatedAt` with
+ * every write's move; two views of one millisecond are ordered by the writes they count as ended
+ * (within a millisecond a run only moves forward: Retry puts failed writes back in a later one).
+ */
+export function notOlder(incoming: BulkRunView, current: BulkRunView | undefined): boolean {
+  const a = Date.parse(incoming.updatedAt)
+  const b = Date.parse(current?.updatedAt ?? '')
+  if (!current || Number.isNaN(a) || Number.isNaN(b)) return true
+  return a !== b ? a > b : handled(incoming) >= handled(current)
+}
+
 export const useBulkStore = defineStore('bulk', () => {
   const invalidate = useInvalidation()
   /** The latest counts of each run seen in this window, by id. */
@@ -27,6 +45,7 @@ export const useBulkStore = defineStore('bulk', () => {
 
   function take(run: BulkRunView): void {
     const before = runs.value[run.id]
+    if (!notOlder(run, before)) return
     runs.value = { ...runs.value, [run.id]: run }
     // Only once the service made something: a run just started has changed nothing yet (the list
     // it was started from, still open beneath, is not read again for nothing).
@@ -61,7 +80,7 @@ export const useBulkStore = defineStore('bulk', () => {
     const result = await request('bulk.get', { runId, ...page })
     if (result.ok) {
       const { items: _items, matching: _matching, ...view } = result.data
-      runs.value = { ...runs.value, [runId]: view }
+      if (notOlder(view, runs.value[runId])) runs.value = { ...runs.value, [runId]: view }
     }
     return result
   }
