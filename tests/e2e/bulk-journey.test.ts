@@ -73,7 +73,9 @@ describe('bulk decisions, on the demo service', () => {
     expect(await page.getByTestId('bulk-run-counts').textContent()).toMatch(
       /3 done, 0 skipped, 0 failed\s*— of 3\./,
     )
+    // The writes on screen are read again once the run ends: the three rows say done after it.
     const done = page.locator('[data-testid="bulk-item"][data-state="done"]')
+    await expect.poll(() => done.count(), WAIT).toBe(3)
     expect((await done.allTextContents()).map((t) => t.trim()).sort()).toEqual([...titles].sort())
 
     // The service has them: three exceptions with that reason, one per finding.
