@@ -299,9 +299,12 @@ export class BulkRuns {
     void this.deps.keys.keyFor(run.account_id).then(({ key }) => {
       // Read again once the key is in: the view's updatedAt and counts are of one moment (the
       // renderer orders views by updatedAt).
-      const now = this.repo.run(runId)
-      if (key && now)
-        this.deps.events.emit('bulk.changed', this.repo.view(now, this.repo.body(key, now) ?? {}))
+      const latest = this.repo.run(runId)
+      if (key && latest)
+        this.deps.events.emit(
+          'bulk.changed',
+          this.repo.view(latest, this.repo.body(key, latest) ?? {}),
+        )
     })
   }
 
