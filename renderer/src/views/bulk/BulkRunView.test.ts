@@ -21,10 +21,10 @@ const item = (n: number, state: BulkItemView['state']): BulkItemView => ({
   attempts: state === 'queued' ? 0 : 1,
 })
 
-/** The run with `done` of its 200 writes done (the others queued). */
+/** The run with `done` of its 200 writes done (the others queued), changed a second per write. */
 const run = (
   done: number,
-  updatedAt = `2026-11-26T10:00:${String(done % 60).padStart(2, '0')}Z`,
+  updatedAt = new Date(Date.UTC(2026, 10, 26, 10) + done * 1000).toISOString(),
 ): Run => bulkRun(done, 200, { id: RUN_ID, updatedAt })
 
 let current = run(0)
