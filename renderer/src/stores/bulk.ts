@@ -18,7 +18,7 @@ import { useInvalidation } from '@/data/invalidation'
 const REFRESH_MS = 5000
 
 /** The writes a view of a run counts as ended: done, skipped, failed or cancelled. */
-const handled = (run: BulkRunView) =>
+export const handled = (run: Pick<BulkRunView, 'counts'>) =>
   run.counts.done + run.counts.skipped + run.counts.failed + run.counts.cancelled
 
 /**
@@ -28,7 +28,7 @@ const handled = (run: BulkRunView) =>
  * every write's move; two views of one millisecond are ordered by the writes they count as ended
  * (within a millisecond a run only moves forward: Retry puts failed writes back in a later one).
  */
-export function notOlder(incoming: BulkRunView, current: BulkRunView | undefined): boolean {
+function notOlder(incoming: BulkRunView, current: BulkRunView | undefined): boolean {
   const a = Date.parse(incoming.updatedAt)
   const b = Date.parse(current?.updatedAt ?? '')
   if (!current || Number.isNaN(a) || Number.isNaN(b)) return true
