@@ -213,6 +213,7 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
     clients,
     demo,
     host,
+    dataDir: path.resolve(options.dataDir),
     backoff: options.exportBackoff,
     log,
   })

@@ -44,7 +44,8 @@ async function main() {
   const accountId = outcome.account.id
   process.stdout.write(`account ${accountId}\n`)
   if (refreshCache) {
-    const folder = path.join(dataDir, 'downloads')
+    // Beside the data folder (ScanDesk never saves files into its own).
+    const folder = path.join(path.dirname(dataDir), 'downloads')
     fs.mkdirSync(folder)
     await d('files.setFolder', { accountId, folder })
     const job = await d<{ id: string }>('exports.generate', {

@@ -90,7 +90,9 @@ function runAndKill(
 
 describe('drafts survive a crash', () => {
   it('keeps every acknowledged edit when the process is killed during rapid saves', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
+    const dataDir = path.join(root, 'data')
+    fs.mkdirSync(dataDir)
     try {
       const { accountId, lastAck, key } = await runAndKill(dataDir)
       expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_ACKS)
@@ -115,12 +117,14 @@ describe('drafts survive a crash', () => {
         await t.close()
       }
     } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      fs.rmSync(root, { recursive: true, force: true })
     }
   }, 120_000)
 
   it('keeps drafts and ledger rows when killed while the offline copy is refreshed', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
+    const dataDir = path.join(root, 'data')
+    fs.mkdirSync(dataDir)
     try {
       const { accountId, lastAck, ledgerId, key } = await runAndKill(dataDir, 'cache')
       expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_REFRESHES)
@@ -147,7 +151,7 @@ describe('drafts survive a crash', () => {
         await t.close()
       }
     } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      fs.rmSync(root, { recursive: true, force: true })
     }
   }, 120_000)
 })

@@ -187,3 +187,120 @@ describe('browser mode: typed paths inside home or the download folders', () => 
     expect(err.message).toMatch(/typed evidence file only inside your home folder/)
   })
 })
+
+// The third hardening round, item 1: a link in a parent folder of a file that does not exist yet
+// was left unresolved, and the folder it led to became one of the account's download folders.
+describe('browser mode: a folder link cannot lead a typed path out, nor make a folder allowed', () => {
+  beforeEach(() => start('browser'))
+
+  const views = { format: 'scandesk-saved-views', version: 1, views: [] }
+
+  it('refuses a new file behind a link at any level, and leaves nothing outside', async () => {
+    fs.mkdirSync(path.join(home, 'x'))
+    fs.symlinkSync(elsewhere, path.join(home, 'x', 'etc-link'))
+    fs.symlinkSync(path.join(home, 'x'), path.join(home, 'up'))
+    for (const typed of [
+      path.join(home, 'x', 'etc-link', 'proof.csv'),
+      path.join(home, 'x', 'etc-link', 'cron.d', 'proof.csv'),
+      path.join(home, 'up', 'etc-link', 'proof.csv'),
+    ]) {
+      const err = await t.err('csv.export', {
+        accountId: account.id,
+        op: 'vulnerabilities.list',
+        path: typed,
+      })
+      expect(err.code, typed).toBe('FORBIDDEN')
+      expect(err.message).toMatch(/only inside your home folder/)
+    }
+    const viewsErr = await t.err('views.export', {
+      accountId: account.id,
+      content: views,
+      path: path.join(home, 'up', 'etc-link', 'views.json'),
+    })
+    expect(viewsErr.code).toBe('FORBIDDEN')
+    expect(fs.readdirSync(elsewhere)).toEqual([])
+  })
+
+  it('an export into home does not make its folder, or one a link led to, a download folder', async () => {
+    const secret = file(elsewhere, 'passwd', 'root:x:0:0')
+    fs.mkdirSync(path.join(home, 'x'))
+    fs.symlinkSync(elsewhere, path.join(home, 'x', 'etc-link'))
+    await t.err('csv.export', {
+      accountId: account.id,
+      op: 'vulnerabilities.list',
+      path: path.join(home, 'x', 'etc-link', 'proof.csv'),
+    })
+    const saved = await t.ok<{ saved: boolean; path: string }>('csv.export', {
+      accountId: account.id,
+      op: 'vulnerabilities.list',
+      path: path.join(home, 'x', 'orgs.csv'),
+    })
+    expect(saved).toMatchObject({ saved: true, path: path.join(home, 'x', 'orgs.csv') })
+    // Nothing outside home became readable or writable, with the link gone too.
+    fs.unlinkSync(path.join(home, 'x', 'etc-link'))
+    expect((await t.err('views.import', { accountId: account.id, path: secret })).code).toBe(
+      'FORBIDDEN',
+    )
+    const exported = await t.err('views.export', {
+      accountId: account.id,
+      content: views,
+      path: path.join(elsewhere, 'cron.d'),
+    })
+    expect(exported.code).toBe('FORBIDDEN')
+    expect((await t.err('library.verifyFile', verifyRequest({ path: secret }))).code).toBe(
+      'FORBIDDEN',
+    )
+    expect(fs.readdirSync(elsewhere)).toEqual(['passwd'])
+  })
+
+  it('refuses a path through a dangling link, which could be pointed anywhere later', async () => {
+    fs.symlinkSync(path.join(elsewhere, 'not-yet'), path.join(home, 'dangling'))
+    for (const typed of [path.join(home, 'dangling'), path.join(home, 'dangling', 'a.csv')]) {
+      const err = await t.err('csv.export', {
+        accountId: account.id,
+        op: 'vulnerabilities.list',
+        path: typed,
+        replace: true,
+      })
+      expect(err.code, typed).toBe('FORBIDDEN')
+      expect(err.message).toMatch(/symbolic link that leads nowhere|only inside your home folder/)
+    }
+    expect(fs.existsSync(path.join(elsewhere, 'not-yet'))).toBe(false)
+  })
+
+  it('never imports from, exports into or verifies inside ScanDesk’s own data folder', async () => {
+    const db = path.join(t.dataDir, 'scandesk.db')
+    expect(fs.existsSync(db)).toBe(true)
+    const before = fs.readFileSync(db)
+    host.userFolders = () => [home, t.dataDir]
+    const exported = await t.err('csv.export', {
+      accountId: account.id,
+      op: 'vulnerabilities.list',
+      path: db,
+      replace: true,
+    })
+    expect(exported.code).toBe('FORBIDDEN')
+    expect(exported.message).toMatch(/ScanDesk’s own data folder/)
+    expect(fs.readFileSync(db).equals(before)).toBe(true)
+    expect((await t.err('views.import', { accountId: account.id, path: db })).code).toBe(
+      'FORBIDDEN',
+    )
+    expect((await t.err('library.verifyFile', verifyRequest({ path: db }))).code).toBe('FORBIDDEN')
+    expect(
+      (await t.err('files.setFolder', { accountId: account.id, folder: t.dataDir })).code,
+    ).toBe('FORBIDDEN')
+  })
+})
+
+describe('Electron mode: a dialog’s choice inside ScanDesk’s data folder is refused too', () => {
+  beforeEach(() => start('electron'))
+
+  it('refuses the data folder as download folder and a file in it to verify', async () => {
+    host.answers.folder = t.dataDir
+    const err = await t.err('files.setFolder', { accountId: account.id })
+    expect(err).toMatchObject({ code: 'FORBIDDEN', message: /ScanDesk’s own data folder/ })
+    expect(await t.ok('files.getFolder', { accountId: account.id })).toEqual({ folder: null })
+    host.answers.file = path.join(t.dataDir, 'scandesk.db')
+    expect((await t.err('library.verifyFile', verifyRequest())).code).toBe('FORBIDDEN')
+  })
+})

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises'
 import type { DocumentFormat, TransferProgress } from '@contract/files'
 import type { AccountClient } from '../http/client'
 import type { DownloadOp } from './service'
@@ -22,8 +23,8 @@ export interface FileOps {
   documentFileName(d: { name: string; id: string; format: DocumentFormat; date: Date }): string
   /** Our file name for an SAQ's PDF: `SAQ <type> - <name> - <organization> - <YYYY-MM-DD>.pdf`. */
   saqFileName(d: { saqType: string; name: string; organization: string; date: Date }): string
-  /** SHA-256 and size of a file on disk. */
-  hashFile(path: string): Promise<{ sha256: string; size: number }>
+  /** SHA-256 and size of a file on disk (with `opened`: of that open file, left open). */
+  hashFile(path: string, opened?: FileHandle): Promise<{ sha256: string; size: number }>
   /** Moves a file into <folder>/Quarantine/; returns its new path. */
   quarantineFile(path: string, folder: string): Promise<string>
 }

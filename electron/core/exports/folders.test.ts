@@ -138,6 +138,63 @@ describe('DownloadFolders.checkTyped (browser mode)', () => {
     expect(await folders.checkTyped('acc-1', inside, 'file')).toBe(inside)
   })
 
+  it('takes typed paths only in folders chosen as download folders, not in ones files were saved to', async () => {
+    const c = file(elsewhere, 'c.pdf')
+    folders.remember('acc-1', elsewhere) // a "Save as…" into it: its files may be opened
+    expect(folders.known('acc-1')).toEqual([downloads, elsewhere])
+    expect((await appError(folders.checkTyped('acc-1', c, 'file'))).code).toBe('FORBIDDEN')
+    expect(await folders.openable('acc-1', file(elsewhere, 'r.pdf'))).toBe(
+      path.join(elsewhere, 'r.pdf'),
+    )
+    folders.set('acc-1', elsewhere)
+    folders.set('acc-1', downloads) // chosen before, still one of the account's download folders
+    expect(folders.chosen('acc-1')).toEqual([downloads, elsewhere])
+    expect(await folders.checkTyped('acc-1', c, 'file')).toBe(c)
+    folders.forget('acc-1')
+    expect(folders.known('acc-1')).toEqual([])
+  })
+
+  it('judges a new file behind a link in any parent folder by where the link leads', async () => {
+    fs.mkdirSync(path.join(home, 'x'))
+    fs.symlinkSync(elsewhere, path.join(home, 'x', 'etc-link'))
+    fs.symlinkSync(path.join(home, 'x'), path.join(home, 'x-link'))
+    for (const typed of [
+      path.join(home, 'x', 'etc-link', 'proof.csv'),
+      path.join(home, 'x-link', 'etc-link', 'new', 'proof.csv'),
+    ])
+      expect((await appError(folders.checkTyped('acc-1', typed, 'file'))).code, typed).toBe(
+        'FORBIDDEN',
+      )
+    expect(
+      await folders.checkTyped('acc-1', path.join(home, 'x-link', 'new', 'a.csv'), 'file'),
+    ).toBe(path.join(home, 'x', 'new', 'a.csv'))
+    fs.symlinkSync(path.join(home, 'later'), path.join(home, 'dangling'))
+    expect(
+      await appError(folders.checkTyped('acc-1', path.join(home, 'dangling', 'a.csv'), 'file')),
+    ).toMatchObject({ code: 'FORBIDDEN', message: /symbolic link that leads nowhere/ })
+  })
+
+  it('refuses ScanDesk’s own data folder, typed or picked, even inside home', async () => {
+    const data = path.join(home, '.local', 'share', 'scandesk')
+    fs.mkdirSync(data, { recursive: true })
+    fs.symlinkSync(data, path.join(home, 'data-link'))
+    const guarded = new DownloadFolders(
+      new SettingsRepo(db),
+      () => [home],
+      () => [data],
+    )
+    for (const typed of [path.join(data, 'scandesk.db'), path.join(home, 'data-link', 'new.csv')])
+      expect(await appError(guarded.checkTyped('acc-1', typed, 'views file'))).toMatchObject({
+        code: 'FORBIDDEN',
+        message: /views file may not lie in ScanDesk’s own data folder/,
+      })
+    expect((await appError(guarded.checkPicked(path.join(data, 'x.json'), 'file'))).code).toBe(
+      'FORBIDDEN',
+    )
+    const beside = file(home, '.local/share/other.json')
+    expect(await guarded.checkPicked(beside, 'file')).toBe(beside)
+  })
+
   it('refuses a relative path', async () => {
     expect(await appError(folders.checkTyped('acc-1', 'Reports/a.pdf', 'file'))).toMatchObject({
       code: 'VALIDATION',

@@ -2,9 +2,16 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fail } from '@contract/errors'
+import { realPathOf } from '../files/confined'
 import type { SettingsRepo } from '../store/settings-repo'
 
 const folderKey = (accountId: string) => `download_folder:${accountId}`
+// Folders the user chose as the account's download folder (files.setFolder, or the folder dialog
+// of a first download): with the current one, the only folders besides the user's own where
+// browser mode takes a typed path.
+const chosenKey = (accountId: string) => `download_folders_chosen:${accountId}`
+// Folders a download of the account was saved to through the desktop's "Save as…" dialog (and,
+// before the chosen list, every folder a file was saved to): files recorded there may be opened.
 const knownKey = (accountId: string) => `download_folders_known:${accountId}`
 const MAX_KNOWN = 50
 
@@ -97,22 +104,25 @@ export class DownloadFolders {
     private readonly settings: SettingsRepo,
     /** The user's home (and temp) folder; tests give a temporary folder as "home". */
     private readonly userFolders: () => string[] = defaultUserFolders,
+    /** ScanDesk's own data folder(s): never a place to read a file from or save one into. */
+    private readonly ownFolders: () => string[] = () => [],
   ) {}
 
   /**
    * Browser mode: a typed path must be absolute and lie inside the user's home folder, the temp
-   * folder or one of the account's known download folders — judged on its real path (every link
-   * resolved, roots too), so a link cannot lead out. A path that does not exist is judged by where
-   * it would be, so a refusal does not tell whether something exists elsewhere. Returns the real
-   * path (the resolved one when it does not exist); throws VALIDATION or FORBIDDEN naming the rule.
+   * folder or a folder the user chose as one of the account's download folders — judged on its
+   * real path (every link resolved, roots too; a path that does not exist yet by the real path of
+   * its nearest existing folder, a link on the way that leads nowhere refused), so a link cannot
+   * lead out. A path that does not exist is judged by where it would be, so a refusal does not
+   * tell whether something exists elsewhere. ScanDesk's own data folder is refused (refuseOwn).
+   * Returns the real path; throws VALIDATION or FORBIDDEN naming the rule. Whoever opens the path
+   * afterwards proves it still leads there (files/confined.ts).
    */
   async checkTyped(accountId: string, typed: string, what: string): Promise<string> {
     if (!path.isAbsolute(typed)) fail('VALIDATION', `The ${what} must be an absolute path.`)
-    const resolved = path.resolve(typed)
-    const real = await fs.realpath(resolved).catch(() => null)
-    const target = real ?? resolved
+    const target = await realPathOf(path.resolve(typed), typed)
     const roots = await Promise.all(
-      [...this.userFolders(), ...this.known(accountId)].map((root) =>
+      [...this.userFolders(), ...this.chosen(accountId)].map((root) =>
         fs.realpath(path.resolve(root)).catch(() => null),
       ),
     )
@@ -121,7 +131,32 @@ export class DownloadFolders {
         'FORBIDDEN',
         `In browser mode ScanDesk takes a typed ${what} only inside your home folder, the temp folder or one of this account’s download folders (links resolved); ${typed} is not.`,
       )
+    await this.refuseOwn(target, what)
     return target
+  }
+
+  /**
+   * Refuses (FORBIDDEN) a path inside ScanDesk's own data folder, typed or chosen in a dialog:
+   * its database, offline copy and keys are never imported from, exported to or verified.
+   * `real` is a real path (or one judged by realPathOf).
+   */
+  async refuseOwn(real: string, what: string): Promise<void> {
+    for (const own of this.ownFolders()) {
+      const resolved = path.resolve(own)
+      const ownReal = await fs.realpath(resolved).catch(() => resolved)
+      if (isInside(ownReal, real))
+        fail(
+          'FORBIDDEN',
+          `The ${what} may not lie in ScanDesk’s own data folder (${own}): ScanDesk keeps its database and keys there and never reads or saves your files in it. Choose another place.`,
+        )
+    }
+  }
+
+  /** The real path of a file or folder the user chose in a dialog, refused in the data folder. */
+  async checkPicked(picked: string, what: string): Promise<string> {
+    const real = await realPathOf(path.resolve(picked), picked)
+    await this.refuseOwn(real, what)
+    return real
   }
 
   /** The account's download folder, or null when none was chosen. */
@@ -130,29 +165,48 @@ export class DownloadFolders {
     return typeof value === 'string' && value ? value : null
   }
 
-  /** Sets (after checkFolder) the account's download folder and remembers it as known. */
+  /**
+   * Sets (after checkFolder) the account's download folder: the user chose it as one, so typed
+   * paths inside it are taken from now on (checkTyped), and files in it may be opened.
+   */
   set(accountId: string, folder: string): void {
     this.settings.set(folderKey(accountId), folder)
-    this.remember(accountId, folder)
+    const chosen = this.list(chosenKey(accountId)).filter((f) => f !== folder)
+    this.settings.set(chosenKey(accountId), [folder, ...chosen].slice(0, MAX_KNOWN))
   }
 
-  /** Records a folder a file of this account was saved to ("Save as…" included). */
+  /**
+   * Records a folder the user saved a download of this account to in the desktop's "Save as…"
+   * dialog, so the file can be opened and shown later (openable). Never a root for typed paths:
+   * only folders chosen as download folders are (set).
+   */
   remember(accountId: string, folder: string): void {
-    const known = this.known(accountId).filter((f) => f !== folder)
+    const known = this.list(knownKey(accountId)).filter((f) => f !== folder)
     this.settings.set(knownKey(accountId), [folder, ...known].slice(0, MAX_KNOWN))
   }
 
-  /** Every folder this account's files were saved to (the current one first). */
-  known(accountId: string): string[] {
-    const value = this.settings.get<unknown>(knownKey(accountId), [])
-    const list = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+  /** The folders the user chose as the account's download folder (the current one first). */
+  chosen(accountId: string): string[] {
     const current = this.get(accountId)
+    const list = this.list(chosenKey(accountId))
     return current && !list.includes(current) ? [current, ...list] : list
+  }
+
+  /** Every folder this account's files were saved to (the chosen ones first). */
+  known(accountId: string): string[] {
+    const chosen = this.chosen(accountId)
+    return [...chosen, ...this.list(knownKey(accountId)).filter((f) => !chosen.includes(f))]
+  }
+
+  private list(key: string): string[] {
+    const value = this.settings.get<unknown>(key, [])
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
   }
 
   /** Forgets an account's folders (the account was removed). */
   forget(accountId: string): void {
     this.settings.set(folderKey(accountId), undefined)
+    this.settings.set(chosenKey(accountId), undefined)
     this.settings.set(knownKey(accountId), undefined)
   }
 

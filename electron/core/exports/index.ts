@@ -41,6 +41,8 @@ export interface ExportServicesDeps {
   clients: ClientPool
   demo: DemoAccounts
   host: HostServices
+  /** ScanDesk's data folder: never a place to import from or export to. */
+  dataDir?: string
   files?: FileOps
   backoff?: BackoffOptions
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
@@ -67,6 +69,7 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
   const folders = new DownloadFolders(
     deps.settings,
     () => deps.host.userFolders?.() ?? defaultUserFolders(),
+    () => (deps.dataDir ? [deps.dataDir] : []),
   )
   const ledger = new LedgerRepo(deps.db)
   const now = () => new Date()

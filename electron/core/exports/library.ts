@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { AppFailure, fail } from '@contract/errors'
 import type { DocumentFormat, DocumentKind, FileCheck, LedgerEntry } from '@contract/files'
 import type { HostServices } from '../host'
@@ -11,6 +10,7 @@ import {
   type DownloadFolders,
   type HostMode,
 } from './folders'
+import { openJudged } from '../files/confined'
 import { shortHash } from './outcomes'
 import { documentName, isGenerated, verifyWithService } from './service'
 
@@ -179,18 +179,22 @@ export class Library {
    */
   async verifyFile(req: VerifyFileRequest, mode: HostMode): Promise<FileCheck | null> {
     refuseRendererPath(mode, req.path, 'file', 'file to verify')
+    const { folders } = this.deps
     let file: string | null
     let real: string
     if (req.path !== undefined) {
       file = req.path
-      real = await this.deps.folders.checkTyped(req.accountId, file, 'file to verify')
+      real = await folders.checkTyped(req.accountId, file, 'file to verify')
     } else {
       file = await this.deps.host.pickFile('Choose a file to verify')
       if (!file) return null
-      real = path.resolve(file)
+      real = await folders.checkPicked(file, 'file to verify')
     }
-    const actual = await hashOrNull(this.deps.files, real)
-    if (!actual) fail('FILE_NOT_FOUND', `There is no file at ${file}.`)
+    // Hashed from the file opened where it was judged to be, never from the path again.
+    const { handle } = await openJudged(real, file)
+    const actual = await this.deps.files
+      .hashFile(real, handle)
+      .finally(() => handle.close().catch(() => undefined))
     const kind = req.kind
     if (!isGenerated(kind)) return this.checkAgainstRecord(req, file, actual)
     const client = await this.deps.clientFor(req.accountId)

@@ -73,29 +73,32 @@ export class SaqFiles {
     let source: string | null
     if (mode === 'electron') {
       refuseRendererPath(mode, req.path, 'file', 'evidence file')
-      source = await this.deps.host.pickFile(
+      const picked = await this.deps.host.pickFile(
         `Choose evidence for requirement ${req.requirement} of “${req.saqName}”`,
         'any',
       )
-      if (!source) return null
+      if (!picked) return null
+      source = await this.deps.folders.checkPicked(picked, 'evidence file')
+      await checkSourceFile(path.resolve(picked), MAX_EVIDENCE_BYTES)
     } else {
       if (!req.path)
         fail('VALIDATION', 'Type the absolute path of the evidence file.', {
           fieldErrors: { path: ['is required'] },
         })
-      await this.deps.folders.checkTyped(req.accountId, req.path, 'evidence file')
-      source = req.path
+      source = await this.deps.folders.checkTyped(req.accountId, req.path, 'evidence file')
+      // A link named as the evidence is refused (the copy records the file the user named).
+      await checkSourceFile(path.resolve(req.path), MAX_EVIDENCE_BYTES)
     }
-    source = path.resolve(source)
-    await checkSourceFile(source, MAX_EVIDENCE_BYTES)
     const base = await this.accountFolder(req.accountId)
     const folder = await ensureRealFolders(
       base,
       [SAQ_FOLDER, EVIDENCE_FOLDER, safeFolderName(req.saqKey), safeFolderName(req.requirement)],
       'attach the evidence',
     )
+    // `source` is the real path that was judged: the copy reads only the file opened there.
     const copy = await copyHashed({
       source,
+      confined: true,
       folder,
       fileName: path.basename(source),
       maxBytes: MAX_EVIDENCE_BYTES,

@@ -70,18 +70,24 @@ export async function chooseTarget(
     )
     if (!chosen) return null
     const folder = await checkFolder(path.dirname(chosen))
+    await folders.refuseOwn(folder, 'file to save')
     folders.remember(job.accountId, folder)
     const base = path.basename(chosen)
     const ext = `.${job.format}`
     return { folder, fileName: base.toLowerCase().endsWith(ext) ? base : `${base}${ext}` }
   }
   const current = folders.get(job.accountId)
-  if (current) return { folder: await inner(await checkFolder(current)), fileName: name }
+  if (current) {
+    const folder = await checkFolder(current)
+    await folders.refuseOwn(folder, 'download folder')
+    return { folder: await inner(folder), fileName: name }
+  }
   const picked = await host.pickFolder(
     `Choose where to save the reports of “${deps.accountLabel(job.accountId)}”`,
   )
   if (!picked) fail('NO_FOLDER', 'Choose a download folder for this account first.')
   const folder = await checkFolder(picked)
+  await folders.refuseOwn(folder, 'download folder')
   folders.set(job.accountId, folder)
   return { folder: await inner(folder), fileName: name }
 }

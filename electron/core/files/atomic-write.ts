@@ -2,8 +2,17 @@
 // then takes the name in one step and the folder is fsynced, so the name never shows a partial
 // file, even after a crash. Streams (downloads, copies) write their own temp file and share the
 // last step, `placeWithoutOverwrite`.
+import fs from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { AppFailure } from '@contract/errors'
+import {
+  confirmRealFolder,
+  isOpenedAt,
+  isRealFolder,
+  leftFolder,
+  pathOfDescriptor,
+} from './confined'
 import {
   errnoOf,
   fileFailure,
@@ -35,6 +44,12 @@ export interface AtomicWriteOptions {
   mode?: number
   /** The file system layer (tests inject failures); default the real one. */
   ops?: FileOps
+  /**
+   * `folder` is a real path judged by the caller (a typed path in browser mode): the write is
+   * refused (FORBIDDEN, nothing left behind) if a link replaces it or a folder above it before the
+   * temp file is created, while it is written or before it takes its name.
+   */
+  confined?: boolean
 }
 
 function keptFile(target: string): AppFailure {
@@ -62,10 +77,12 @@ export async function writeAtomically(
   const temp = path.join(folder, partialName(fileName))
   let file: WritableFile | null
   try {
+    if (options.confined) await confirmRealFolder(folder)
     file = await ops.open(temp, 'wx', options.mode ?? 0o600)
   } catch (err) {
     throw fileFailure(err, options.doing, folder)
   }
+  if (options.confined) await confirmStillAt(ops, file, temp, folder)
   try {
     const bytes = Buffer.from(text, 'utf8')
     for (let offset = 0; offset < bytes.length;) {
@@ -74,6 +91,8 @@ export async function writeAtomically(
     }
     await file.sync()
     const written = file
+    // Once more while it is open (its descriptor tells where it is): a folder swapped meanwhile.
+    if (options.confined) await confirmStillAt(ops, written, temp, folder)
     file = null
     await written.close()
     return await placeTemp(ops, temp, folder, fileName, options)
@@ -82,6 +101,28 @@ export async function writeAtomically(
     await removeQuietly(ops, temp)
     throw fileFailure(err, options.doing, folder)
   }
+}
+
+/**
+ * Proves the temp file open as `file` is `temp` in the judged `folder` (created there, and still
+ * there); otherwise it is wherever a link led: it is closed and removed there, and the write
+ * refused (FORBIDDEN).
+ */
+async function confirmStillAt(
+  ops: FileOps,
+  file: WritableFile,
+  temp: string,
+  folder: string,
+): Promise<void> {
+  const opened = file.fd === undefined ? null : await promisify(fs.fstat)(file.fd)
+  if ((await isOpenedAt(file.fd, opened, temp)) && (await isRealFolder(folder))) return
+  const stray = await pathOfDescriptor(file.fd)
+  await file.close().catch(() => undefined)
+  await removeQuietly(
+    ops,
+    stray !== null && path.basename(stray) === path.basename(temp) ? stray : temp,
+  )
+  throw leftFolder(folder)
 }
 
 /** Moves a finished temp file in `folder` to its name as `place` says; returns the final path. */

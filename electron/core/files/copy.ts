@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure } from '@contract/errors'
+import { isOpenedAt } from './confined'
 import { formatBytes } from './download'
 import { errnoOf, fileFailure, nodeFileOps, removeQuietly, type FileOps } from './fs-ops'
 import { SLOT_BYTES } from './hasher'
@@ -35,6 +36,11 @@ export interface CopyRequest {
   label?: string
   /** The file system layer (tests inject failures). */
   fileOps?: FileOps
+  /**
+   * `source` is a real path judged by the caller (a typed or chosen path): the file opened must
+   * be the one there, reached without a link (files/confined.ts), else FORBIDDEN.
+   */
+  confined?: boolean
 }
 
 /**
@@ -98,6 +104,11 @@ export async function copyHashed(req: CopyRequest): Promise<CopyResult> {
       throw new AppFailure({
         code: 'VALIDATION',
         message: `${req.source} changed while ScanDesk was opening it; try again.`,
+      })
+    if (req.confined && !(await isOpenedAt(input.fd, opened, req.source)))
+      throw new AppFailure({
+        code: 'FORBIDDEN',
+        message: `The way to ${req.source} changed while ScanDesk was opening it (a folder on the way was replaced by a symbolic link), so it was not copied.`,
       })
     try {
       output = await ops.open(temp, 'wx', 0o600)

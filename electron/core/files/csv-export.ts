@@ -157,8 +157,8 @@ export class CsvExports {
           message: `A file appeared at ${file} meanwhile; it was kept. Export again to replace it.`,
         }),
       ops: deps.fileOps,
+      confined: true,
     })
-    deps.folders.remember(accountId, folder)
     this.saved.add(target)
     return { saved: true, path: target, rows: csv.rows, escapedCells: csv.escapedCells }
   }

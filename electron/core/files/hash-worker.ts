@@ -45,7 +45,8 @@ export type ToWorker =
   | { t: 'init'; sab: SharedArrayBuffer; slots: number; size: number }
   | { t: 'u'; slot: number; len: number }
   | { t: 'd' }
-  | { t: 'f'; path: string; chunk: number }
+  // A whole file: by its path, or by a descriptor main opened (and keeps open until the answer).
+  | { t: 'f'; path: string; fd?: number; chunk: number }
   | NetJob
   // The download's headers are accepted (go) or refused (stop); cancel the download.
   | { t: 'ng' }
@@ -107,9 +108,23 @@ export function hashWorkerMain(
   let views: Uint8Array[] = []
   let hash: Crypto.Hash | null = null
 
-  // A whole file: 1 MiB reads, the next read overlapping the hash of the last.
-  const hashPath = async (path: string, chunk: number) => {
-    const fh = await fsp.open(path, 'r')
+  // A whole file: 1 MiB reads, the next read overlapping the hash of the last. A descriptor main
+  // opened is read as it is (the process shares its descriptors with this thread) and left open.
+  const readAt = (fd: number, buf: Buffer, chunk: number, at: number) =>
+    new Promise<{ bytesRead: number }>((resolve, reject) =>
+      fs.read(fd, buf, 0, chunk, at, (err, bytesRead) =>
+        err ? reject(err) : resolve({ bytesRead }),
+      ),
+    )
+  const hashPath = async (path: string, chunk: number, fd?: number) => {
+    const fh =
+      fd === undefined
+        ? await fsp.open(path, 'r')
+        : {
+            read: (buf: Buffer, _offset: number, length: number, at: number) =>
+              readAt(fd, buf, length, at),
+            close: async () => undefined,
+          }
     try {
       const h = crypto.createHash('sha256')
       const bufs = [Buffer.allocUnsafe(chunk), Buffer.allocUnsafe(chunk)]
@@ -369,7 +384,7 @@ export function hashWorkerMain(
         hash = null
         return
       case 'f':
-        hashPath(m.path, m.chunk).then(
+        hashPath(m.path, m.chunk, m.fd).then(
           (r) => reply({ t: 'h', hex: r.hex, size: r.size }),
           (e: unknown) => reply(failed(e)),
         )

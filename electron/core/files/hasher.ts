@@ -143,11 +143,17 @@ export function threadHasher(pool: SlotPool): SlotHasher {
   }
 }
 
-/** Hashes a whole file on a worker thread (1 MiB reads, the next read overlapping the hash). */
-export async function hashPathOnThread(path: string): Promise<{ sha256: string; size: number }> {
+/**
+ * Hashes a whole file on a worker thread (1 MiB reads, the next read overlapping the hash): the
+ * file at `path`, or the one open as `fd` (the caller keeps it open until this resolves).
+ */
+export async function hashPathOnThread(
+  path: string,
+  fd?: number,
+): Promise<{ sha256: string; size: number }> {
   const w = acquire()
   try {
-    const m = await w.send({ t: 'f', path, chunk: SLOT_BYTES }, true)
+    const m = await w.send({ t: 'f', path, fd, chunk: SLOT_BYTES }, true)
     if (m?.t === 'e') throw Object.assign(new Error(m.message), { code: m.code })
     if (m?.t !== 'h' || m.size === undefined)
       throw new Error('the hashing thread answered out of turn')

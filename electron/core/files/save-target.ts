@@ -9,6 +9,7 @@ import {
   type HostMode,
 } from '../exports/folders'
 import type { HostServices } from '../host'
+import { leftFolder } from './confined'
 
 /** What choosing a file to save needs. */
 export interface SaveTargetDeps {
@@ -57,13 +58,15 @@ export async function chooseSaveTarget(
     if (deps.mode === 'browser') return { saved: false, suggestedPath: suggested }
     const picked = await deps.host.pickSaveAs(suggested)
     if (!picked) return { saved: false }
-    chosen = picked
+    chosen = await deps.folders.checkPicked(picked, 'file to save')
     replace = true
   } else {
     chosen = await deps.folders.checkTyped(req.accountId, req.path, 'file to save')
     replace = req.replace === true
   }
   const folder = await checkFolder(path.dirname(chosen))
+  // The folder was judged by its real path: one that leads elsewhere now was swapped meanwhile.
+  if (folder !== path.dirname(chosen)) throw leftFolder(path.dirname(chosen))
   const base = path.basename(chosen)
   const has = base.toLowerCase().endsWith(extension)
   const target = path.join(folder, has ? base : `${base}${extension}`)

@@ -1,10 +1,10 @@
-import fsp from 'node:fs/promises'
 import path from 'node:path'
 import type { SavedViewsFile } from '@contract/views'
 import { AppFailure, fail } from '@contract/errors'
 import { refuseRendererPath, type DownloadFolders, type HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
 import { writeAtomically } from './atomic-write'
+import { openJudged, readOpenedText } from './confined'
 import { safeFileName } from './names'
 import { chooseSaveTarget, saveFolderOf } from './save-target'
 
@@ -54,6 +54,7 @@ export class ViewFiles {
       {
         place: replace ? 'replace' : 'new',
         doing: 'save the views file',
+        confined: true,
         taken: (file) =>
           new AppFailure({
             code: 'CONFLICT',
@@ -70,20 +71,34 @@ export class ViewFiles {
   }): Promise<{ read: true; text: string } | { read: false; suggestedFolder?: string }> {
     const { deps } = this
     refuseRendererPath(deps.mode, req.path, 'file', 'views file')
-    let file: string
+    let shown: string
+    let real: string
     if (req.path === undefined) {
       if (deps.mode === 'browser') return { read: false, suggestedFolder: this.home(req.accountId) }
       const picked = await deps.host.pickFile('Choose a saved views file to import', 'any')
       if (!picked) return { read: false }
-      file = picked
-    } else file = await deps.folders.checkTyped(req.accountId, req.path, 'views file')
-    const stat = await fsp.stat(file).catch(() => null)
-    if (!stat?.isFile()) fail('NOT_FOUND', `There is no file at ${file}.`)
-    if (stat.size > MAX_VIEWS_FILE_BYTES)
-      fail(
-        'TOO_LARGE',
-        'This file is larger than 1 MiB: it is not a views file. Nothing was imported.',
-      )
-    return { read: true, text: await fsp.readFile(file, 'utf8') }
+      shown = picked
+      real = await deps.folders.checkPicked(picked, 'views file')
+    } else {
+      shown = req.path
+      real = await deps.folders.checkTyped(req.accountId, req.path, 'views file')
+    }
+    // Read from the file opened where it was judged to be (a link swapped in since is refused).
+    const { handle, stat } = await openJudged(real, shown).catch((err: unknown) => {
+      if (err instanceof AppFailure && err.error.code === 'FILE_NOT_FOUND')
+        fail('NOT_FOUND', `There is no file at ${shown}.`)
+      throw err
+    })
+    const tooLarge = () =>
+      new AppFailure({
+        code: 'TOO_LARGE',
+        message: 'This file is larger than 1 MiB: it is not a views file. Nothing was imported.',
+      })
+    try {
+      if (stat.size > MAX_VIEWS_FILE_BYTES) throw tooLarge()
+      return { read: true, text: await readOpenedText(handle, MAX_VIEWS_FILE_BYTES, tooLarge) }
+    } finally {
+      await handle.close().catch(() => undefined)
+    }
   }
 }

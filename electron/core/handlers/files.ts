@@ -57,6 +57,7 @@ export function folderHandlers(
         ))
       if (!chosen) return { folder: current }
       const real = await checkFolder(chosen)
+      await folders.refuseOwn(real, 'download folder')
       folders.set(accountId, real)
       return { folder: real }
     },
