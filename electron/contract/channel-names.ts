@@ -20,6 +20,7 @@ export const CHANNEL_NAMES = [
   'exports.dismiss',
   'files.getFolder',
   'files.setFolder',
+  'files.folderChoices',
   'library.list',
   'library.reverify',
   'library.open',

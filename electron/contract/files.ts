@@ -159,6 +159,18 @@ export interface FileCheck {
   message: string
 }
 
+/**
+ * Browser mode's offer of download folders (files.folderChoices): the folders chosen before that a
+ * typed path of this account may use (most recent first), and the names (names only) of the home
+ * folder's subfolders. The desktop app has the OS dialog instead.
+ */
+export interface FolderChoices {
+  /** The home folder (its real path): `homeFolders` are its subfolders. */
+  home: string
+  recent: string[]
+  homeFolders: string[]
+}
+
 /** Inputs of the files channels. */
 export const filesInputs = {
   'exports.list': z.strictObject({ accountId }),
@@ -174,6 +186,7 @@ export const filesInputs = {
   'exports.dismiss': z.strictObject({ jobId: localId }),
   'files.getFolder': z.strictObject({ accountId }),
   'files.setFolder': z.strictObject({ accountId, folder: absolutePath.optional() }),
+  'files.folderChoices': z.strictObject({ accountId }),
   'library.list': z.strictObject({
     accountId: accountId.optional(),
     search: z.string().max(200).optional(),
@@ -248,6 +261,7 @@ export interface FilesOutputs {
   'exports.dismiss': { dismissed: true }
   'files.getFolder': { folder: string | null }
   'files.setFolder': { folder: string | null }
+  'files.folderChoices': FolderChoices
   'library.list': LedgerEntry[]
   'library.reverify': LedgerEntry
   'library.open': { opened: boolean }

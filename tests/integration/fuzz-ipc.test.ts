@@ -100,6 +100,7 @@ function examples(
     'exports.dismiss': { jobId: LOCAL_ID },
     'files.getFolder': { accountId },
     'files.setFolder': { accountId, folder: home },
+    'files.folderChoices': { accountId },
     'library.list': { accountId, search: 'report' },
     'library.reverify': { entryId: LOCAL_ID, mode: 'offline' },
     'library.open': { entryId: LOCAL_ID },
