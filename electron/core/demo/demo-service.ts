@@ -2,13 +2,14 @@
 // carry it (electron/main/demo.ts for Electron, scripts/browser-cli.ts for browser mode) hand its
 // starter to demoServiceFactory, and a build without it hands none ("Try the demo service" then
 // answers that this build has no demo service).
+import { DEMO_PASSWORD } from '@contract/demo'
 import type { DemoService } from '../accounts/demo-account'
 
 /**
  * The demo user: an administrator of the demo organization without two-factor sign-in, so the
  * demo shows every screen.
  */
-export const DEMO_USER = { username: 'demo@sandbox.test', password: 'sandbox-password' }
+export const DEMO_USER = { username: 'demo@sandbox.test', password: DEMO_PASSWORD }
 
 export type { DemoService }
 

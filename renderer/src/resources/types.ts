@@ -167,6 +167,11 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   /** Query filters offered above the table (names of the list operation's query). */
   filters?: FilterOf<L>[]
   rowActions?: RowActionDef<RowAttributes<L>>[]
+  /**
+   * What a row's details (its drawer) say beyond its attributes, where the service's interface
+   * lacks what a user looks for there (a failed delivery: no redelivery); null for nothing.
+   */
+  rowNote?: (attributes: Record<string, unknown>) => string | null
   toolbar?: ToolbarActionDef[]
   /** The list's CSV export: an "Export CSV…" button saving it with the list's filters and sort. */
   exportCsv?: CsvExportOp

@@ -7,11 +7,14 @@ import { ref } from 'vue'
  * the dialog while `adding` is set.
  */
 export const useAccountDialogsStore = defineStore('accountDialogs', () => {
-  const adding = ref<{ from?: string } | null>(null)
+  const adding = ref<{ from?: string; username?: string } | null>(null)
 
-  /** Opens the add-account dialog; with `from`, for another user of that account's service. */
-  function openAddAccount(from?: string): void {
-    adding.value = from ? { from } : {}
+  /**
+   * Opens the add-account dialog; with `from`, for another user of that account's service (with
+   * `username`, that user's name filled in: a demo user).
+   */
+  function openAddAccount(from?: string, username?: string): void {
+    adding.value = from ? { from, ...(username ? { username } : {}) } : {}
   }
 
   return { adding, openAddAccount }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEMO_PASSWORD, DEMO_SIGN_INS } from '@contract/demo'
 import { DEMO_USERS } from '../../server'
 import { call, signIn, startLogged } from './testing'
 
@@ -61,6 +62,25 @@ describe('the demo user', () => {
       expect(byAdmin.json.data.attributes.email).toBe('kept@sandbox.test')
     } finally {
       await second.sb.close()
+    }
+  })
+
+  it('has the other users the account panel offers, each signing in with the demo password', async () => {
+    const { sb } = await startLogged()
+    try {
+      for (const user of DEMO_SIGN_INS) {
+        const answer = await call(sb, 'POST', '/auth/sign_in', {
+          body: { username: user.username, password: DEMO_PASSWORD },
+        })
+        expect(answer.status, user.username).toBe(200)
+        // a second factor where the panel says one is needed, none elsewhere
+        expect(answer.json.two_factor_required === true, user.username).toBe(!!user.note)
+        if (user.note) continue
+        const me = await call(sb, 'GET', '/v2/user', { token: answer.json.token })
+        expect(user.role.startsWith(me.json.data.attributes.role), user.username).toBe(true)
+      }
+    } finally {
+      await sb.close()
     }
   })
 })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
-import { click, formSettled, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { byTestId, click, formSettled, inputOf, shown, theTestId, typeInto } from '@/test/dom'
 import { useFakeBridge } from '@/test/fakeApp'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
@@ -106,6 +106,41 @@ describe('adding another user of a service', () => {
     await flushPromises()
     await flushPromises()
     expect(title()).toBe('Add another user of Demo service')
+    wrapper.unmount()
+  })
+
+  it('shows the demo service’s address and its other users in the account panel, each one click away', async () => {
+    const wrapper = mountWithApp(AccountSwitcher)
+    await flushPromises()
+    await click('account-switcher')
+    // no ⋯ menu to open: the demo account's row says it
+    expect(theTestId('demo-note-url').textContent?.trim()).toBe(DEMO.baseUrl)
+    const users = byTestId('demo-note-user')
+    expect(users.map((u) => u.dataset.user)).toEqual([
+      'analyst@sandbox.test',
+      'manager@sandbox.test',
+      'admin@sandbox.test',
+      'sms@sandbox.test',
+    ])
+    expect(theTestId('demo-note').textContent).toContain('sandbox-password')
+    users[1].querySelector<HTMLElement>('[data-testid="demo-note-add"]')!.click()
+    await flushPromises()
+    await flushPromises()
+    expect(title()).toBe('Add another user of Demo service')
+    expect(inputOf('field-username').value).toBe('manager@sandbox.test')
+    expect(inputOf('field-label').value).toBe('Demo service: manager@sandbox.test')
+    expect(inputOf('field-password').value).toBe('')
+    wrapper.unmount()
+  })
+
+  it('says which demo users are accounts here already', async () => {
+    fake.emit('accounts.changed', { accounts: [DEMO, MANAGER], activeId: DEMO.id })
+    const wrapper = mountWithApp(AccountSwitcher)
+    await flushPromises()
+    await click('account-switcher')
+    const manager = byTestId('demo-note-user').find((u) => u.dataset.user === MANAGER.username)!
+    expect(manager.textContent).toContain('added')
+    expect(manager.querySelector('[data-testid="demo-note-add"]')).toBeNull()
     wrapper.unmount()
   })
 })
