@@ -75,13 +75,23 @@ describe('the wizard’s When step on the demo service (issue 21)', () => {
     const list = await waitForList(demo, 'vulnerabilities')
     const titles = list.locator('tbody td[data-column="title"] a')
     await expect.poll(() => titles.count(), WAIT).toBeGreaterThan(10)
-    const lines = await titles.evaluateAll((links) =>
-      links.map((a) => {
-        // the link's own height in lines of its cell (the row is as tall as its tallest cell)
-        const line = parseFloat(getComputedStyle(a.closest('td')!).lineHeight)
-        return [a.textContent?.trim(), Math.round(a.getBoundingClientRect().height / line)] as const
-      }),
-    )
+    // each link's own height in lines of its cell (the row is as tall as its tallest cell)
+    type Link = {
+      textContent: string | null
+      getBoundingClientRect(): { height: number }
+      closest(selector: string): unknown
+    }
+    const lines = await titles.evaluateAll((links: Link[]) => {
+      const style = (
+        globalThis as unknown as {
+          getComputedStyle(el: unknown): { lineHeight: string }
+        }
+      ).getComputedStyle
+      return links.map((a) => {
+        const line = parseFloat(style(a.closest('td')).lineHeight)
+        return [a.textContent?.trim() ?? '', Math.round(a.getBoundingClientRect().height / line)]
+      }) as [string, number][]
+    })
     expect(
       lines.filter(([, n]) => n > 2),
       JSON.stringify(lines),
@@ -93,10 +103,10 @@ describe('the wizard’s When step on the demo service (issue 21)', () => {
       'input[data-testid="settings-max-download"], [data-testid="settings-max-download"] input',
     )
     await expect.poll(() => limit.inputValue(), WAIT).toBe('4.000')
-    const fits = await limit.evaluate((el) => {
-      const input = el as HTMLInputElement
-      return input.scrollWidth <= input.clientWidth
-    })
+    const fits = await limit.evaluate(
+      (input: { scrollWidth: number; clientWidth: number }) =>
+        input.scrollWidth <= input.clientWidth,
+    )
     expect(fits).toBe(true)
     await demo.keyboard.press('Escape')
     expect(j.problems, j.problems.join('\n')).toEqual([])
