@@ -10,6 +10,8 @@ export const CHANNEL_NAMES = [
   'accounts.remove',
   'accounts.setActive',
   'demo.start',
+  'demo.users',
+  'demo.addUser',
   'settings.get',
   'settings.set',
   'exports.list',

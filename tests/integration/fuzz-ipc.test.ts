@@ -36,6 +36,8 @@ const RUNS = 50
  */
 const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'demo.start',
+  'demo.users',
+  'demo.addUser',
   'accounts.add',
   'accounts.signIn',
   'accounts.signOut',

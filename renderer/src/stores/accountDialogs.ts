@@ -7,14 +7,11 @@ import { ref } from 'vue'
  * the dialog while `adding` is set.
  */
 export const useAccountDialogsStore = defineStore('accountDialogs', () => {
-  const adding = ref<{ from?: string; username?: string } | null>(null)
+  const adding = ref<{ from?: string } | null>(null)
 
-  /**
-   * Opens the add-account dialog; with `from`, for another user of that account's service (with
-   * `username`, that user's name filled in: a demo user).
-   */
-  function openAddAccount(from?: string, username?: string): void {
-    adding.value = from ? { from, ...(username ? { username } : {}) } : {}
+  /** Opens the add-account dialog; with `from`, for another user of that account's service. */
+  function openAddAccount(from?: string): void {
+    adding.value = from ? { from } : {}
   }
 
   return { adding, openAddAccount }

@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEMO_PASSWORD, DEMO_SIGN_INS } from '@contract/demo'
 import { DEMO_USERS } from '../../server'
 import { call, signIn, startLogged } from './testing'
 
@@ -65,19 +64,30 @@ describe('the demo user', () => {
     }
   })
 
-  it('has the other users the account panel offers, each signing in with the demo password', async () => {
+  it('lists the users the account panel offers as they are seeded: role, password, second factor', async () => {
     const { sb } = await startLogged()
     try {
-      for (const user of DEMO_SIGN_INS) {
-        const answer = await call(sb, 'POST', '/auth/sign_in', {
-          body: { username: user.username, password: DEMO_PASSWORD },
-        })
+      expect(sb.users.map((u) => u.username)).toEqual([
+        'analyst@sandbox.test',
+        'demo@sandbox.test',
+        'manager@sandbox.test',
+        'admin@sandbox.test',
+        'sms@sandbox.test',
+      ])
+      for (const user of sb.users) {
+        const answer = await signIn(sb, user.username, user.password)
         expect(answer.status, user.username).toBe(200)
-        // a second factor where the panel says one is needed, none elsewhere
-        expect(answer.json.two_factor_required === true, user.username).toBe(!!user.note)
-        if (user.note) continue
+        // a second factor exactly where the list says one is asked
+        expect(answer.json.two_factor_required === true, user.username).toBe(
+          user.twoFactor !== 'none',
+        )
+        if (user.twoFactor !== 'none') {
+          expect(answer.json.methods, user.username).toContain(user.twoFactor)
+          continue
+        }
         const me = await call(sb, 'GET', '/v2/user', { token: answer.json.token })
-        expect(user.role.startsWith(me.json.data.attributes.role), user.username).toBe(true)
+        expect(me.json.data.attributes.role, user.username).toBe(user.role)
+        expect(user.about, user.username).toContain(user.role)
       }
     } finally {
       await sb.close()
