@@ -18,7 +18,8 @@ import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
 import { loadCsvModule } from './handlers/csv'
-import { clientOf, offlineRead, onlineRead } from './handlers/changes'
+import { clientOf } from './handlers/account-calls'
+import { offlineRead, onlineRead } from './handlers/changes'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
@@ -70,7 +71,7 @@ export interface CoreOptions {
    * (tests that count the service's requests).
    */
   notificationIntervalMs?: number
-  /** How long calls wait for a new sign-in after a session ended (default 10 min). */
+  /** How long calls wait for a new sign-in after a session ended (default: a call's deadline). */
   reauthWaitMs?: number
   /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 1 min). */
   probeBackoff?: { baseMs: number; maxMs: number }
@@ -323,7 +324,11 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
   events.on('accounts.changed', (list) => {
     for (const account of list.accounts)
       if (!account.signedIn) notifications.forget(account.id)
-      else if (!monitor.knownUnreachable(account.id)) notifications.learn(account.id)
+      else if (!monitor.knownUnreachable(account.id)) {
+        notifications.learn(account.id)
+        // Signed in again after a pause: the writes kept in the outbox meanwhile go out now.
+        if (!account.awaitingReauth && outbox.hasQueued(account.id)) void outbox.replay(account.id)
+      }
   })
   await vault.status()
   // Accounts with drafts or queued writes still in plain text: ask for their keys (each is sealed
