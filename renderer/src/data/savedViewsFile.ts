@@ -4,6 +4,7 @@ import {
   type SavedView,
   type SavedViewsFile,
 } from '@contract/views'
+import { MAX_JSON_DEPTH, textNestsDeeper } from '@contract/json-depth'
 
 /** Size of a views file at most: far above 500 views, far below a denial of service. */
 export const MAX_VIEWS_FILE_BYTES = 1024 * 1024
@@ -34,6 +35,11 @@ export type ViewsFileRead = { ok: true; file: SavedViewsFile } | { ok: false; er
 export function readViewsFile(text: string, lists: ReadonlySet<string>): ViewsFileRead {
   if (text.length > MAX_VIEWS_FILE_BYTES)
     return { ok: false, error: 'This file is larger than 1 MiB: it is not a views file.' }
+  if (textNestsDeeper(text))
+    return {
+      ok: false,
+      error: `This file nests more than ${MAX_JSON_DEPTH} levels deep: it is not a ScanDesk views file.`,
+    }
   let json: unknown
   try {
     json = JSON.parse(text)
