@@ -4,6 +4,7 @@
 import type { AxiosResponse } from 'axios'
 import type { OperationDef } from '@contract/catalog/types'
 import { MAX_JSON_DEPTH, textNestsDeeper } from '@contract/json-depth'
+import { badIdPath } from './answer-ids'
 import { ServiceFailure, statusFailure, type Redact } from './errors'
 import { readTolerantly } from './tolerant'
 
@@ -80,6 +81,12 @@ export function readAnswer(
       parsed.deep
         ? `The service sent an answer nested more than ${MAX_JSON_DEPTH} levels deep; ScanDesk does not read it.`
         : 'The service sent an answer that is not valid JSON.',
+      status,
+    )
+  const badId = badIdPath(parsed.value)
+  if (badId)
+    throw badResponse(
+      `The service’s answer holds an id ScanDesk does not accept (at ${badId}): ids are 1–64 letters, digits, “_” or “-”.`,
       status,
     )
   const checked = op.response.safeParse(parsed.value)
