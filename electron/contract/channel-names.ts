@@ -97,6 +97,7 @@ export const EVENT_NAMES = [
   'connectivity.mode',
   'outbox.changed',
   'notifications.arrived',
+  'scans.runEnded',
   'changes.snapshotTaken',
   'bulk.changed',
   'csv.progress',

@@ -30,6 +30,12 @@ export function useInvalidation() {
 }
 
 /**
+ * What the end of a scan's run changes: the scan (status, figures, history), its hosts and
+ * findings, and its reports (the service makes one when a run completes).
+ */
+export const RUN_END_GROUPS: readonly GroupId[] = ['scans', 'hosts', 'vulnerabilities', 'reports']
+
+/**
  * Groups whose reads carry live statuses (a scan's state and progress): a copy of them contradicts
  * what fresher screens say (a finished scan still "running 3%"), so they are caught up first.
  */
