@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { accountId } from './accounts'
 import { exceptionKind } from './catalog/exceptions'
 import type { AppError } from './errors'
+import type { Kept } from './kept'
 import { idParam } from './schemas/common'
 
 /** The most writes one bulk run holds (the "all matching this filter" cap the user sees). */
@@ -111,6 +112,8 @@ export interface BulkRunView {
   state: 'running' | 'finished'
   createdAt: string
   updatedAt: string
+  /** On disk (sealed), or in memory until ScanDesk closes (the account has no key: no keychain). */
+  kept: Kept
 }
 
 /**

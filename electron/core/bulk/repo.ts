@@ -9,6 +9,7 @@ import {
   type BulkRunView,
 } from '@contract/bulk'
 import type { AppError } from '@contract/errors'
+import type { Kept } from '@contract/kept'
 import { openJson, sealJson, type AccountKey } from '../accounts/account-keys'
 import type { Db } from '../store/database'
 import { statementCache, type Statements } from '../store/statements'
@@ -62,7 +63,10 @@ export class BulkRepo {
   /** Prepared once: a run makes thousands of the same writes. */
   private readonly stmt: Statements
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly kept: Kept = 'disk',
+  ) {
     this.stmt = statementCache(db)
   }
 
@@ -273,6 +277,7 @@ export class BulkRepo {
       state: counts.queued + counts.sending === 0 ? 'finished' : 'running',
       createdAt: run.created_at,
       updatedAt: run.updated_at,
+      kept: this.kept,
     }
   }
 
