@@ -203,7 +203,11 @@ describe('a bulk run without a keychain', { timeout: 120_000 }, () => {
       accountId: account.id,
       action: 'exceptions.create',
       body: { kind: 'accepted_risk', reason, expires_at: '2099-06-30T00:00:00Z' },
-      items: free.map((v) => ({ id: v.id, label: `${MARK} ${String(v.attributes.title)}` })),
+      items: free.map((v) => ({
+        id: v.id,
+        label: `${MARK} ${String(v.attributes.title)}`,
+        host: { id: String(v.attributes.host_id), name: String(v.attributes.host_ip) },
+      })),
     })
     expect(run).toMatchObject({ kept: 'memory', counts: { total: 12, queued: 12 } })
     const counts = t.events.filter((e) => e.name === 'outbox.changed').at(-1)?.payload
@@ -226,6 +230,7 @@ describe('a bulk run without a keychain', { timeout: 120_000 }, () => {
     expect(proxy.faults.unavailable + proxy.faults.dropped).toBe(0)
     expect(done.counts).toMatchObject({ done: 12, failed: 0, queued: 0 })
     expect(done.items.every((i) => i.attempts === 1)).toBe(true)
+    expect(done.items.map((i) => i.host?.name)).toEqual(free.map((v) => v.attributes.host_ip))
     const creates = sandbox.requests.slice(from).filter((l) => l.startsWith('POST /v2/exceptions '))
     expect(creates).toHaveLength(12)
     const ours = (await list('exceptions.list', { per_page: 500 })).filter(

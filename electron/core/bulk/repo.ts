@@ -4,6 +4,7 @@ import {
   type BulkAction,
   type BulkBody,
   type BulkCounts,
+  type BulkHost,
   type BulkItemState,
   type BulkItemView,
   type BulkRunView,
@@ -33,10 +34,12 @@ export interface ItemRow {
   sealed: Buffer
 }
 
-/** What is sealed of one write: its record and label, and its result once it has one. */
+/** What is sealed of one write: its record, label and host, and its result once it has one. */
 export interface ItemPayload {
   target: string
   label: string | null
+  /** Absent in a write sealed before hosts were kept (read as null). */
+  host?: BulkHost | null
   message: string | null
   code: AppError['code'] | null
   resultId: string | null
@@ -90,11 +93,12 @@ export class BulkRepo {
   sealNew(
     key: AccountKey,
     run: Pick<RunRow, 'id' | 'account_id'>,
-    item: { writeId: string; target: string; label: string | null },
+    item: { writeId: string; target: string; label: string | null; host: BulkHost | null },
   ): Buffer {
     const payload: ItemPayload = {
       target: item.target,
       label: item.label,
+      host: item.host,
       message: null,
       code: null,
       resultId: null,
@@ -286,6 +290,7 @@ export class BulkRepo {
       writeId: item.write_id,
       target: payload?.target ?? '',
       label: payload?.label ?? null,
+      host: payload?.host ?? null,
       state: payload ? item.state : 'failed',
       message: payload ? payload.message : UNREADABLE,
       code: payload ? payload.code : 'INTEGRITY_FAILED',

@@ -95,7 +95,13 @@ export class BulkRuns {
       for (const t of input.items.slice(i, i + CHUNK)) {
         const call = inputOf(input.action, t.id, body)
         prepareRequest(op, call) // a write the service would refuse as malformed is refused now
-        const write = { writeId: randomUUID(), target: t.id, label: t.label ?? null, input: call }
+        const write = {
+          writeId: randomUUID(),
+          target: t.id,
+          label: t.label ?? null,
+          host: t.host ?? null,
+          input: call,
+        }
         items.push({ writeId: write.writeId, sealed: this.repo.sealNew(key, run, write) })
         rows.push(this.deps.outbox.sealBulk(account.id, input.action, key, write))
       }

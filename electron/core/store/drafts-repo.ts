@@ -20,7 +20,7 @@ export const draftAad = (accountId: string, kind: DraftKind, key: string) =>
 
 /** Why a draft cannot be opened or saved now (the account's key is in the keychain). */
 export const DRAFTS_LOCKED =
-  'The system keychain is not available, and ScanDesk seals this account’s drafts with a key it keeps there: drafts already saved stay on this computer as they are, and new changes are saved once the keychain answers again. What you entered stays on screen.'
+  'The system keychain is not available, and ScanDesk seals this account’s drafts with a key it keeps there: drafts already saved stay on this computer as they are, unopened, until it answers again. What you enter meanwhile is kept in memory until ScanDesk closes.'
 
 /**
  * One drafts table (on disk, or the session store's in memory) sealed with keys from `keys`.
