@@ -1,11 +1,14 @@
 import { z } from 'zod'
 import { accountId } from './accounts'
+import type { Kept } from './kept'
 
 /**
  * What a draft is of: a scan wizard in progress, an SAQ being filled, the account's saved views of
- * its lists (one document, key '').
+ * its lists (one document, key ''), what an open form dialog holds (`dialog`, keyed by the
+ * dialog: kept in main's memory only, whatever the keychain, so a reload of the window finds it
+ * and a restart does not).
  */
-export const draftKind = z.enum(['scan-wizard', 'saq', 'saved-views'])
+export const draftKind = z.enum(['scan-wizard', 'saq', 'saved-views', 'dialog'])
 export type DraftKind = z.infer<typeof draftKind>
 
 /** Which draft of that kind ('' for the one draft of a kind, an SAQ's id for SAQs). */
@@ -39,12 +42,14 @@ export interface DraftView {
   key: string
   data: unknown
   savedAt: string
+  /** On disk (sealed), or in memory until ScanDesk closes (the account has no key: no keychain). */
+  kept: Kept
 }
 
 /** Outputs of the drafts channels. */
 export interface DraftsOutputs {
   'drafts.get': DraftView | null
-  'drafts.save': { savedAt: string }
+  'drafts.save': { savedAt: string; kept: Kept }
   'drafts.delete': { deleted: boolean }
   'drafts.list': Omit<DraftView, 'data'>[]
 }

@@ -28,6 +28,15 @@ export const savedViewFields = {
 export const savedView = z.strictObject({ id: viewId, ...savedViewFields })
 export type SavedView = z.infer<typeof savedView>
 
+/** The name form of "Save this list" and "Rename the view". */
+export const viewNameInput = z.strictObject({ name: savedViewFields.name })
+
+/**
+ * What the open "Save this list" dialog holds (a draft of kind 'dialog', in main's memory only):
+ * the name as typed so far, so a reload of the window finds the dialog as it was.
+ */
+export const viewNameDraft = z.strictObject({ name: z.string().max(200) })
+
 /** What an account keeps (one sealed draft of kind 'saved-views'). */
 export const savedViewsDocument = z.strictObject({ views: z.array(savedView).max(500) })
 export type SavedViewsDocument = z.infer<typeof savedViewsDocument>

@@ -233,7 +233,7 @@ describe('what removing an account deletes', () => {
       ledgerEntries: 0,
       cachedRecords: 0,
       drafts: 0,
-      draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 0 },
+      draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 0, dialog: 0 },
       outboxItems: 0,
       runSnapshots: 0,
       savedViews: 0,

@@ -8,14 +8,14 @@ import type { AccountRow } from '../store/accounts-repo'
 import type { CacheOwner, CacheStore, CachedAnswer } from './cache-store'
 import { checkedCopy } from './checked-copy'
 import { isUnreachable, type ConnectivityMonitor } from './connectivity'
-import type { Outbox } from './outbox'
+import type { RoutedOutbox } from './outbox-routed'
 import { isCacheable } from './policy'
 
 /** What one api.call needs besides the operation and its input. */
 export interface OfflineCallDeps {
   cache: CacheStore
   connectivity: ConnectivityMonitor
-  outbox: Outbox
+  outbox: Pick<RoutedOutbox, 'enqueue' | 'hasQueued'>
   /**
    * Whose offline copy the account's reads use now: the signed-in identity (an impersonated user
    * has their own), or null when the account is signed out (no copy is read or written).

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed } from 'vue'
+import { computed, toRaw } from 'vue'
 import type { RouteLocationRaw } from 'vue-router'
 import type { GroupId } from '@contract/catalog'
 import { savedViewsDocument, type SavedView, type SavedViewsFile } from '@contract/views'
@@ -30,7 +30,8 @@ const newId = () => `view-${Date.now().toString(36)}-${Math.random().toString(36
 /**
  * The window's account's saved views of its lists: a named address (filters, search, sort, page
  * size) plus visible columns, kept in main per account (sealed with the account's key, one
- * transaction a save, as a draft of kind 'saved-views'). A view opens at its first page. The
+ * transaction a save, as a draft of kind 'saved-views'; without a keychain in main's memory until
+ * ScanDesk closes, `keptInMemory`). A view opens at its first page. The
  * palette and the sidebar read `views`, `viewsOf(group)` and `routeOf(view)`.
  */
 export const useSavedViewsStore = defineStore('savedViews', () => {
@@ -48,8 +49,14 @@ export const useSavedViewsStore = defineStore('savedViews', () => {
   const defaultFor = (resource: string) =>
     views.value.find((v) => v.resource === resource && v.isDefault)
 
+  /**
+   * Stores the views; a refused save puts back what was kept (a view that was not kept is never
+   * listed, only to be gone after a reload).
+   */
   async function write(next: SavedView[]): Promise<void> {
+    const before = draft.value.value
     await draft.save({ views: next })
+    if (draft.error.value && toRaw(draft.value.value)?.views === next) draft.value.value = before
   }
   async function save(view: NewView): Promise<SavedView> {
     const query = { ...view.query }
@@ -160,6 +167,8 @@ export const useSavedViewsStore = defineStore('savedViews', () => {
     loaded,
     error,
     saving: computed(() => draft.saving.value),
+    /** The views are in main's memory until ScanDesk closes (the account has no key: no keychain). */
+    keptInMemory: computed(() => draft.kept.value === 'memory'),
     viewsOf,
     byId,
     defaultFor,
