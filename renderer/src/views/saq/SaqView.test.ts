@@ -272,7 +272,7 @@ describe('the audit bundle', () => {
     expect(byTestId('saq-audit-result')).toHaveLength(0)
   })
 
-  it('asks for the audit events of the period when ticked, and names their file', async () => {
+  it('asks for the audit events of the period when ticked, names their file, and says why one has none', async () => {
     fake.handle('saq.auditBundle', (p: { saqIds: string[]; auditEvents?: boolean }) => ({
       folder: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000',
       manifest: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000/manifest.json',
@@ -289,6 +289,34 @@ describe('the audit bundle', () => {
             },
           ]
         : [],
+      ...(p.auditEvents
+        ? {
+            auditEvents: [
+              {
+                saqId: 'saq-003',
+                saqName: 'Web shop',
+                path: 'saq-003 - Web shop/audit-events.jsonl',
+                events: 4,
+                from: '2030-01-01T00:00:00.000Z',
+                to: '2030-01-02T00:00:00.002Z',
+                ends: 'approval',
+                approvalEvent: 'aud-9',
+                note: null,
+              },
+              {
+                saqId: 'saq-004',
+                saqName: 'Stores 2029',
+                path: null,
+                events: 0,
+                from: '2029-01-01T00:00:00.000Z',
+                to: '2029-01-02T00:00:00.000Z',
+                ends: 'approval',
+                approvalEvent: null,
+                note: 'The account’s audit log begins on 2029-11-01, after this period ended.',
+              },
+            ],
+          }
+        : {}),
     }))
     await mountView()
     await click('saq-audit')
@@ -301,7 +329,11 @@ describe('the audit bundle', () => {
       saqIds: ['saq-003'],
       auditEvents: true,
     })
-    expect(text(theTestId('saq-audit-events-files'))).toBe('saq-003 - Web shop/audit-events.jsonl')
+    const items = byTestId('saq-audit-events-item').map((e) => text(e))
+    expect(items[0]).toBe('saq-003 - Web shop/audit-events.jsonl 4 events, to its approval')
+    expect(items[1]).toBe(
+      'Stores 2029: no fileThe account’s audit log begins on 2029-11-01, after this period ended.',
+    )
     // the next opening starts without it
     await click('saq-audit-close')
     await click('saq-audit')
