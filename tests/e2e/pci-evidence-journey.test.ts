@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { lastFourQuarters } from '@contract/pci/quarters'
+import { lastTwelveMonthsQuarters } from '@contract/pci/quarters'
 import { monthAgo } from '@contract/pci/requirements'
 import { field, useDemoJourney } from './harness'
 
@@ -74,8 +74,9 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     // Other requirements of the section show no service data.
     expect(await requirement(page, '11.1.1').getByTestId('saq-pci-data').count()).toBe(0)
 
-    // The four quarters, oldest first; the demo's scans ran in the last weeks only.
-    const labels = lastFourQuarters(new Date()).map((q) => q.label)
+    // The five quarters the last twelve months touch, oldest first; the demo's scans ran in the
+    // last weeks only.
+    const labels = lastTwelveMonthsQuarters(new Date()).map((q) => q.label)
     const quarters = data.getByTestId('saq-pci-quarter')
     await expect
       .poll(
@@ -83,7 +84,7 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
         WAIT,
       )
       .toEqual(labels)
-    const current = data.locator(`[data-testid="saq-pci-quarter"][data-quarter="${labels[3]}"]`)
+    const current = data.locator(`[data-testid="saq-pci-quarter"][data-quarter="${labels[4]}"]`)
     await current.getByTestId('saq-pci-run').first().waitFor(WAIT)
     const run = await text(current.getByTestId('saq-pci-run'))
     expect(run).toMatch(/· .+ · PCI (pass|fail)$/)

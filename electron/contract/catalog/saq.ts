@@ -72,7 +72,10 @@ export const saqTypeAttributes = z.looseObject({
   name: z.string(),
   description: z.string().nullish(),
   applies_to: z.string().nullish(),
+  /** Every requirement of the type's template, optional ones included. */
   requirements_count: z.number().int(),
+  /** How many of them are optional (decided here; a service that omits it is said as a total). */
+  optional_requirements_count: z.number().int().nullish(),
   template_version: z.string().nullish(),
   /** Short checklist: a merchant fits the type when every line is true. */
   eligibility: z.array(z.string()).optional(),

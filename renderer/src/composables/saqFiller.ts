@@ -5,13 +5,12 @@ import {
   approvalBlockers,
   complianceOf,
   offeredResponses,
-  progressOf,
   saqAnswers,
   saqAttestation,
-  summaryTable,
   type AnswerProblem,
   type SaqResponse,
 } from '@contract/saq'
+import { progressOf, summaryTable } from '@contract/saq-progress'
 import { answered } from '@/data/envelope'
 import { useDraft } from '@/data/useDraft'
 import { useOperationCall } from '@/data/useOperationCall'
@@ -178,18 +177,24 @@ export function useSaqFiller(
     rejected.delete(number)
   }
 
-  /** Answers every unanswered requirement of a section In Place (the usual starting point). */
-  function answerRestInPlace(section: string): number {
-    let n = 0
+  /**
+   * Answers every unanswered required requirement of a section In Place (the usual starting
+   * point); the optional ones it leaves unanswered are named in `optionalLeft`.
+   */
+  function answerRestInPlace(section: string): { answered: number; optionalLeft: string[] } {
+    let answered = 0
+    const optionalLeft: string[] = []
     change((d) => {
       const s = d.template.sections.find((x) => x.number === section)
       for (const r of s?.requirements ?? [])
-        if (!d.answers[r.number]) {
+        if (d.answers[r.number]) continue
+        else if (!r.required) optionalLeft.push(r.number)
+        else {
           d.answers[r.number] = { requirement: r.number, response: 'in_place' }
-          n++
+          answered++
         }
     })
-    return n
+    return { answered, optionalLeft }
   }
 
   /** Requirements shown under a filter. */

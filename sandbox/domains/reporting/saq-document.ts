@@ -3,10 +3,10 @@ import {
   SAQ_COMPLIANCE_LABELS,
   SAQ_PAYMENT_CHANNEL_LABELS,
   SAQ_RESPONSE_LABELS,
-  summaryTable,
   type SaqCompliance,
   type SaqResponse,
 } from '@contract/saq'
+import { summaryTable } from '@contract/saq-progress'
 import type { Row } from '../../types'
 import { answerMap, answersOf, templateOfRow } from './saq-answers'
 import { buildPdf, textWidth, type PdfBlock } from './pdf'

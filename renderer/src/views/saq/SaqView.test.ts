@@ -117,10 +117,10 @@ describe('the questionnaires page', () => {
     expect(rows.map((r) => r.dataset.key)).toEqual(['saq-009', 'local-aaa'])
     expect(text(inRow(rows[1], 'saq-draft-name'))).toBe('Web shop 2030')
     expect(text(rows[1])).toContain('SAQ A')
-    expect(text(inRow(rows[1], 'saq-draft-progress'))).toContain('2 / 3 answered')
+    expect(text(inRow(rows[1], 'saq-draft-progress'))).toContain('2 / 3 required answered')
     expect(text(inRow(rows[1], 'saq-draft-state'))).toBe('Not submitted')
     expect(text(inRow(rows[0], 'saq-draft-state'))).toBe('Submitted, being revised')
-    expect(text(inRow(rows[0], 'saq-draft-progress'))).toContain('0 / 3 answered')
+    expect(text(inRow(rows[0], 'saq-draft-progress'))).toContain('0 / 3 required answered')
     expect(text(inRow(rows[1], 'saq-draft-saved'))).toMatch(/^saved .+/)
   })
 
@@ -128,6 +128,12 @@ describe('the questionnaires page', () => {
     stored['local-aaa'] = { data: draft(), savedAt: '2030-01-01T09:00:00Z' }
     stored['saq-009'] = { data: draft({ saqId: 'saq-009' }), savedAt: '2030-01-02T09:00:00Z' }
     await mountView()
+    // the name is a link to the same place as Open (issue 36)
+    const names = byTestId('saq-draft-row').map((r) => inRow(r, 'saq-draft-name'))
+    expect(names.map((n) => [n.tagName, n.getAttribute('href')])).toEqual([
+      ['A', '/saq/saq-009'],
+      ['A', '/saq/draft/local-aaa'],
+    ])
     inRow(byTestId('saq-draft-row')[1], 'saq-draft-open').click()
     await flushPromises()
     expect(screen.router.currentRoute.value.fullPath).toBe('/saq/draft/local-aaa')

@@ -5,8 +5,8 @@ import {
   complianceOf,
   describeBlockers,
   offeredResponses,
-  progressOf as contractProgress,
 } from '@contract/saq'
+import { progressOf as contractProgress } from '@contract/saq-progress'
 import type { FieldErrors } from '@contract/errors'
 import { can } from '../../identity/permissions'
 import type { Caller, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
