@@ -70,6 +70,8 @@ export class SaqFiles {
    * cancelled.
    */
   async attach(req: AttachRequest, mode: HostMode): Promise<LedgerEntry | null> {
+    // The account's folder first: no file dialog for a copy that has nowhere to go.
+    const base = await this.accountFolder(req.accountId)
     let source: string | null
     if (mode === 'electron') {
       refuseRendererPath(mode, req.path, 'file', 'evidence file')
@@ -89,7 +91,6 @@ export class SaqFiles {
       // A link named as the evidence is refused (the copy records the file the user named).
       await checkSourceFile(path.resolve(req.path), MAX_EVIDENCE_BYTES)
     }
-    const base = await this.accountFolder(req.accountId)
     const folder = await ensureRealFolders(
       base,
       [SAQ_FOLDER, EVIDENCE_FOLDER, safeFolderName(req.saqKey), safeFolderName(req.requirement)],

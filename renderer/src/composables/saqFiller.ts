@@ -1,4 +1,5 @@
 import { computed, reactive, ref, watch } from 'vue'
+import type { SaqEvidenceFile } from '@contract/catalog/saq'
 import type { AppError } from '@contract/errors'
 import {
   answerProblems,
@@ -299,8 +300,13 @@ export function useSaqFiller(
     return { id: answered(result.data).id }
   }
 
-  /** Approves a submitted SAQ with the draft's final answers and attestation. */
-  async function approve(): Promise<{ ok: true } | { error: AppError } | null> {
+  /**
+   * Approves a submitted SAQ with the draft's final answers and attestation, the evidence files it
+   * rests on (listed in the approved PDF) and a note (what the approver confirmed).
+   */
+  async function approve(
+    extra: { evidence?: SaqEvidenceFile[]; note?: string | null } = {},
+  ): Promise<{ ok: true } | { error: AppError } | null> {
     const d = state.value
     if (!d?.saqId) return null
     if (!checkBeforeSending()) return null
@@ -313,6 +319,8 @@ export function useSaqFiller(
         answers,
         executive_summary: summaryForService(d.summary),
         attestation: attestation.data,
+        ...(extra.evidence?.length ? { evidence: extra.evidence } : {}),
+        ...(extra.note ? { note: extra.note } : {}),
       },
     })
     if (!result.ok) {

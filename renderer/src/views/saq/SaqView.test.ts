@@ -4,6 +4,9 @@ import { byTestId, click, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
 import { useRoutedScreen } from '@/test/routed'
+import { browserAppInfo } from '@/test/fixtures'
+import { useAppStore } from '@/stores/app'
+import { useExportsStore } from '@/stores/exports'
 import type { SaqDraft } from './draft'
 import { SAQ_A_SECTIONS } from './saqFixtures'
 import SaqView from './SaqView.vue'
@@ -59,6 +62,7 @@ const fake = useFakeApp({
   setup: (fake) => {
     stored = {}
     fake.handle('api.cancel', () => ({ cancelled: true }))
+    fake.handle('files.getFolder', () => ({ folder: '/home/dana/ScanDesk' }))
     fake.handle('drafts.list', () =>
       Object.entries(stored).map(([key, v]) => ({ kind: 'saq', key, savedAt: v.savedAt })),
     )
@@ -254,6 +258,29 @@ describe('the audit bundle', () => {
     ])
     // a file name is text, never markup
     expect(files[0].querySelector('b')).toBeNull()
+  })
+
+  it('without a download folder asks for one in place before making anything (issue 36)', async () => {
+    fake.handle('app.info', browserAppInfo)
+    await useAppStore().load()
+    let folder: string | null = null
+    fake.handle('files.getFolder', () => ({ folder }))
+    fake.handle('files.setFolder', (p: { folder: string }) => ({ folder: (folder = p.folder) }))
+    fake.handle('saq.auditBundle', () => ({
+      folder: '/f',
+      manifest: '/f/manifest.json',
+      files: [],
+    }))
+    await mountView()
+    await click('saq-audit')
+    byTestId('saq-audit-item')[0].querySelector('input')!.click()
+    await flushPromises()
+    await click('saq-audit-create')
+    expect(useExportsStore().folderRequest?.purpose).toBe('The audit folder is made inside it.')
+    expect(fake.calls.some((c) => c.channel === 'saq.auditBundle')).toBe(false)
+    await useExportsStore().saveFolder('/home/dana/ScanDesk')
+    await flushPromises()
+    expect(fake.calls.filter((c) => c.channel === 'saq.auditBundle')).toHaveLength(1)
   })
 
   it('selects all, and says plainly which file failed its check', async () => {

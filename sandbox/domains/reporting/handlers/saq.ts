@@ -371,6 +371,7 @@ export const saqHandlers: Handlers = {
       executive_summary: body.executive_summary ?? row.attributes.executive_summary ?? null,
       attestation: body.attestation,
       approval_note: body.note ?? null,
+      evidence: body.evidence ?? [],
       progress: progressOf(template, answers),
       status: 'approved',
       compliance: complianceOf(answerMap(answers).values()),
