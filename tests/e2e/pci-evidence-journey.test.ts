@@ -108,6 +108,10 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     await field(page, 'saq-signer-title').fill('Head of Compliance')
     await page.getByTestId('saq-attest-date').fill('2030-01-15')
     await page.getByTestId('saq-approve').click()
+    // The question says the approved PDF will list the attached file (issue 36 §13).
+    await expect
+      .poll(() => text(page.getByTestId('confirm-dialog')), WAIT)
+      .toContain('The approved PDF lists its 1 evidence file (name, SHA-256, origin).')
     await page.getByTestId('saq-approve-confirm').click()
     await expect.poll(() => text(page.getByTestId('saq-state')), WAIT).toBe('Approved')
 
@@ -135,6 +139,11 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     const copy = readFileSync(join(folder, ...String(evidence.path).split('/')))
     expect(copy.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(createHash('sha256').update(copy).digest('hex')).toBe(sha256)
+    // The approved PDF in the bundle lists that file with its SHA-256 and origin.
+    const pdf = saq.files.find((f: { kind: string }) => f.kind === 'saq')
+    const printed = readFileSync(join(folder, ...String(pdf.path).split('/'))).toString('latin1')
+    expect(printed).toContain('(Appendix C: Evidence files) Tj')
+    expect(printed).toContain(`(SHA-256 ${sha256}) Tj`)
     expect(j.problems).toEqual([])
   }, 180_000)
 })
