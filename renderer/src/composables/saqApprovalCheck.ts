@@ -62,36 +62,31 @@ export function useApprovalCheck() {
       .map(([n]) => pciDataFor(n))
       .filter((d) => !!d)
     const facts: EvidenceFacts = { now, agedFindings: null, runs: null, unread: {} }
-    checking.value = true
-    try {
-      const aged = mapped.find((d) => d.kind === 'aged_findings')
-      if (aged && accountId)
-        try {
-          const line = findingsQuery(aged, now)
-          const query = { ...line, per_page: 1 }
-          const answer = await fetchOperation(accountId, 'vulnerabilities.list', { query })
-          facts.agedFindings = {
-            total: answer.data.meta?.pagination?.total_count ?? answer.data.data.length,
-            before: String(line.first_seen_before),
-          }
-        } catch (err) {
-          facts.unread!.findings = toAppError(err).message
+    const aged = mapped.find((d) => d.kind === 'aged_findings')
+    if (aged && accountId)
+      try {
+        const line = findingsQuery(aged, now)
+        const query = { ...line, per_page: 1 }
+        const answer = await fetchOperation(accountId, 'vulnerabilities.list', { query })
+        facts.agedFindings = {
+          total: answer.data.meta?.pagination?.total_count ?? answer.data.data.length,
+          before: String(line.first_seen_before),
         }
-      if (mapped.some((d) => d.kind !== 'aged_findings') && accountId)
-        try {
-          const read = await readPciRuns(
-            accountId,
-            app.account?.release,
-            now,
-            new AbortController().signal,
-          )
-          facts.runs = read.runs
-        } catch (err) {
-          facts.unread!.runs = toAppError(err).message
-        }
-    } finally {
-      checking.value = false
-    }
+      } catch (err) {
+        facts.unread!.findings = toAppError(err).message
+      }
+    if (mapped.some((d) => d.kind !== 'aged_findings') && accountId)
+      try {
+        const read = await readPciRuns(
+          accountId,
+          app.account?.release,
+          now,
+          new AbortController().signal,
+        )
+        facts.runs = read.runs
+      } catch (err) {
+        facts.unread!.runs = toAppError(err).message
+      }
     return approvalConcerns(template, answers, facts)
   }
 
@@ -112,8 +107,10 @@ export function useApprovalCheck() {
     | { confirmed: true; evidence: SaqEvidenceFile[]; note: string | null }
     | { confirmed: false; goTo: { requirement?: string; summary?: SummaryField } | null }
   > {
-    const concerns = await check(d.template, answers)
-    const listed = await files.listEvidence(saqId)
+    checking.value = true
+    const concerns = await check(d.template, answers).finally(() => (checking.value = false))
+    checking.value = true
+    const listed = await files.listEvidence(saqId).finally(() => (checking.value = false))
     if (!listed.ok)
       return {
         error: `The evidence files, which the approved PDF lists, could not be read: ${listed.error.message}`,
