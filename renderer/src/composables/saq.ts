@@ -24,6 +24,24 @@ export interface EvidenceFor {
   requirement: string
 }
 
+/** What to tell of an SAQ PDF's download once it has ended (null: nothing, it was cancelled). */
+export function pdfOutcome(
+  result: Result<ExportJob>,
+): { type: 'success' | 'info' | 'error'; text: string } | null {
+  if (!result.ok) return { type: 'error', text: result.error.message }
+  const job = result.data
+  if (job.state === 'failed' || job.state === 'mismatch')
+    return { type: 'error', text: job.error?.message ?? 'The download failed.' }
+  if (job.state === 'verified')
+    return { type: 'success', text: `Saved ${job.path ?? 'the PDF'}; its SHA-256 is recorded.` }
+  if (job.state === 'ready')
+    return {
+      type: 'info',
+      text: 'The PDF is ready; it is saved once a download folder is chosen (see the exports tray).',
+    }
+  return null
+}
+
 /**
  * What the SAQ screens ask of main besides the service's operations: the drafts on this
  * computer, evidence files, the PDF download (the reports' downloader, kind 'saq') and the audit

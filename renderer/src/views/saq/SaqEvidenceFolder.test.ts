@@ -9,7 +9,7 @@ import { useExportsStore } from '@/stores/exports'
 import { browserAppInfo, exportJob } from '@/test/fixtures'
 import { theTestId } from '@/test/dom'
 import { mountComposable } from '@/test/composables'
-import { useSaqFiles } from '@/composables/saq'
+import { pdfOutcome, useSaqFiles } from '@/composables/saq'
 import { pciAnswer, pciWorld } from './pciWorld'
 import { draft, fallback, mountDraft, row, s, useSaqFillerTests } from './saqFillerTestKit'
 
@@ -121,5 +121,9 @@ describe('downloading an approved SAQ’s PDF', () => {
     )
     await flushPromises()
     expect(answered).toMatchObject({ state: 'verified', path: '/home/dana/ScanDesk/SAQ/saq-5.pdf' })
+    expect(pdfOutcome({ ok: true, data: answered! })).toEqual({
+      type: 'success',
+      text: 'Saved /home/dana/ScanDesk/SAQ/saq-5.pdf; its SHA-256 is recorded.',
+    })
   })
 })
