@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { keptName } from './names'
 import { RELEASES } from './releases'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
@@ -76,7 +77,7 @@ export const authMethod = z.enum(['password', 'access_token'])
  */
 export const addAccountInput = z
   .strictObject({
-    label: z.string().trim().min(1, 'is required').max(80, 'is too long (80 characters at most)'),
+    label: keptName(80),
     baseUrl: z.string().trim().min(1, 'is required').max(2048, 'is too long'),
     apiKey: secret.optional(),
     apiKeyFrom: accountId.optional(),

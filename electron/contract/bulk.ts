@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { accountId } from './accounts'
 import { exceptionKind } from './catalog/exceptions'
 import type { AppError } from './errors'
+import type { Kept } from './kept'
 import { idParam } from './schemas/common'
 
 /** The most writes one bulk run holds (the "all matching this filter" cap the user sees). */
@@ -31,8 +32,25 @@ const futureInstant = z.iso
   .datetime({ offset: true })
   .refine((v) => Date.parse(v) > Date.now(), 'must be after today')
 
-/** One record a run writes to: its id, and a label to show in the result (a finding's title). */
-const bulkTarget = z.strictObject({ id: idParam, label: z.string().max(300).optional() })
+/**
+ * The host a run's record is on, as the list showed it (a finding's or an exception's): its id
+ * (its page, and its scanning target, are found from it) and its words (the address, with the
+ * port and protocol of a finding).
+ */
+export const bulkHost = z.strictObject({ id: idParam, name: z.string().trim().min(1).max(300) })
+
+/** The host of a run's record (BulkItemView.host). */
+export type BulkHost = z.output<typeof bulkHost>
+
+/**
+ * One record a run writes to: its id, a label to show in the result (a finding's title) and its
+ * host, so that five writes of one title on five hosts read apart.
+ */
+const bulkTarget = z.strictObject({
+  id: idParam,
+  label: z.string().max(300).optional(),
+  host: bulkHost.optional(),
+})
 
 const targets = z
   .array(bulkTarget)
@@ -87,6 +105,8 @@ export interface BulkItemView {
   writeId: string
   target: string
   label: string | null
+  /** The host the record is on, as the list showed it (null: not said when the run started). */
+  host: BulkHost | null
   state: BulkItemState
   message: string | null
   /** The service's error code of a failed write. */
@@ -111,6 +131,8 @@ export interface BulkRunView {
   state: 'running' | 'finished'
   createdAt: string
   updatedAt: string
+  /** On disk (sealed), or in memory until ScanDesk closes (the account has no key: no keychain). */
+  kept: Kept
 }
 
 /**

@@ -27,13 +27,15 @@ const namedRuns = <T extends { from?: string; to?: string }>(schema: z.ZodType<T
 /** Inputs of the run comparison channels (checked in main before any work). */
 export const changesInputs = {
   /**
-   * The runs of a scan ScanDesk keeps a snapshot of, newest first. A completed scan whose latest
-   * run has none gets one first (online only).
+   * The runs of a scan's history that may be compared (each saying whether ScanDesk keeps a
+   * snapshot of it) and the snapshots, newest first. A completed scan whose latest run has none
+   * gets one first (online only).
    */
   'changes.snapshots': z.strictObject({ accountId, scanId: serviceId }),
   /**
-   * What changed between two runs of a scan: `from` (earlier) and `to` (later) run ids, both
-   * snapshots; without them, the latest completed run against the one before it.
+   * What changed between two completed runs of a scan: `from` and `to` run ids of its history
+   * (in either order), each exact from its snapshot or else read from first/last seen times;
+   * without them, the latest completed run against the one before it.
    */
   'changes.compare': namedRuns(z.strictObject(twoRuns)),
   /**
@@ -56,18 +58,37 @@ export interface SnapshotSummary {
   findings: number
 }
 
+/** One run of a scan's history as the run pickers offer it. */
+export interface ScanRunChoice {
+  runId: string
+  /** The run's status as the history gives it (completed, stopped, failed, running, …). */
+  status: string
+  /** Null for a run only a snapshot still names (older than the history's first 100). */
+  startedAt: string | null
+  finishedAt: string | null
+  /** Only completed runs are compared (a stopped or failed one did not scan every host). */
+  comparable: boolean
+  /** ScanDesk keeps a snapshot of it: its side of a comparison is exact. */
+  snapshot: boolean
+}
+
 /** A run as a comparison names it. */
 export interface ComparedRun {
   runId: string
   startedAt: string
   finishedAt: string | null
+  /**
+   * `snapshot`: the findings ScanDesk kept when it saw the run complete (exact); `times`: read
+   * from the scan's findings' first and last seen times (approximate: `notes` says why).
+   */
+  source: 'snapshot' | 'times'
 }
 
 /** The answer of changes.compare. */
 export interface ChangesAnswer {
   /**
-   * `snapshots`: exact, from two snapshots; `times`: the latest two runs from first/last seen
-   * times; `none`: the data cannot say (`notes` says why).
+   * `snapshots`: exact, from two snapshots; `times`: at least one run read from first/last seen
+   * times (each run's `source` says which); `none`: the data cannot say (`notes` says why).
    */
   basis: 'snapshots' | 'times' | 'none'
   from: ComparedRun | null
@@ -87,7 +108,7 @@ export interface ChangesEvents {
 
 /** Output type of each channel. */
 export interface ChangesOutputs {
-  'changes.snapshots': { snapshots: SnapshotSummary[]; notes: string[] }
+  'changes.snapshots': { runs: ScanRunChoice[]; snapshots: SnapshotSummary[]; notes: string[] }
   'changes.compare': ChangesAnswer
   'changes.exportCsv': CsvExportOutcome
 }

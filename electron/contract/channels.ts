@@ -217,6 +217,11 @@ export interface EventPayloads
   'keychain.status': KeychainStatus
   /** New notifications of an account (the watcher's later rounds): its badge and list refresh. */
   'notifications.arrived': { accountId: string; count: number }
+  /**
+   * A scan's run ended, as a new notification of the watcher says (scan_completed, scan_failed):
+   * the windows read again what they show of that account's scans, findings and reports.
+   */
+  'scans.runEnded': { accountId: string; scanId: string }
 }
 
 /** Input type of channel `C` as the renderer writes it. */

@@ -77,21 +77,47 @@ export interface CsvEvents {
 }
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/
+const FORMULA_START = /^[=+\-@\t\r\n]/
+/**
+ * What some spreadsheet drops or reads past before deciding a cell is a formula: white space of
+ * every kind (JavaScript's `\s`: space, tab, line breaks, no-break spaces, the Unicode spaces and
+ * the byte order mark), zero-width characters and the invisible format controls.
+ */
+const IGNORED_BEFORE = /^[\s\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u061C]+/u
+/** = + - @ and their full-width and small forms, which an IME or a spreadsheet may fold to them. */
+const FORMULA_SIGN = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/u
 /** A plain number (`-5`, `+1.5e3`): starts like a formula but cannot run anything. */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+/**
+ * Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): invisible, they
+ * make a cell read other than it is (`\u202Egnp.exe` shows as `exe.png`). Removed from every cell.
+ */
+const BIDI_CONTROLS = /[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/gu
 
 /**
- * True when a spreadsheet would read `cell` as a formula: it starts with = + - @ tab or CR and is
- * not a plain number. A cell already escaped with a leading `'` does not start so.
+ * True when a spreadsheet would read `cell` as a formula: it starts with = + - @ tab, CR or LF,
+ * or with one of = + - @ (or their full-width or small forms) once leading white space,
+ * zero-width and format characters are passed over — Excel, LibreOffice and Google Sheets each
+ * trim some of them — and it is not a plain number. A cell escaped with a leading `'` does not.
  */
 export function looksLikeFormula(cell: string): boolean {
-  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell)
+  if (FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell)) return true
+  const rest = cell.replace(IGNORED_BEFORE, '')
+  return FORMULA_SIGN.test(rest) && !PLAIN_NUMBER.test(rest)
 }
 
-/** A cell a spreadsheet would run as a formula, with a leading `'`; other cells unchanged. */
+/**
+ * A cell as ScanDesk writes it into a CSV file: bidirectional controls removed, then a leading
+ * `'` when a spreadsheet would run it as a formula; other cells unchanged.
+ */
 export function escapeFormula(cell: string): string {
-  return looksLikeFormula(cell) ? `'${cell}` : cell
+  return safeCell(cell).text
+}
+
+function safeCell(cell: string): { text: string; escaped: boolean } {
+  const plain = cell.replace(BIDI_CONTROLS, '')
+  const escaped = looksLikeFormula(plain)
+  return { text: escaped ? `'${plain}` : plain, escaped }
 }
 
 /** One field in double quotes, its own double quotes doubled (RFC 4180). */
@@ -115,9 +141,9 @@ export function formatCsv(rows: readonly (readonly string[])[]): {
   const lines = rows.map((row) =>
     row
       .map((cell) => {
-        const safe = escapeFormula(cell)
-        if (safe !== cell) escapedCells++
-        return quoted(safe)
+        const safe = safeCell(cell)
+        if (safe.escaped) escapedCells++
+        return quoted(safe.text)
       })
       .join(','),
   )

@@ -241,14 +241,32 @@ export interface AuditBundleFile {
   afterApproval: boolean | null
 }
 
+/** The audit events of one SAQ's period in a bundle (asked with `auditEvents`). */
+export interface AuditBundleEvents {
+  saqId: string
+  saqName: string
+  /** The file's path in the bundle, or null when the period holds no event (`note` says why). */
+  path: string | null
+  events: number
+  from: string | null
+  /** The period's end: the approval's own event (or approval time), or the bundle's making. */
+  to: string
+  ends: 'approval' | 'now'
+  /** The id of the event recording the SAQ's approval, or null when the log has none. */
+  approvalEvent: string | null
+  /** Why there is no file, or what it lacks; null when there is nothing to say. */
+  note: string | null
+}
+
 /**
- * What an audit bundle wrote: one folder (absolute), the manifest's absolute path, and each file
- * (as in SHA256SUMS and the manifest).
+ * What an audit bundle wrote: one folder (absolute), the manifest's absolute path, each file (as
+ * in SHA256SUMS and the manifest) and, when asked for, each SAQ's audit events.
  */
 export interface AuditBundle {
   folder: string
   manifest: string
   files: AuditBundleFile[]
+  auditEvents?: AuditBundleEvents[]
 }
 
 /** Outputs of the files channels. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { accountId } from './accounts'
 import type { AppError } from './errors'
+import type { Kept } from './kept'
 
 /**
  * What ScanDesk knows about reaching one account's service:
@@ -87,6 +88,8 @@ export interface OutboxItem {
   attempts: number
   createdAt: string
   lastTriedAt: string | null
+  /** On disk (sealed), or in memory until ScanDesk closes (the account has no key: no keychain). */
+  kept: Kept
 }
 
 /** The outbox.changed event: counts for one account. */

@@ -7,6 +7,7 @@ import {
   dueState,
   firstSeenRange,
   keptByFilter,
+  leftOutByPauses,
   overdueDays,
   pausedMs,
   remediationPolicy,
@@ -230,5 +231,49 @@ describe('the ranges of findings that crossed a line since the last look', () =>
         },
       ),
     )
+  })
+})
+
+describe('one rule for the due filters, the columns and the counts (issue 36 §7)', () => {
+  const policy = DEFAULT_POLICY
+  const now = Date.parse('2026-11-20T00:00:00Z')
+  const overdue = { kind: 'overdue' } as const
+  // A high finding first seen 40 days ago: overdue by first seen (30 days).
+  const finding = { severity: 'high', first_seen_at: iso(now - 40 * DAY_MS) }
+  const paused: ClockException = {
+    state: 'active',
+    activated_at: iso(now - 20 * DAY_MS),
+    expires_at: iso(now + 20 * DAY_MS),
+  }
+  // Expired two days ago after 15 days in force: its due date moved 15 days, to 5 days from now.
+  const shifted: ClockException = {
+    state: 'expired',
+    activated_at: iso(now - 17 * DAY_MS),
+    expires_at: iso(now - 2 * DAY_MS),
+  }
+
+  it('keeps a paused finding out of Overdue, as its Due column says "Paused"', () => {
+    expect(dueState(finding, policy, now, [paused])).toEqual({ kind: 'paused' })
+    expect(keptByFilter(overdue, finding, policy, now)).toBe(true)
+    expect(keptByFilter(overdue, finding, policy, now, [paused])).toBe(false)
+    // A pause that moved the due date past now: not overdue either, but due within 7 days.
+    expect(keptByFilter(overdue, finding, policy, now, [shifted])).toBe(false)
+    expect(keptByFilter({ kind: 'due_within', days: 7 }, finding, policy, now, [shifted])).toBe(
+      true,
+    )
+  })
+
+  it('counts what the service returns and the rule leaves out, of the severity asked', () => {
+    const held = [
+      { finding, exceptions: [paused] },
+      { finding: { ...finding, severity: 'critical' }, exceptions: [paused] },
+      // pending: does not stop the clock, stays overdue
+      { finding, exceptions: [{ ...paused, state: 'pending' }] },
+      // first seen 10 days ago: the service does not return it anyway
+      { finding: { ...finding, first_seen_at: iso(now - 10 * DAY_MS) }, exceptions: [paused] },
+      { finding, exceptions: [shifted] },
+    ]
+    expect(leftOutByPauses(overdue, 'high', held, policy, now, now)).toBe(2)
+    expect(leftOutByPauses(overdue, 'critical', held, policy, now, now)).toBe(1)
   })
 })

@@ -162,17 +162,67 @@ export function firstSeenRange(
   }
 }
 
-/** Whether `filter` keeps a finding at `now`, by first seen alone (what the service is asked). */
+/**
+ * Whether `filter` keeps a finding in `state` at `now`: ScanDesk's one rule, which the Due and
+ * Overdue columns, the list's due filters and the Overdue panel's counts all follow (a finding
+ * paused by an exception is neither overdue nor due soon).
+ */
+export function keptByState(filter: DueFilter, s: DueState, now: number): boolean {
+  if (s.kind !== 'due') return false
+  if (filter.kind === 'overdue') return s.overdueMs > 0
+  return s.overdueMs <= 0 && s.dueAt < now + filter.days * DAY_MS
+}
+
+/**
+ * Whether `filter` keeps a finding at `now` under the rule (keptByState), its exceptions' pauses
+ * included. Without exceptions it is the first-seen test the service is asked (firstSeenRange).
+ */
 export function keptByFilter(
   filter: DueFilter,
   finding: ClockFinding,
   policy: RemediationPolicy,
   now: number,
+  exceptions: readonly ClockException[] = [],
 ): boolean {
-  const s = dueState(finding, policy, now)
-  if (s.kind !== 'due') return false
-  if (filter.kind === 'overdue') return s.overdueMs > 0
-  return s.overdueMs <= 0 && s.dueAt < now + filter.days * DAY_MS
+  return keptByState(filter, dueState(finding, policy, now, exceptions), now)
+}
+
+/**
+ * Whether the service's first-seen range for `filter`, asked at `askedAt`, returns a finding that
+ * the rule at `now` keeps by first seen but not once its exceptions are counted: a row that a due
+ * filter's list leaves out (an exception paused it, or its pause moved the due date).
+ */
+export function pausedOut(
+  filter: DueFilter,
+  finding: ClockFinding,
+  policy: RemediationPolicy,
+  askedAt: number,
+  now: number,
+  exceptions: readonly ClockException[],
+): boolean {
+  return (
+    keptByFilter(filter, finding, policy, askedAt) &&
+    keptByFilter(filter, finding, policy, now) &&
+    !keptByFilter(filter, finding, policy, now, exceptions)
+  )
+}
+
+/**
+ * How many of `held` (findings with exceptions, and those exceptions) of `severity` are pausedOut:
+ * what a due filter's list and the Overdue panel's count take off the service's total.
+ */
+export function leftOutByPauses(
+  filter: DueFilter,
+  severity: string,
+  held: readonly { finding: ClockFinding; exceptions: readonly ClockException[] }[],
+  policy: RemediationPolicy,
+  askedAt: number,
+  now: number,
+): number {
+  return held.filter(
+    ({ finding, exceptions }) =>
+      finding.severity === severity && pausedOut(filter, finding, policy, askedAt, now, exceptions),
+  ).length
 }
 
 /** An account's policy as main answers it: `saved` false means the defaults, never saved. */

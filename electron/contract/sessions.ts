@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { keptName } from './names'
 import { accountId, caBundle, secret, trustConfirmation, type AccountView } from './accounts'
 import type { DraftKind } from './drafts'
 import { RELEASES, type Release } from './releases'
@@ -66,7 +67,7 @@ export const signInInput = z.strictObject({
 /** Payload of accounts.update: what can change without adding the account again. */
 export const updateAccountInput = z.strictObject({
   accountId,
-  label: z.string().trim().min(1, 'is required').max(80, 'is too long').optional(),
+  label: keptName(80).optional(),
   color: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3366ff')

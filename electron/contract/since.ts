@@ -5,9 +5,21 @@ import { accountId } from './accounts'
 export const sinceInputs = {
   /** The account's counts since its last dashboard visit (the offline copy when out of reach). */
   'since.counts': z.strictObject({ accountId }),
-  /** Records a dashboard visit of the account now (the user left its dashboard). */
-  'since.seen': z.strictObject({ accountId }),
+  /**
+   * The user left the account's dashboard having seen its counts up to `until` (the answer's own):
+   * that visit counts once the dashboard stays left for VISIT_GAP_HOURS (docs/decisions.md).
+   */
+  'since.left': z.strictObject({ accountId, until: z.iso.datetime() }),
+  /** The user marked the digest reviewed: from now on it counts from `until` (the answer's own). */
+  'since.reviewed': z.strictObject({ accountId, until: z.iso.datetime() }),
 }
+
+/**
+ * Hours the dashboard must stay left before that visit counts and the digest moves on by itself
+ * (decided: docs/decisions.md, "Since your last visit"): a working day, so drilling into a count,
+ * a reload or an afternoon's triage keep it, and the next morning starts from the last look.
+ */
+export const VISIT_GAP_HOURS = 8
 
 /** Days ahead an active exception counts as expiring (decided: docs/decisions.md). */
 export const EXPIRING_DAYS = 14
@@ -37,6 +49,8 @@ export interface SinceAnswer {
   accountId: string
   /** The moment counted from: the last visit, or FIRST_VISIT_DAYS ago on the first. */
   since: string
+  /** The moment counted up to (the counts' own "now"): the lists they open stop there too. */
+  until: string
   firstVisit: boolean
   newCritical: SinceCount
   newHigh: SinceCount
@@ -49,5 +63,6 @@ export interface SinceAnswer {
 /** Outputs of the channels. */
 export interface SinceOutputs {
   'since.counts': SinceAnswer
-  'since.seen': { seenAt: string }
+  'since.left': { since: string }
+  'since.reviewed': { since: string }
 }

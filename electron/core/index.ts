@@ -6,7 +6,7 @@ import { AccountService } from './accounts/account-service'
 import type { Read } from './changes/findings'
 import { ChangesService } from './changes/service'
 import type { HandlerContext } from './handlers/context'
-import { BulkRuns } from './bulk/runs'
+import { RoutedBulkRuns } from './bulk/routed'
 import { ClientPool, loadClientModule } from './accounts/client-pool'
 import { DemoAccounts, type DemoService } from './accounts/demo-account'
 import type { Vault } from './accounts/vault'
@@ -18,7 +18,8 @@ import type { BackoffOptions } from './exports/backoff'
 import { createExportServices } from './exports/index'
 import { dispatch, type CallContext } from './handlers/dispatch'
 import { loadCsvModule } from './handlers/csv'
-import { clientOf, offlineRead, onlineRead } from './handlers/changes'
+import { clientOf } from './handlers/account-calls'
+import { offlineRead, onlineRead } from './handlers/changes'
 import { createHandlerTable } from './handlers/table'
 import { headlessHost, type HostServices } from './host'
 import { CancelRegistry } from './http/cancel'
@@ -29,13 +30,14 @@ import { DueCheck } from './notifications/due-check'
 import { NotificationWatcher } from './notifications/watcher'
 import { RemediationRepo } from './store/remediation-repo'
 import { ConnectivityMonitor } from './offline/connectivity'
-import { Outbox } from './offline/outbox'
+import { RoutedOutbox } from './offline/outbox-routed'
 import { readCacheMaxBytes } from './offline/settings'
 import { AccountsRepo } from './store/accounts-repo'
 import type { CallInput } from './http/request'
 import { DraftsRepo } from './store/drafts-repo'
 import { sealPlainRows } from './store/sealing'
 import { SettingsRepo } from './store/settings-repo'
+import { SessionStore } from './store/session-store'
 import { SnapshotsRepo } from './store/snapshots-repo'
 import { VisitsRepo } from './store/visits-repo'
 import { SinceService } from './since/service'
@@ -70,7 +72,7 @@ export interface CoreOptions {
    * (tests that count the service's requests).
    */
   notificationIntervalMs?: number
-  /** How long calls wait for a new sign-in after a session ended (default 10 min). */
+  /** How long calls wait for a new sign-in after a session ended (default: a call's deadline). */
   reauthWaitMs?: number
   /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 1 min). */
   probeBackoff?: { baseMs: number; maxMs: number }
@@ -182,23 +184,27 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
     }
     return (await clients.client(row)).call(op, input)
   }
-  let bulk: BulkRuns | null = null
-  const outbox = new Outbox({
+  // What an account without a key (no keychain) keeps: in memory until ScanDesk closes.
+  const session = new SessionStore(db, keys)
+  let bulk: RoutedBulkRuns | null = null
+  const outbox = new RoutedOutbox({
     db,
     events,
     keys,
+    session,
     log,
     blocked: () => monitor.blockedReason(),
     report: (id, answered, message) =>
       monitor.report(id, answered ? { answered: true } : { answered: false, message }),
     send,
-    deliver: (writeId) => (bulk ? bulk.deliver(writeId) : Promise.resolve('wait')),
+    deliver: (kept, writeId) => (bulk ? bulk.deliver(kept, writeId) : Promise.resolve('wait')),
   })
-  bulk = new BulkRuns({
+  bulk = new RoutedBulkRuns({
     db,
     events,
     keys,
     outbox,
+    session,
     log,
     account: (id) => accounts.row(id),
     call: send,
@@ -252,7 +258,8 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
     bulk,
     host,
     exports: exportServices,
-    drafts: new DraftsRepo(db, keys),
+    drafts: new DraftsRepo(db, keys, undefined, session),
+    session,
     changes,
     snapshots,
     since: new SinceService({
@@ -323,7 +330,11 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
   events.on('accounts.changed', (list) => {
     for (const account of list.accounts)
       if (!account.signedIn) notifications.forget(account.id)
-      else if (!monitor.knownUnreachable(account.id)) notifications.learn(account.id)
+      else if (!monitor.knownUnreachable(account.id)) {
+        notifications.learn(account.id)
+        // Signed in again after a pause: the writes kept in the outbox meanwhile go out now.
+        if (!account.awaitingReauth && outbox.hasQueued(account.id)) void outbox.replay(account.id)
+      }
   })
   await vault.status()
   // Accounts with drafts or queued writes still in plain text: ask for their keys (each is sealed
@@ -379,6 +390,7 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
         clients.closeAll()
         await outbox.idle()
         bulk?.close()
+        session.close()
         cache.close()
         db.close()
       })()

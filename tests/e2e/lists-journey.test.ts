@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chooseOption, openGroupList, useDemoJourney, waitForList } from './harness'
+import { chooseOption, field, openGroupList, useDemoJourney, waitForList } from './harness'
 
 const WAIT = { timeout: 30_000 }
 
@@ -128,9 +128,30 @@ describe('lists that remember, on the demo service', () => {
     await allRowsAre(page, 'medium')
     await page.getByTestId('views-open').click()
     await page.getByTestId('view-save').filter({ visible: true }).click()
-    const box = page.locator('.el-message-box').filter({ visible: true })
-    await box.locator('input').fill('Medium findings')
-    await box.getByRole('button', { name: 'Save' }).click()
+    const dialog = page.locator('[data-testid="view-name-dialog"]').filter({ visible: true })
+    const name = field(page, 'view-name-input')
+    await name.waitFor(WAIT)
+    // Esc cancels (the kit's dialog keys); the menu opens it again.
+    await name.pressSequentially('Discarded')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
+    await page.getByTestId('views-open').click()
+    await page.getByTestId('view-save').filter({ visible: true }).click()
+    await dialog.locator('[data-held=""]').waitFor(WAIT)
+    expect(await name.inputValue()).toBe('')
+    await name.pressSequentially('Medium fi')
+    // A reload with the dialog open finds it as it was: the name typed so far.
+    await dialog.locator('[data-held="Medium fi"]').waitFor(WAIT)
+    await page.reload()
+    await waitForList(page, 'vulnerabilities')
+    await name.waitFor(WAIT)
+    expect(await name.inputValue()).toBe('Medium fi')
+    await name.focus()
+    await page.keyboard.press('End')
+    await page.keyboard.type('ndings')
+    // Enter saves (the kit's dialog keys): no click needed.
+    await page.keyboard.press('Enter')
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
     await page.waitForURL(/#\/vulnerabilities\?severity=medium&view=view-/, WAIT)
     const entry = page.locator('[data-testid="nav-view"]', { hasText: 'Medium findings' })
     await entry.waitFor(WAIT)

@@ -1,9 +1,9 @@
 // Issue 21's offline edges and honest verdicts in Chromium (browser mode, the real core and a
 // sandbox of the test's behind the relay the offline journey uses): a scan started a moment ago
 // says its PCI verdict is not known yet; with "Work offline" on, the quick scan's action is
-// disabled with its reason before any confirmation, a list never opened offers no Retry, and a
-// notification marked read shows as pending in its row; once back online the outbox sends it and
-// the row says read.
+// disabled with its reason before any confirmation, a list never opened offers no Retry and says
+// it is not known, and a notification marked read shows as pending in its row; once back online
+// the list never opened reads itself, the outbox sends the change and the row says read.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -97,6 +97,12 @@ describe('offline edges and honest verdicts (issue 21)', () => {
     expect(await page.getByTestId('retry-off').textContent()).toBe(
       '“Work offline” is on: switch it off to try again.',
     )
+    // …and that the list is not known, not that it is empty (issue 36 §6)
+    const schedules = page.locator('.resource-table[data-resource="schedules"]')
+    expect((await schedules.getByTestId('table-empty').textContent())?.trim()).toBe(
+      'Not known: the schedules could not be read.',
+    )
+    expect(await schedules.getByTestId('resource-total').textContent()).toBe('Total not known')
 
     // 5. a notification marked read waits in the outbox, and its row says so
     await j.app.goto(page, 'notifications')
@@ -121,10 +127,20 @@ describe('offline edges and honest verdicts (issue 21)', () => {
     })()`)) as [number, number]
     expect(top).toBeGreaterThanOrEqual(barBottom)
 
-    // 6. back online: the outbox sends it and the row says what the service now says
+    // 6. back online on the list never opened: it reads itself, no Retry (issue 36 §15); the
+    // outbox sends the change and the notification's row says what the service now says
+    await j.app.goto(page, 'schedules')
+    await waitForList(page, 'schedules', { state: 'error' })
     await workOffline(page, false)
     await expect.poll(() => state(page), WAIT).toBe('online')
+    await waitForList(page, 'schedules')
+    await expect
+      .poll(() => schedules.getByTestId('resource-total').textContent(), WAIT)
+      .toMatch(/^Total \d+$/)
+    expect(await page.getByTestId('resource-error').count()).toBe(0)
     await expect.poll(() => page.getByTestId('nav-outbox-count').count(), WAIT).toBe(0)
+    await j.app.goto(page, 'notifications')
+    await waitForList(page, 'notifications')
     await expect.poll(() => readCell(page, id), WAIT).toBe('Yes')
     expect(errors, errors.join('\n')).toEqual([])
   })

@@ -1,6 +1,7 @@
 // Due dates and overdue queues on the demo service (issue 20): set a remediation policy in the
 // account's settings, see the dashboard's Overdue panel count per severity under it, click through
-// to the filtered list (its total is the panel's count, each row says by how much it is overdue).
+// to the filtered list (its total is the panel's count, each row says by how much it is overdue);
+// a finding an exception paused is in neither (issue 36 §7).
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -44,6 +45,24 @@ describe('due dates and overdue queues, on the demo service', () => {
       .toContain('30 days')
     const highAt30 = await overdueCount(page, 'high')
     expect(highAt30).toBeGreaterThan(0)
+
+    // An exception in force pauses a finding's clock (the demo's vul-003, critical, first seen
+    // months ago): the Overdue list leaves it out, as its Due column would say "Paused", and the
+    // panel's count is the list's total (issue 36 §7).
+    const critical = await overdueCount(page, 'critical')
+    await app.goto(page, 'vulnerabilities?severity=critical&overdue=true&per_page=100')
+    const paused = await waitForList(page, 'vulnerabilities')
+    await expect
+      .poll(() => paused.getByTestId('due-paused-out').textContent(), WAIT)
+      .toContain('1 finding of the service')
+    await expect
+      .poll(() => paused.locator('.el-pagination__total').first().textContent(), WAIT)
+      .toBe(`Total ${critical}`)
+    expect(await paused.locator('[data-row-id="vul-003"]').count()).toBe(0)
+    await expect
+      .poll(() => paused.locator('[data-testid="row-overdue"]').count(), WAIT)
+      .toBe(critical)
+    expect(await paused.getByTestId('row-due').allTextContents()).not.toContain('Paused')
 
     // A stricter policy for high findings: 7 days.
     const demoId = await accountIdByLabel(page, 'Demo service')

@@ -76,7 +76,11 @@ const startAccept = (ids: string[]) =>
     accountId: account.id,
     action: 'exceptions.create',
     body: { kind: 'accepted_risk', reason: REASON, expires_at: EXPIRES },
-    items: ids.map((id) => ({ id, label: `finding ${id}` })),
+    items: ids.map((id) => ({
+      id,
+      label: `finding ${id}`,
+      host: { id: 'hst-001', name: `host of ${id}` },
+    })),
   })
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000) {
@@ -166,6 +170,12 @@ describe('a bulk accept', HEAVY, () => {
 
     expect(done.counts).toMatchObject({ done: 198, skipped: 2, failed: 0, queued: 0, sending: 0 })
     const byTarget = new Map(done.items.map((i) => [i.target, i]))
+    // Each write names its record's host as the list showed it, beside its title.
+    for (const id of free)
+      expect(byTarget.get(id)).toMatchObject({
+        label: `finding ${id}`,
+        host: { id: 'hst-001', name: `host of ${id}` },
+      })
     for (const id of taken) {
       expect(byTarget.get(id)?.state).toBe('skipped')
       expect(byTarget.get(id)?.message).toMatch(/already has (active|pending) exception exc-/)

@@ -8,7 +8,7 @@ import Papa from 'papaparse'
 import { describe, expect, it } from 'vitest'
 import type { CsvExportOutcome } from '@contract/csv'
 import { headlessHost } from '../../electron/core/host'
-import type { ChangesAnswer, SnapshotSummary } from '@contract/changes'
+import type { ChangesAnswer, ScanRunChoice, SnapshotSummary } from '@contract/changes'
 import { addAnalyst, startTestCore, type TestCore } from './core-helpers'
 import { useSandboxAndCore } from './fixture'
 import { until } from './sessions-helpers'
@@ -142,6 +142,8 @@ describe('run snapshots and changes', () => {
         scanId: 'scn-002',
       })
       expect(snaps.snapshots.map((x) => x.runId)).toEqual([answer.to?.runId])
+      expect([answer.from?.source, answer.to?.source]).toEqual(['times', 'snapshot'])
+      // A run of another scan is not one of this scan's.
       const refused = await t.ok<ChangesAnswer>('changes.compare', {
         accountId,
         scanId: 'scn-002',
@@ -149,7 +151,7 @@ describe('run snapshots and changes', () => {
         to: answer.to!.runId,
       })
       expect(refused).toMatchObject({ basis: 'none', comparison: null })
-      expect(refused.notes.join(' ')).toMatch(/no snapshot of one of these runs/)
+      expect(refused.notes.join(' ')).toMatch(/Run run-001 is not in this scan’s history/)
       // A queued scan has no completed run: said in words, not an empty comparison.
       const none = await t.ok<ChangesAnswer>('changes.compare', { accountId, scanId: 'scn-020' })
       expect(none.basis).toBe('none')
@@ -160,6 +162,81 @@ describe('run snapshots and changes', () => {
     } finally {
       await t.close()
       fs.rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it('compares any two completed runs of the history, each exact from its snapshot or read from times, and says which', async () => {
+    s.sandbox.reset()
+    const t = await startTestCore({ notificationIntervalMs: 0 })
+    try {
+      const { id: accountId } = await addAnalyst(t, s.sandbox)
+      const scanId = 'scn-005'
+      const listed = await t.ok<{ runs: ScanRunChoice[] }>('changes.snapshots', {
+        accountId,
+        scanId,
+      })
+      // Every run of the seeded history is offered, though ScanDesk saw none of them complete;
+      // only the latest got a snapshot (asking took it).
+      const history = await t.ok<{
+        data: { data: { id: string; attributes: { vulnerabilities_count: number } }[] }
+      }>('api.call', {
+        accountId,
+        op: 'scans.history',
+        input: { path: { id: scanId }, query: { sort: '-started_at' } },
+      })
+      const runs = history.data.data
+      expect(runs.length).toBeGreaterThanOrEqual(3)
+      expect(listed.runs.map((r) => [r.runId, r.comparable, r.snapshot])).toEqual(
+        runs.map((r, i) => [r.id, true, i === 0]),
+      )
+      const found = (id: string) => runs.find((r) => r.id === id)!.attributes.vulnerabilities_count
+      const compare = (from: string, to: string) =>
+        t.ok<ChangesAnswer>('changes.compare', { accountId, scanId, from, to })
+
+      // The two oldest: both from times, in either order; what each run saw is what it found.
+      const [latest, middle, oldest] = runs.map((r) => r.id)
+      const old = await compare(middle, oldest)
+      expect(old).toMatchObject({
+        basis: 'times',
+        from: { runId: oldest, source: 'times' },
+        to: { runId: middle, source: 'times' },
+      })
+      const c = old.comparison!
+      expect(c.changed).toBeNull()
+      expect(c.stillOpen.length + c.fixed.length).toBe(found(oldest))
+      expect(c.stillOpen.length + c.new.length).toBe(found(middle))
+      expect(old.notes.join(' ')).toMatch(
+        /without a snapshot is read from the findings’ first and last seen times/,
+      )
+
+      // The oldest against the latest: the later side exact from its snapshot, the earlier from times.
+      const mixed = await compare(oldest, latest)
+      expect([mixed.basis, mixed.from?.source, mixed.to?.source]).toEqual([
+        'times',
+        'times',
+        'snapshot',
+      ])
+      const m = mixed.comparison!
+      expect(m.stillOpen.length + m.fixed.length).toBe(found(oldest))
+      expect(m.stillOpen.length + m.new.length).toBe(found(latest))
+
+      // A stopped run is listed but not compared: it did not scan every host.
+      await t.ok('api.call', { accountId, op: 'scans.start', input: { path: { id: scanId } } })
+      await t.ok('api.call', { accountId, op: 'scans.stop', input: { path: { id: scanId } } })
+      const after = await t.ok<{ runs: ScanRunChoice[] }>('changes.snapshots', {
+        accountId,
+        scanId,
+      })
+      const stopped = after.runs[0]
+      expect(stopped).toMatchObject({ status: 'stopped', comparable: false, snapshot: false })
+      const refused = await compare(stopped.runId, latest)
+      expect(refused).toMatchObject({ basis: 'none', comparison: null })
+      expect(refused.notes.join(' ')).toMatch(/did not complete \(stopped\)/)
+      // The latest two completed runs still compare by default, past the stopped one.
+      const byDefault = await t.ok<ChangesAnswer>('changes.compare', { accountId, scanId })
+      expect([byDefault.from?.runId, byDefault.to?.runId]).toEqual([middle, latest])
+    } finally {
+      await t.close()
     }
   })
 })

@@ -1,10 +1,15 @@
 // Secrets carry a unique marker; after a session of ordinary and failing work, the marker (and
 // the session token the service issued) must appear nowhere the renderer, a log or the disk sees.
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { ApiCallOutput } from '@contract/channels'
+import type { ExportJob } from '@contract/files'
 import type { SignInOutcome } from '@contract/sessions'
 import { otpFor } from '../support/otp'
 import { analystAccount, bytesOf, signedIn, startTestCore } from './core-helpers'
+import { FAST_POLL, recordingHost, tempFolder, waitForJob } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 import { challengeOf, until } from './sessions-helpers'
 
@@ -115,4 +120,81 @@ describe('secrets stay secret', () => {
     // the test would notice: the marker did reach the service
     expect(s.sandbox.requests.length).toBeGreaterThan(5)
   })
+
+  it('writes no secret into the data folder, the logs or the files it saves: bulk runs, exports, views, the outbox', async () => {
+    s.sandbox.reset() // the first test changed the analyst's password
+    const folder = tempFolder('scandesk-canary-files-')
+    const host = recordingHost()
+    host.userFolders = () => [folder]
+    const t = await startTestCore({ host, exportBackoff: FAST_POLL })
+    try {
+      const password = `pw-${MARK}-files`
+      const view = signedIn(await t.ok<SignInOutcome>('accounts.add', analystAccount(s.sandbox)))
+      const call = (op: string, input?: unknown) =>
+        t.ok<ApiCallOutput>('api.call', { accountId: view.id, op, input })
+      await call('user.change_password', {
+        body: { current_password: 'sandbox-password', password },
+      })
+      await t.ok('accounts.signIn', { accountId: view.id, password, remember: true })
+      const token = await t.vault!.get(view.id, 'session_token')
+      await t.ok('files.setFolder', { accountId: view.id, folder })
+
+      // A report downloaded and verified, a CSV and a views file saved, a bulk run finished.
+      const job = await t.ok<ExportJob>('exports.generate', {
+        accountId: view.id,
+        kind: 'report',
+        resourceId: 'rpt-001',
+        format: 'pdf',
+      })
+      await waitForJob(t, view.id, job.id, ['ready'])
+      await t.ok('exports.download', { jobId: job.id })
+      expect((await waitForJob(t, view.id, job.id, ['verified', 'failed'])).state).toBe('verified')
+      await t.ok('csv.export', {
+        accountId: view.id,
+        op: 'vulnerabilities.list',
+        path: path.join(folder, 'findings.csv'),
+      })
+      await t.ok('views.export', {
+        accountId: view.id,
+        content: { format: 'scandesk-saved-views', version: 1, views: [] },
+        path: path.join(folder, 'views.json'),
+      })
+      const findings = (await call('vulnerabilities.list', { query: { per_page: 3 } })).data as {
+        data: { id: string }[]
+      }
+      const run = await t.ok<{ id: string }>('bulk.start', {
+        accountId: view.id,
+        action: 'exceptions.create',
+        body: { kind: 'accepted_risk', reason: 'Canary run', expires_at: '2099-01-01T00:00:00Z' },
+        items: findings.data.map((f) => ({ id: f.id })),
+      })
+      for (let i = 0; i < 500; i++) {
+        const got = await t.ok<{ state: string }>('bulk.get', { runId: run.id })
+        if (got.state === 'finished') break
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      expect((await t.ok<{ state: string }>('bulk.get', { runId: run.id })).state).toBe('finished')
+      // Offline: a safe write waits in the outbox, sealed, and goes out afterwards.
+      const notes = (await call('notifications.list')).data as { data: { id: string }[] }
+      await t.ok('connectivity.setWorkOffline', { on: true })
+      await call('notifications.mark_read', { path: { id: notes.data[0].id } })
+      await t.ok('connectivity.setWorkOffline', { on: false })
+      await t.ok('accounts.signOut', { accountId: view.id })
+
+      const secrets = [MARK, password, token!]
+      expect(token).toBeTruthy()
+      const logs = t.logs.join('\n')
+      await t.close()
+      const saved = bytesOf(folder)
+      expect(saved.length).toBeGreaterThan(1000) // the report, the CSV and the views file
+      for (const secret of secrets) {
+        expect(logs).not.toContain(secret)
+        expect(bytesOf(t.dataDir).includes(Buffer.from(secret))).toBe(false)
+        expect(saved.includes(Buffer.from(secret))).toBe(false)
+      }
+    } finally {
+      await t.close().catch(() => undefined)
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

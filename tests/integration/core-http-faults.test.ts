@@ -78,6 +78,64 @@ describe('answers that are not what was due', () => {
     await t.ok('api.call', list())
   })
 
+  it('refuses an answer nested 100,000 deep as BAD_RESPONSE, not INTERNAL, and keeps working', async () => {
+    const depth = 100_000
+    for (const body of [
+      `{"data":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      `{"data":[${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}]}`,
+    ]) {
+      route = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)
+      expect(await t.err('api.call', list())).toMatchObject({
+        code: 'BAD_RESPONSE',
+        message:
+          'The service sent an answer nested more than 64 levels deep; ScanDesk does not read it.',
+      })
+    }
+    route = (_req, res) => json(res, 200, { data: [] })
+    await t.ok('api.call', list())
+  })
+
+  it('refuses an answer whose ids break the id rule, and keeps none of it in the copy', async () => {
+    const row = (over: object) => ({
+      id: 'tgt-1',
+      type: 'target',
+      attributes: { name: 'Edge', address: '10.1.1.1', ...over },
+    })
+    for (const [data, where] of [
+      [[{ ...row({}), id: 't1\u202E' }], 'data.0.id'],
+      [[row({ organization_id: '../admin' })], 'data.0.attributes.organization_id'],
+      [[row({ tag_ids: ['ok', 'a b'] })], 'data.0.attributes.tag_ids.1'],
+    ] as const) {
+      route = (_req, res) => json(res, 200, { data })
+      expect(await t.err('api.call', list())).toMatchObject({
+        code: 'BAD_RESPONSE',
+        message: `The service’s answer holds an id ScanDesk does not accept (at ${where}): ids are 1–64 letters, digits, “_” or “-”.`,
+      })
+    }
+    // Nothing of the refused answers was kept: offline, the list was never opened.
+    await t.ok('connectivity.setWorkOffline', { on: true })
+    expect((await t.err('api.call', list())).code).toBe('OFFLINE')
+  })
+
+  it('refuses a request nested deeper than any real one with VALIDATION, not a 500', async () => {
+    const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown
+    for (const depth of [65, 1_500, 5_000, 100_000])
+      expect(
+        await t.err('drafts.save', {
+          accountId: account.id,
+          kind: 'saq',
+          key: 'deep',
+          data: { answers: nested(depth) },
+        }),
+      ).toMatchObject({ code: 'VALIDATION', message: /nested more than 64 levels deep/ })
+    await t.ok('drafts.save', {
+      accountId: account.id,
+      kind: 'saq',
+      key: 'deep',
+      data: { answers: nested(60) },
+    })
+  })
+
   it('refuses a 50 MiB answer with TOO_LARGE and keeps working', async () => {
     route = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })

@@ -275,13 +275,21 @@ describe('a connection reset in the middle of the body', () => {
     expect(linesSince(s.sandbox, mark, /^GET \/v2\/targets /)).toHaveLength(3)
 
     // The service created the target and its answer broke off: not sent again, and the message
-    // says the change may have been made (not "cannot be reached", not "refused (status 201)").
+    // says the service answered and the change was most likely made (not "cannot be reached",
+    // not "refused (status 201)").
     const write = await fails('targets.create', newTarget('Reset'))
     expect(write).toEqual({
       code: 'OFFLINE',
+      status: 201,
       message: expect.stringMatching(
-        /^The connection to 127\.0\.0\.1:\d+ broke before the service’s answer arrived, so “Create a scan target” may have been done all the same\. Check before trying again\.$/,
+        /^The service at 127\.0\.0\.1:\d+ accepted the request \(status 201\), but its answer broke off before the end, so “Create a scan target” was most likely done\. Check before trying again\.$/,
       ),
+    })
+    // A read whose every try broke off mid-body, with no copy: it says the service answered.
+    const never = await fails('reports.list')
+    expect(never).toMatchObject({
+      code: 'OFFLINE',
+      message: expect.stringMatching(/answered \(status 200\), but its answer broke off/),
     })
     expect(linesSince(s.sandbox, mark, /^POST \/v2\/targets /).map((l) => l.line)).toEqual([
       'POST /v2/targets → 201',

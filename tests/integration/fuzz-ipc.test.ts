@@ -166,7 +166,8 @@ function examples(
     'bulk.retry': { runId: LOCAL_ID },
     'bulk.dismiss': { runId: LOCAL_ID },
     'since.counts': { accountId },
-    'since.seen': { accountId },
+    'since.left': { accountId, until: '2026-11-02T00:00:00.000Z' },
+    'since.reviewed': { accountId, until: '2026-11-02T00:00:00.000Z' },
     'remediation.get': { accountId },
     'remediation.set': {
       accountId,

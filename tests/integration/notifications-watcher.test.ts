@@ -39,6 +39,9 @@ describe('the notification watcher', () => {
       expect(host.notes.some((n) => /^Sandbox analyst: Scan completed: /.test(n.title))).toBe(true)
       const arrived = t.events.filter((e) => e.name === 'notifications.arrived')
       expect(arrived.at(-1)?.payload).toMatchObject({ accountId: account.id })
+      // The windows are told which scan's run ended, so they read it again.
+      const ended = t.events.filter((e) => e.name === 'scans.runEnded').map((e) => e.payload)
+      expect(ended).toContainEqual({ accountId: account.id, scanId: 'scn-001' })
       // No secret in what the desktop shows.
       expect(JSON.stringify(host.notes)).not.toContain(s.sandbox.apiKey)
     } finally {

@@ -40,7 +40,7 @@ describe('adding an account with bad input', () => {
       'baseUrl',
       /plain http/,
     ],
-    ['a 10,000-character label', { label: LONG }, 'label', /too long/],
+    ['a 10,000-character label', { label: LONG }, 'label', /longer than 80 characters/],
     ['a 10,000-character user name', { username: LONG }, 'username', /too long/],
     ['a 10,000-character API key', { apiKey: LONG }, 'apiKey', /too long/],
     ['a 10,000-character password', { password: LONG }, 'password', /too long/],

@@ -233,7 +233,7 @@ describe('what removing an account deletes', () => {
       ledgerEntries: 0,
       cachedRecords: 0,
       drafts: 0,
-      draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 0 },
+      draftsByKind: { saq: 0, 'scan-wizard': 0, 'saved-views': 0, dialog: 0 },
       outboxItems: 0,
       runSnapshots: 0,
       savedViews: 0,
@@ -299,7 +299,7 @@ describe('what removing an account deletes on this computer', () => {
       kind: 'saved-views',
       data: { views: [view('view-a'), view('view-b')] },
     })
-    // A completed scan's Changes keep its latest run.
+    // A completed scan's Changes keep its latest run (and the offline copy its history's runs).
     await s.t.ok('changes.snapshots', { accountId: account.id, scanId: 'scn-002' })
     // Working offline, a mark waits in the outbox.
     await s.t.ok('connectivity.setWorkOffline', { on: true })
@@ -316,7 +316,7 @@ describe('what removing an account deletes on this computer', () => {
 
     const plan = await s.t.ok<RemovalPlan>('accounts.removalPlan', { accountId: account.id })
     expect(plan).toMatchObject({
-      cachedRecords: 2,
+      cachedRecords: 3,
       drafts: 3,
       draftsByKind: { saq: 2, 'scan-wizard': 1, 'saved-views': 1 },
       outboxItems: 2,

@@ -8,7 +8,7 @@ import type { AccountList, ApiCallOutput } from '@contract/channels'
 import type { ExportJob } from '@contract/files'
 import type { ReauthRequest, SignInOutcome } from '@contract/sessions'
 import { otpFor } from '../support/otp'
-import { addAnalyst, analystAccount, signedIn } from './core-helpers'
+import { addAnalyst, analystAccount, signedIn, startTestCore } from './core-helpers'
 import { startExportCore, waitForJob } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 import { challengeOf, startRecordingProxy, until, type RecordingProxy } from './sessions-helpers'
@@ -126,6 +126,51 @@ describe('when a session ends', () => {
     // What was opened before stays readable from the copy.
     const opened = await apiCall(admin.id)
     expect(opened.ok && opened.data.fromCache).toBe(true)
+  })
+})
+
+describe('a service that answers 401 to everything while a sign-in is awaited', () => {
+  it('answers reads from the copy at once or says "sign in again" within the deadline, and queues safe writes', async () => {
+    // A short deadline, so the bound is seen in a test (the default is 30 s).
+    const t = await startTestCore({ httpLimits: { deadlineMs: 1_500 } })
+    try {
+      const a = await addAnalyst(t, s.sandbox)
+      const call = (op: string, input?: object) =>
+        t.call<ApiCallOutput>('api.call', { accountId: a.id, op, ...(input ? { input } : {}) })
+      expect((await call('targets.list')).ok).toBe(true) // opened once: an offline copy
+      const notes = await call('notifications.list')
+      const note = (notes.ok ? (notes.data.data as { data: { id: string }[] }).data : [])[0]?.id
+      expect(note).toBeTruthy()
+      const token = await t.vault!.get(a.id, 'session_token')
+      await fetch(`${s.sandbox.baseUrl}/v2/auth/sign_out`, {
+        method: 'DELETE',
+        headers: { 'x-api-key': s.sandbox.apiKey, authorization: `Bearer ${token}` },
+      })
+      // The first refusal pauses the account and asks the user to sign in again.
+      const first = call('scans.list')
+      await until(() => t.events.some((e) => e.name === 'accounts.reauthRequired'))
+      const copy = await call('targets.list')
+      expect(copy.ok && copy.data.fromCache).toBe(true)
+      const never = await call('reports.list')
+      expect(never.ok ? null : never.error).toEqual({
+        code: 'NOT_SIGNED_IN',
+        message: 'Signed out: sign in to Sandbox analyst again.',
+      })
+      expect((await first).ok).toBe(false)
+      // A write the outbox may keep waits there instead of hanging, and goes once signed in.
+      const sent = s.sandbox.requests.length
+      const marked = await call('notifications.mark_read', { path: { id: note } })
+      expect(marked.ok && marked.data.queued?.id).toBeTruthy()
+      expect(s.sandbox.requests.slice(sent).some((r) => r.includes('mark_read'))).toBe(false)
+      await t.ok('accounts.signIn', { accountId: a.id, password: 'sandbox-password' })
+      const markReads = () => s.sandbox.requests.filter((r) => r.includes(`${note}/mark_read`))
+      await until(() => markReads().some((r) => r.includes('→ 200')))
+      expect(markReads()).toHaveLength(1)
+      const fresh = await call('targets.list')
+      expect(fresh.ok && fresh.data.fromCache).toBe(false)
+    } finally {
+      await t.close()
+    }
   })
 })
 

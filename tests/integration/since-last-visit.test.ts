@@ -59,7 +59,18 @@ describe('since your last visit over HTTP', () => {
 
       const first = await t.ok<SinceAnswer>('since.counts', { accountId })
       expect(first.firstVisit).toBe(true)
-      const { seenAt } = await t.ok<{ seenAt: string }>('since.seen', { accountId })
+      // Leaving the dashboard does not move the digest; marking it reviewed moves it to what it
+      // had counted up to.
+      await t.ok('since.left', { accountId, until: first.until })
+      expect(await t.ok<SinceAnswer>('since.counts', { accountId })).toMatchObject({
+        firstVisit: true,
+        since: first.since,
+      })
+      const { since: seenAt } = await t.ok<{ since: string }>('since.reviewed', {
+        accountId,
+        until: first.until,
+      })
+      expect(seenAt).toBe(first.until)
       await new Promise((r) => setTimeout(r, 20))
       await runOnce(2)
 
@@ -74,20 +85,6 @@ describe('since your last visit over HTTP', () => {
       expect(counts.newHigh.value).toBe(fresh('high'))
       // The re-run found something new and severe (the sandbox's runs evolve): not trivially 0.
       expect(fresh('critical') + fresh('high')).toBeGreaterThan(0)
-      // The count's link opens the list filtered to exactly those findings.
-      for (const severity of ['critical', 'high']) {
-        const linked = await t.ok<{ data: { data: Row[] } }>('api.call', {
-          accountId,
-          op: 'vulnerabilities.list',
-          input: { query: { severity, first_seen_after: seenAt, per_page: 500 } },
-        })
-        expect(linked.data.data.map((r) => r.id).sort()).toEqual(
-          freshOf(severity)
-            .map((r) => r.id)
-            .sort(),
-        )
-      }
-
       const scans = await everything(t, accountId, 'scans.list')
       const completed = scans.filter(
         (x) => x.attributes.status === 'completed' && after(x, 'finished_at', seenAt),
@@ -119,6 +116,35 @@ describe('since your last visit over HTTP', () => {
         scanIds: ['scn-001'],
       })
 
+      // The count's link opens the list filtered to exactly those findings: first seen from the
+      // moment up to the counts' own "until", so what a later run finds is not among them.
+      await runOnce(3)
+      const now3 = await everything(t, accountId, 'vulnerabilities.list')
+      const countedUntil = Date.parse(counts.until)
+      let later = 0
+      for (const severity of ['critical', 'high']) {
+        const linked = async (bounds: Record<string, string>) =>
+          (
+            await t.ok<{ data: { data: Row[] } }>('api.call', {
+              accountId,
+              op: 'vulnerabilities.list',
+              input: { query: { severity, first_seen_after: seenAt, ...bounds, per_page: 500 } },
+            })
+          ).data.data.map((r) => r.id)
+        const bounded = await linked({ first_seen_before: counts.until })
+        // (the run may have rescored one into or out of the severity: the ids it has now)
+        const counted = now3.filter(
+          (f) =>
+            f.attributes.severity === severity &&
+            since(f, seenAt) &&
+            Date.parse(String(f.attributes.first_seen_at)) < countedUntil,
+        )
+        expect(bounded.sort()).toEqual(counted.map((r) => r.id).sort())
+        later += (await linked({})).length - bounded.length
+      }
+      // …and without the bound the list would have moved on: the third run found more.
+      expect(later).toBeGreaterThan(0)
+
       // Offline: the same reads answered by the offline copy.
       await t.ok('connectivity.setWorkOffline', { on: true })
       const offline = await t.ok<SinceAnswer>('since.counts', { accountId })
@@ -132,9 +158,9 @@ describe('since your last visit over HTTP', () => {
       })
       expect(offline.expiring.value).toBe(counts.expiring.value)
 
-      // A visit recorded offline moves the moment: the copy holds no count since it, and says so
-      // (the scans, read sorted whatever the moment, are still counted from it).
-      await t.ok('since.seen', { accountId })
+      // Reviewed offline, the moment moves: the copy holds no count since it, and says so (the
+      // scans, read sorted whatever the moment, are still counted from it).
+      await t.ok('since.reviewed', { accountId, until: offline.until })
       const moved = await t.ok<SinceAnswer>('since.counts', { accountId })
       expect(moved.newHigh).toMatchObject({ value: null, fromCache: false })
       expect(moved.newHigh.note).toMatch(

@@ -48,7 +48,7 @@ async function main() {
   await d('api.call', { accountId: view.id, op: 'targets.list' })
   // Without the keychain there is no key for the offline copy: nothing of it is written.
   const cache = await d<CacheStatus>('cache.status', { accountId: view.id })
-  // Drafts are sealed with the account's key, which only the keychain may hold.
+  // Drafts are sealed with the account's key, which only the keychain may hold: kept in memory.
   const draft = JSON.parse(
     await core.dispatch(
       'drafts.save',

@@ -1,6 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareFromTimes, compareSnapshots, type RunTimes, type SnapshotFinding } from './compare'
+import {
+  compareRuns,
+  compareSnapshots,
+  seenFromTimes,
+  withoutTimes,
+  type RunTimes,
+  type SnapshotFinding,
+} from './compare'
 import { findingIdentity } from './identity'
 
 const SEVERITY = ['critical', 'high', 'medium', 'low', 'info'] as const
@@ -108,7 +115,8 @@ describe('compareSnapshots', () => {
   })
 })
 
-describe('compareFromTimes', () => {
+describe('runs read from first and last seen times', () => {
+  const oldest = { started_at: '2025-12-25T10:00:00Z', finished_at: '2025-12-25T10:30:00Z' }
   const previous = { started_at: '2026-01-01T10:00:00Z', finished_at: '2026-01-01T10:30:00Z' }
   const latest = { started_at: '2026-01-08T10:00:00Z', finished_at: '2026-01-08T10:30:00Z' }
   const row = (id: string, first: string | null, last: string | null): SnapshotFinding => ({
@@ -124,24 +132,59 @@ describe('compareFromTimes', () => {
     first_seen_at: first,
     last_seen_at: last,
   })
+  /** The latest run against the one before, both from times. */
+  const latestTwo = (rows: SnapshotFinding[]) =>
+    compareRuns(
+      seenFromTimes(rows, previous, latest.started_at),
+      seenFromTimes(rows, latest, null),
+      {
+        changes: false,
+      },
+    )
 
   it('tells new, still open and fixed by the latest run from first/last seen; changes unknown', () => {
-    const c = compareFromTimes(
-      [
-        row('new', latest.finished_at, latest.finished_at),
-        row('open', '2025-12-01T10:30:00Z', latest.finished_at),
-        row('fixed', '2025-12-01T10:30:00Z', previous.finished_at),
-        row('fixed-before', '2025-11-01T10:30:00Z', '2025-12-01T10:30:00Z'),
-        row('no-times', null, latest.finished_at),
-      ],
-      latest,
-      previous,
-    )
+    const rows = [
+      row('new', latest.finished_at, latest.finished_at),
+      row('open', '2025-12-01T10:30:00Z', latest.finished_at),
+      row('fixed', '2025-12-01T10:30:00Z', previous.finished_at),
+      row('fixed-before', '2025-11-01T10:30:00Z', '2025-12-01T10:30:00Z'),
+      row('no-times', null, latest.finished_at),
+    ]
+    const c = latestTwo(rows)
     expect(c.new.map((f) => f.id)).toEqual(['new'])
     expect(c.stillOpen.map((f) => f.id)).toEqual(['open'])
     expect(c.fixed.map((f) => f.id)).toEqual(['fixed'])
     expect(c.changed).toBeNull()
-    expect(c.leftOut).toBe(1)
+    expect(withoutTimes(rows)).toBe(1)
+  })
+
+  it('places a finding in an older run by its window: from its start to the next run’s start', () => {
+    const rows = [
+      row('only-oldest', oldest.finished_at, oldest.finished_at),
+      row('oldest-to-previous', oldest.finished_at, previous.finished_at),
+      row('previous-on', previous.finished_at, latest.finished_at),
+      row('all-along', oldest.finished_at, latest.finished_at),
+    ]
+    const ids = (r: RunTimes, next: string | null) => seenFromTimes(rows, r, next).map((f) => f.id)
+    expect(ids(oldest, previous.started_at)).toEqual([
+      'only-oldest',
+      'oldest-to-previous',
+      'all-along',
+    ])
+    expect(ids(previous, latest.started_at)).toEqual([
+      'oldest-to-previous',
+      'previous-on',
+      'all-along',
+    ])
+    // the oldest run against the latest, skipping the one between
+    const c = compareRuns(
+      seenFromTimes(rows, oldest, previous.started_at),
+      seenFromTimes(rows, latest, null),
+      { changes: false },
+    )
+    expect(c.new.map((f) => f.id)).toEqual(['previous-on'])
+    expect(c.fixed.map((f) => f.id).sort()).toEqual(['oldest-to-previous', 'only-oldest'])
+    expect(c.stillOpen.map((f) => f.id)).toEqual(['all-along'])
   })
 
   it('agrees with the snapshots when the rows are the two runs', () => {
@@ -152,10 +195,26 @@ describe('compareFromTimes', () => {
     ]
     const seenIn = (r: RunTimes) =>
       rows.filter((x) => x.last_seen_at! >= r.started_at && x.first_seen_at! <= r.finished_at!)
-    const times = compareFromTimes(rows, latest, previous)
+    const times = latestTwo(rows)
     const exact = compareSnapshots(seenIn(previous), seenIn(latest))
     expect(times.new).toEqual(exact.new)
     expect(times.fixed).toEqual(exact.fixed)
     expect(times.stillOpen).toEqual(exact.stillOpen)
+  })
+
+  it('compares a snapshot with a run read from times, changes unknown, a blank row counted once', () => {
+    const blank = { ...row('blank', previous.finished_at, latest.finished_at), title: '' }
+    const kept = [row('a', previous.finished_at, previous.finished_at), blank]
+    const rows = [row('a', previous.finished_at, previous.finished_at), blank]
+    const later = seenFromTimes(
+      [...rows, row('b', latest.finished_at, latest.finished_at)],
+      latest,
+      null,
+    )
+    const c = compareRuns(kept, later, { changes: false })
+    expect(c.fixed.map((f) => f.id)).toEqual(['a'])
+    expect(c.new.map((f) => f.id)).toEqual(['b'])
+    expect(c.changed).toBeNull()
+    expect(c.leftOut).toBe(1)
   })
 })

@@ -1,5 +1,5 @@
 // What changed between two runs of a scan: New / Fixed / Still open / Changed (issue 19).
-// Exact from two snapshots; for the latest two runs, from first/last seen times as far as they
+// Exact from two snapshots; a run without one is read from first/last seen times as far as they
 // can tell (docs/decisions.md, "Comparing runs").
 import { z } from 'zod'
 import { severity } from '../schemas/common'
@@ -61,14 +61,14 @@ const first = (a: SnapshotFinding, b: SnapshotFinding) =>
 /** The findings of a run by identity; a repeated identity keeps the first by `first`. */
 function byIdentity(rows: readonly SnapshotFinding[]): {
   map: Map<string, SnapshotFinding>
-  leftOut: number
+  leftOut: SnapshotFinding[]
 } {
   const map = new Map<string, SnapshotFinding>()
-  let leftOut = 0
+  const leftOut: SnapshotFinding[] = []
   for (const row of rows) {
     const key = findingIdentity(row)
     if (key === null) {
-      leftOut++
+      leftOut.push(row)
       continue
     }
     const held = map.get(key)
@@ -77,10 +77,16 @@ function byIdentity(rows: readonly SnapshotFinding[]): {
   return { map, leftOut }
 }
 
-/** Exact comparison of two snapshots (any two runs of a scan). */
-export function compareSnapshots(
+/**
+ * What changed from the findings an earlier run saw to those a later one saw (any two runs of a
+ * scan, each from its snapshot or read from times). `changes`: whether a changed severity or
+ * score can be told (both sides are snapshots); else `changed` is null. A row that names no
+ * finding is counted once in `leftOut`, even when both sides hold it.
+ */
+export function compareRuns(
   earlier: readonly SnapshotFinding[],
   later: readonly SnapshotFinding[],
+  options: { changes: boolean },
 ): RunComparison {
   const before = byIdentity(earlier)
   const after = byIdentity(later)
@@ -88,8 +94,8 @@ export function compareSnapshots(
     new: [],
     fixed: [],
     stillOpen: [],
-    changed: [],
-    leftOut: before.leftOut + after.leftOut,
+    changed: options.changes ? [] : null,
+    leftOut: new Set([...before.leftOut, ...after.leftOut]).size,
   }
   for (const [key, row] of after.map) {
     const was = before.map.get(key)
@@ -98,17 +104,23 @@ export function compareSnapshots(
       continue
     }
     out.stillOpen.push(row)
-    if (was.severity !== row.severity || was.cvss_score !== row.cvss_score) {
-      out.changed!.push({ before: was, after: row })
+    if (out.changed && (was.severity !== row.severity || was.cvss_score !== row.cvss_score)) {
+      out.changed.push({ before: was, after: row })
     }
   }
   for (const [key, row] of before.map) if (!after.map.has(key)) out.fixed.push(row)
   out.new.sort(byConcern)
   out.fixed.sort(byConcern)
   out.stillOpen.sort(byConcern)
-  out.changed!.sort((a, b) => byConcern(a.after, b.after))
+  out.changed?.sort((a, b) => byConcern(a.after, b.after))
   return out
 }
+
+/** Exact comparison of two snapshots (any two runs of a scan). */
+export const compareSnapshots = (
+  earlier: readonly SnapshotFinding[],
+  later: readonly SnapshotFinding[],
+): RunComparison => compareRuns(earlier, later, { changes: true })
 
 /** A run as the scan's history gives it, as far as the times comparison needs it. */
 export interface RunTimes {
@@ -117,43 +129,32 @@ export interface RunTimes {
 }
 
 const timeOf = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : NaN)
+const hasTimes = (f: SnapshotFinding) =>
+  !Number.isNaN(timeOf(f.first_seen_at)) && !Number.isNaN(timeOf(f.last_seen_at))
+
+/** How many of the findings lack a readable first or last seen time (the times cannot place them). */
+export const withoutTimes = (findings: readonly SnapshotFinding[]): number =>
+  findings.filter((f) => !hasTimes(f)).length
 
 /**
- * The latest run against the one before it, from the scan's findings (fixed ones included, as
- * the service keeps them) and their first/last seen times: a finding last seen during or after
- * the latest run's start was seen by it — new when also first seen then, else still open; one
- * last seen from the previous run's start until the latest's was fixed by the latest run. Findings
- * fixed before the previous run are in neither. Changes of severity or CVSS cannot be told from
- * times (`changed` is null), nor a finding fixed and found again (it reads as still open).
+ * The findings a run saw, read from the scan's findings (fixed ones included, as the service
+ * keeps them) and their first/last seen times: last seen from the run's start on, and first seen
+ * before the scan's next run started (`nextStart`; null for its latest run). A finding fixed and
+ * found again in between reads as seen throughout, and its severity and score are as the service
+ * gives them now. Rows without usable times are left out (`withoutTimes` counts them).
  */
-export function compareFromTimes(
+export function seenFromTimes(
   findings: readonly SnapshotFinding[],
-  latest: RunTimes,
-  previous: RunTimes,
-): RunComparison {
-  const latestStart = timeOf(latest.started_at)
-  const previousStart = timeOf(previous.started_at)
-  const rows = byIdentity(findings)
-  const out: RunComparison = {
-    new: [],
-    fixed: [],
-    stillOpen: [],
-    changed: null,
-    leftOut: rows.leftOut,
-  }
-  for (const row of rows.map.values()) {
-    const firstSeen = timeOf(row.first_seen_at)
-    const last = timeOf(row.last_seen_at)
-    if (Number.isNaN(firstSeen) || Number.isNaN(last) || Number.isNaN(latestStart)) {
-      out.leftOut++
-    } else if (last >= latestStart) {
-      ;(firstSeen >= latestStart ? out.new : out.stillOpen).push(row)
-    } else if (!Number.isNaN(previousStart) && last >= previousStart) {
-      out.fixed.push(row)
-    }
-  }
-  out.new.sort(byConcern)
-  out.fixed.sort(byConcern)
-  out.stillOpen.sort(byConcern)
-  return out
+  run: RunTimes,
+  nextStart: string | null,
+): SnapshotFinding[] {
+  const start = timeOf(run.started_at)
+  const next = nextStart === null ? Infinity : timeOf(nextStart)
+  if (Number.isNaN(start)) return []
+  return findings.filter(
+    (f) =>
+      hasTimes(f) &&
+      timeOf(f.last_seen_at) >= start &&
+      (Number.isNaN(next) || timeOf(f.first_seen_at) < next),
+  )
 }

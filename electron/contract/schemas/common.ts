@@ -1,12 +1,13 @@
 import { z } from 'zod'
 
+/** What every id is, sent (a path parameter) or received (an answer's `id`, `…_id`, `…_ids`). */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
 /**
  * A path parameter id: letters, digits, '_' and '-', 1–64 characters. Refuses '/', '..',
  * absolute URLs, spaces and anything else that could change the request's path.
  */
-export const idParam = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"')
+export const idParam = z.string().regex(ID_PATTERN, 'must be 1–64 letters, digits, "_" or "-"')
 
 /** Path parameters of an operation on one resource: `{id}`. */
 export const byId = z.strictObject({ id: idParam })

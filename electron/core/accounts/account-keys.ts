@@ -14,6 +14,11 @@ export interface AccountKey {
 /** The account's key, or why there is none now (nothing new is sealed, nothing old is touched). */
 export type KeyOutcome = { key: AccountKey } | { key: null; reason: string }
 
+/** Where sealing keys come from: the accounts' own keys (keychain), or this run's (memory). */
+export interface KeySource {
+  keyFor(accountId: string): Promise<KeyOutcome>
+}
+
 /** Told once per run and account when its key is at hand; `fresh` when it was just made. */
 export type KeyListener = (accountId: string, key: AccountKey, fresh: boolean) => void
 
@@ -40,7 +45,7 @@ function derive(master: Buffer): AccountKey {
  * key (never a new one over an old copy, never one held in memory that a restart would lose), and
  * it is asked again at the next use.
  */
-export class AccountKeys {
+export class AccountKeys implements KeySource {
   private readonly keys = new Map<string, AccountKey>()
   private readonly pending = new Map<string, Promise<KeyOutcome>>()
   private readonly listeners: KeyListener[] = []
@@ -93,6 +98,27 @@ export class AccountKeys {
   }
 
   /** Forgets the account's key in memory (the vault entry goes with the account's secrets). */
+  forget(accountId: string): void {
+    this.keys.delete(accountId)
+  }
+}
+
+/**
+ * Keys for this run only, one per account, made at first use and never stored anywhere: they seal
+ * what is kept in memory while an account has no key of its own (the session store's bulk runs
+ * and outbox), so the same code serves both. Nothing they sealed outlives the process.
+ */
+export class SessionKeys implements KeySource {
+  private readonly keys = new Map<string, AccountKey>()
+
+  /** This run's key of the account (always at hand). */
+  async keyFor(accountId: string): Promise<KeyOutcome> {
+    let key = this.keys.get(accountId)
+    if (!key) this.keys.set(accountId, (key = derive(randomBytes(32))))
+    return { key }
+  }
+
+  /** Forgets the account's key (the account was removed). */
   forget(accountId: string): void {
     this.keys.delete(accountId)
   }

@@ -16,7 +16,7 @@ export interface ClientPoolOptions {
   vault: Vault
   limits?: Partial<ClientLimits>
   userAgent?: string
-  /** How long calls wait for a new sign-in after the session ended (default 10 min). */
+  /** How long calls wait for a new sign-in after the session ended (default: the deadline). */
   reauthWaitMs?: number
   /** Why no request may leave now ("Work offline", no network), read before every request. */
   networkBlocked?: () => string | null
@@ -75,7 +75,9 @@ export class ClientPool {
   readonly gate: SessionGate
 
   constructor(private readonly options: ClientPoolOptions) {
-    this.gate = new SessionGate(options.reauthWaitMs)
+    this.gate = new SessionGate(
+      options.reauthWaitMs ?? { ...DEFAULT_LIMITS, ...options.limits }.deadlineMs,
+    )
   }
 
   /**

@@ -1,9 +1,14 @@
 import { AppFailure } from '@contract/errors'
 import { catalogIfLoaded, loadCatalog } from '../catalog'
 import type { AccountClient } from '../http/client'
+import { DEFAULT_LIMITS } from '../http/options'
 
-/** How long a call waits for the user to sign in again before it fails. */
-export const REAUTH_WAIT_MS = 10 * 60_000
+/**
+ * How long a call waits for the user to sign in again before it fails with "sign in again": the
+ * call's own deadline (a 401 storm must not hold every read; export jobs and bulk runs wait for the
+ * sign-in on their own, queueable writes wait in the outbox, reads answer from the copy).
+ */
+export const REAUTH_WAIT_MS = DEFAULT_LIMITS.deadlineMs
 
 /** What the gate needs to know of an account (from its row when the client was built). */
 export interface GateAccount {

@@ -22,7 +22,8 @@ function newRun(id: string, n: number): RunRow {
   const run = { id, account_id: ACCOUNT, action: 'exceptions.create' as const }
   const items = Array.from({ length: n }, (_, i) => {
     const writeId = `w-${id}-${i}`
-    return { writeId, sealed: repo.sealNew(key, run, { writeId, target: `vul-${i}`, label: null }) }
+    const write = { writeId, target: `vul-${i}`, label: null, host: null }
+    return { writeId, sealed: repo.sealNew(key, run, write) }
   })
   t.db.transaction(() => {
     repo.insertRun(key, { ...run, created_at: NOW, updated_at: NOW }, { reason: 'r' })

@@ -4,11 +4,13 @@ import {
   type BulkAction,
   type BulkBody,
   type BulkCounts,
+  type BulkHost,
   type BulkItemState,
   type BulkItemView,
   type BulkRunView,
 } from '@contract/bulk'
 import type { AppError } from '@contract/errors'
+import type { Kept } from '@contract/kept'
 import { openJson, sealJson, type AccountKey } from '../accounts/account-keys'
 import type { Db } from '../store/database'
 import { statementCache, type Statements } from '../store/statements'
@@ -32,10 +34,12 @@ export interface ItemRow {
   sealed: Buffer
 }
 
-/** What is sealed of one write: its record and label, and its result once it has one. */
+/** What is sealed of one write: its record, label and host, and its result once it has one. */
 export interface ItemPayload {
   target: string
   label: string | null
+  /** Absent in a write sealed before hosts were kept (read as null). */
+  host?: BulkHost | null
   message: string | null
   code: AppError['code'] | null
   resultId: string | null
@@ -62,7 +66,10 @@ export class BulkRepo {
   /** Prepared once: a run makes thousands of the same writes. */
   private readonly stmt: Statements
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly kept: Kept = 'disk',
+  ) {
     this.stmt = statementCache(db)
   }
 
@@ -86,11 +93,12 @@ export class BulkRepo {
   sealNew(
     key: AccountKey,
     run: Pick<RunRow, 'id' | 'account_id'>,
-    item: { writeId: string; target: string; label: string | null },
+    item: { writeId: string; target: string; label: string | null; host: BulkHost | null },
   ): Buffer {
     const payload: ItemPayload = {
       target: item.target,
       label: item.label,
+      host: item.host,
       message: null,
       code: null,
       resultId: null,
@@ -273,6 +281,7 @@ export class BulkRepo {
       state: counts.queued + counts.sending === 0 ? 'finished' : 'running',
       createdAt: run.created_at,
       updatedAt: run.updated_at,
+      kept: this.kept,
     }
   }
 
@@ -281,6 +290,7 @@ export class BulkRepo {
       writeId: item.write_id,
       target: payload?.target ?? '',
       label: payload?.label ?? null,
+      host: payload?.host ?? null,
       state: payload ? item.state : 'failed',
       message: payload ? payload.message : UNREADABLE,
       code: payload ? payload.code : 'INTEGRITY_FAILED',

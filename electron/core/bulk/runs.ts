@@ -8,7 +8,8 @@ import {
   type BulkStartInput,
 } from '@contract/bulk'
 import { fail, type AppError } from '@contract/errors'
-import type { AccountKey, AccountKeys } from '../accounts/account-keys'
+import type { Kept } from '@contract/kept'
+import type { AccountKey, KeySource } from '../accounts/account-keys'
 import { findOperationLazily } from '../catalog'
 import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
@@ -23,8 +24,10 @@ import { BulkRepo, UNREADABLE, type ItemPayload, type ItemRow, type RunRow } fro
 export interface BulkDeps {
   db: Db
   events: CoreEvents
-  keys: AccountKeys
+  keys: KeySource
   outbox: Outbox
+  /** Where its runs are: on disk (default), or the session store's memory. */
+  kept?: Kept
   /** The account's id and label (throws UNKNOWN_ACCOUNT). */
   account: (accountId: string) => { id: string; label: string }
   /** Sends one operation through the account's gated client. */
@@ -45,7 +48,7 @@ const CHUNK = 250
 const EVENT_EVERY_MS = 250
 
 const LOCKED =
-  'The system keychain is not available, and ScanDesk seals bulk runs with a key it keeps there: nothing was queued.'
+  'The system keychain is not available, and ScanDesk seals the bulk runs it keeps on this computer with a key it keeps there: they stay as they are, unopened, until the keychain answers again.'
 
 /**
  * Bulk runs: one single write per record, each queued in the outbox (so a run waits out the
@@ -58,7 +61,7 @@ export class BulkRuns {
   private readonly timers = new Map<string, NodeJS.Timeout>()
 
   constructor(private readonly deps: BulkDeps) {
-    this.repo = new BulkRepo(deps.db)
+    this.repo = new BulkRepo(deps.db, deps.kept ?? 'disk')
     // Writes caught by a crash go back to the queue; their attempts make the next delivery check.
     this.repo.requeueSending()
   }
@@ -92,7 +95,13 @@ export class BulkRuns {
       for (const t of input.items.slice(i, i + CHUNK)) {
         const call = inputOf(input.action, t.id, body)
         prepareRequest(op, call) // a write the service would refuse as malformed is refused now
-        const write = { writeId: randomUUID(), target: t.id, label: t.label ?? null, input: call }
+        const write = {
+          writeId: randomUUID(),
+          target: t.id,
+          label: t.label ?? null,
+          host: t.host ?? null,
+          input: call,
+        }
         items.push({ writeId: write.writeId, sealed: this.repo.sealNew(key, run, write) })
         rows.push(this.deps.outbox.sealBulk(account.id, input.action, key, write))
       }
@@ -116,6 +125,11 @@ export class BulkRuns {
     return this.repo.view(run, this.repo.body(key, run) ?? {})
   }
 
+  /** True when the run is kept here. */
+  owns(runId: string): boolean {
+    return !!this.repo.run(runId)
+  }
+
   /** How many bulk runs the account keeps (no key needed: nothing is opened). */
   count(accountId: string): number {
     return this.repo.runs(accountId).length
@@ -124,13 +138,12 @@ export class BulkRuns {
   /** The account's runs, newest first. */
   async list(accountId: string): Promise<BulkRunView[]> {
     const account = this.deps.account(accountId)
+    const runs = this.repo.runs(account.id)
+    if (!runs.length) return []
     const key = await this.keyOf(account.id)
-    return this.repo
-      .runs(account.id)
-      .map((run) => this.repo.view(run, this.repo.body(key, run) ?? {}))
+    return runs.map((run) => this.repo.view(run, this.repo.body(key, run) ?? {}))
   }
 
-  /** A run with the result of every write. */
   /** The run with every write, or with one page of the writes in `state` (from page 1). */
   async get(
     runId: string,

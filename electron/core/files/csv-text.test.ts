@@ -23,8 +23,44 @@ describe('escaping formula-looking cells', () => {
   it('prefixes = + - @ tab and CR with a quote, and nothing else', () => {
     for (const cell of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")'])
       expect(escapeFormula(cell)).toBe(`'${cell}`)
-    for (const cell of ['', 'Acme', ' =not first', 'a=b', "'=already", '-5', '+1.5e3', '-.5'])
+    for (const cell of ['', 'Acme', 'a=b', "'=already", '-5', '+1.5e3', '-.5', ' Acme', ' -5'])
       expect(escapeFormula(cell)).toBe(cell)
+  })
+
+  // What spreadsheets trim before reading a formula differs: Excel, LibreOffice and Google Sheets
+  // each pass over some of these, so a cell any of them would run is escaped.
+  it('escapes a formula behind white space, invisible characters or a full-width sign', () => {
+    const hidden = {
+      'a leading space': ' =1+1',
+      'a no-break space': '\u00A0=1+1',
+      'a narrow no-break space': '\u202F@SUM(A1)',
+      'an ideographic space': '\u3000+cmd',
+      'a zero-width space': '\u200B=1+1',
+      'a zero-width joiner': '\u200D=1+1',
+      'a word joiner': '\u2060-2+3',
+      'a byte order mark': '\uFEFF=1+1',
+      'a leading newline': '\n=1+1',
+      'a line separator': '\u2028=1+1',
+      'two kinds at once': ' \u200B\u00A0=1+1',
+      'the full-width equals sign': '\uFF1D1+1',
+      'the full-width plus sign': '\uFF0Bcmd',
+      'the full-width commercial at': '\uFF20SUM(A1)',
+      'the small equals sign': '\uFE661+1',
+    }
+    for (const [what, cell] of Object.entries(hidden)) {
+      expect(looksLikeFormula(cell), what).toBe(true)
+      expect(escapeFormula(cell), what).toBe(`'${cell}`)
+    }
+  })
+
+  it('removes bidirectional controls from every cell, then judges what is left', () => {
+    expect(escapeFormula('\u202E=1+1')).toBe("'=1+1")
+    expect(escapeFormula('\u202Egnp.exe\u200F')).toBe('gnp.exe')
+    expect(escapeFormula('a\u2066b\u2069c\u200Ed\u061C')).toBe('abcd')
+    expect(formatCsv([['\u202E=1+1', '\u200Fplain', '\u2067-5']])).toEqual({
+      text: '"\'=1+1","plain","-5"\r\n',
+      escapedCells: 1,
+    })
   })
 
   it('never escapes a cell twice', () => {

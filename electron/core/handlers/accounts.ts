@@ -50,11 +50,19 @@ export function accountHandlers(ctx: HandlerContext): Pick<HandlerTable, Account
       }
     },
     'accounts.remove': async (input) => {
-      const result = await a.remove(input.accountId)
-      ctx.connectivity.forget(input.accountId)
-      // The offline copy goes with the account (its key went with its other secrets).
-      ctx.cache.dropAccount(input.accountId)
-      return result
+      try {
+        return await a.remove(input.accountId)
+      } finally {
+        // Once the account is gone (even when the keychain could not finish its deletes): its
+        // offline copy goes with it (its key went with its other secrets), and what this run
+        // kept of it in memory.
+        if (!ctx.accountsRepo.get(input.accountId)) {
+          ctx.connectivity.forget(input.accountId)
+          ctx.cache.dropAccount(input.accountId)
+          ctx.session.forget(input.accountId)
+          ctx.drafts.forget(input.accountId)
+        }
+      }
     },
     'accounts.setActive': (input) => a.setActive(input.accountId),
     'accounts.secondFactor': (input) => a.secondFactor(input.challengeId, input.method, input.code),

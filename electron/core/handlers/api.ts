@@ -1,9 +1,8 @@
 import { fail } from '@contract/errors'
 import { MAIN_ONLY_OPERATIONS } from '@contract/sessions'
-import { signedInIdentity } from '../accounts/identity'
 import { catalogIfLoaded, loadCatalog } from '../catalog'
 import { offlineCall } from '../offline/calls'
-import type { AccountRow } from '../store/accounts-repo'
+import { clientOf, offlineCallDeps } from './account-calls'
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
 
@@ -17,14 +16,7 @@ export const MAIN_ONLY_MESSAGE = 'This operation runs only through ScanDesk’s 
  * the outbox, the rest fail fast with OFFLINE. api.cancel aborts one call.
  */
 export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' | 'api.cancel'> {
-  const client = async (row: AccountRow) => {
-    let current = row
-    if (ctx.demo.needsStart(current)) {
-      await ctx.demo.ensureFor(current)
-      current = ctx.accounts.row(current.id)
-    }
-    return ctx.clients.client(current)
-  }
+  const client = clientOf(ctx)
   return {
     'api.call': async ({ accountId, op, requestId, input }) => {
       if (MAIN_ONLY_OPERATIONS.has(op)) fail('FORBIDDEN', MAIN_ONLY_MESSAGE)
@@ -35,20 +27,7 @@ export function apiHandlers(ctx: HandlerContext): Pick<HandlerTable, 'api.call' 
       const row = ctx.accounts.row(accountId)
       const signal = requestId ? ctx.cancels.start(requestId) : undefined
       try {
-        return await offlineCall(
-          {
-            cache: ctx.cache,
-            connectivity: ctx.connectivity,
-            outbox: ctx.outbox,
-            owner: (id) => signedInIdentity(ctx.accountsRepo, ctx.clients, id),
-            client,
-            log: ctx.log,
-          },
-          row,
-          def,
-          input ?? {},
-          signal,
-        )
+        return await offlineCall(offlineCallDeps(ctx, client), row, def, input ?? {}, signal)
       } finally {
         if (requestId && signal) ctx.cancels.finish(requestId, signal)
       }

@@ -2,25 +2,12 @@ import { changesCsv } from '../changes/csv'
 import type { Read } from '../changes/findings'
 import { findOperationLazily } from '../catalog'
 import type { ChangesService } from '../changes/service'
-import { signedInIdentity } from '../accounts/identity'
 import type { CallInput } from '../http/request'
 import { offlineCall } from '../offline/calls'
-import type { AccountRow } from '../store/accounts-repo'
+import { clientOf, offlineCallDeps } from './account-calls'
 import type { HandlerContext } from './context'
 import type { LazyCsvExports } from './csv'
 import type { HandlerTable } from './dispatch'
-
-/** The account's gated client, starting the demo service first when needed. */
-export function clientOf(ctx: Pick<HandlerContext, 'demo' | 'accounts' | 'clients'>) {
-  return async (row: AccountRow) => {
-    let current = row
-    if (ctx.demo.needsStart(current)) {
-      await ctx.demo.ensureFor(current)
-      current = ctx.accounts.row(current.id)
-    }
-    return ctx.clients.client(current)
-  }
-}
 
 /** Reads of the comparison from the service itself (snapshots are never taken from a copy). */
 export function onlineRead(
@@ -45,14 +32,7 @@ export function offlineRead(
 ): (op: string, input: CallInput) => ReturnType<Read> {
   return async (op, input) => {
     const answer = await offlineCall(
-      {
-        cache: ctx.cache,
-        connectivity: ctx.connectivity,
-        outbox: ctx.outbox,
-        owner: (id) => signedInIdentity(ctx.accountsRepo, ctx.clients, id),
-        client: clientOf(ctx),
-        log: ctx.log,
-      },
+      offlineCallDeps(ctx, clientOf(ctx)),
       ctx.accounts.row(accountId),
       (await findOperationLazily(op))!,
       input,

@@ -4,16 +4,17 @@ import type { SinceService } from '../since/service'
 import type { ClientPool } from '../accounts/client-pool'
 import type { DemoAccounts } from '../accounts/demo-account'
 import type { Vault } from '../accounts/vault'
-import type { BulkRuns } from '../bulk/runs'
+import type { RoutedBulkRuns } from '../bulk/routed'
 import type { CoreEvents } from '../events'
 import type { ExportServices } from '../exports/index'
 import type { HostServices } from '../host'
 import type { CacheStore } from '../offline/cache-store'
 import type { ConnectivityMonitor } from '../offline/connectivity'
-import type { Outbox } from '../offline/outbox'
+import type { RoutedOutbox } from '../offline/outbox-routed'
 import type { CancelRegistry } from '../http/cancel'
 import type { AccountsRepo } from '../store/accounts-repo'
 import type { DraftsRepo } from '../store/drafts-repo'
+import type { SessionStore } from '../store/session-store'
 import type { SnapshotsRepo } from '../store/snapshots-repo'
 import type { RemediationRepo } from '../store/remediation-repo'
 import type { SettingsRepo } from '../store/settings-repo'
@@ -37,16 +38,18 @@ export interface HandlerContext {
   connectivity: ConnectivityMonitor
   /** The encrypted offline copy of cacheable reads. */
   cache: CacheStore
-  /** Safe writes kept while the service cannot be reached. */
-  outbox: Outbox
+  /** Safe writes kept while the service cannot be reached (on disk, or in memory: no key). */
+  outbox: RoutedOutbox
   /** OS dialogs, open/reveal and notifications (headless in tests). */
   host: HostServices
   /** Export jobs, the file library and the download folders. */
   exports: ExportServices
   /** Bulk runs: one write per record through the outbox, never sent twice. */
-  bulk: BulkRuns
-  /** Work in progress per account (scan wizard, SAQ answers). */
+  bulk: RoutedBulkRuns
+  /** Work in progress per account (scan wizard, SAQ answers, saved views). */
   drafts: DraftsRepo
+  /** What accounts without a key (no keychain) keep in memory until ScanDesk closes. */
+  session: SessionStore
   /** Snapshots of runs and their comparison. */
   changes: ChangesService
   /** The run snapshots themselves (counted for removal, cleared with the offline copy). */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CHANNEL_NAMES, type ChannelName } from '@contract/channel-names'
 import { channelInputs, type ChannelOutput, type ChannelParsed } from '@contract/channels'
 import { AppFailure, type AppError, type Result } from '@contract/errors'
+import { MAX_JSON_DEPTH, valueNestsDeeper } from '@contract/json-depth'
 import { toJsonText } from '../json-text'
 
 /** Who is calling: the Electron IPC wiring or the browser-mode bridge. */
@@ -58,6 +59,17 @@ export async function dispatch(
       error: {
         code: 'UNKNOWN_OPERATION',
         message: `Unknown channel "${String(channel).slice(0, 60)}".`,
+      },
+    }
+    return JSON.stringify(result)
+  }
+  // Schemas read nested values recursively: a payload deeper than any real one is refused first.
+  if (valueNestsDeeper(payload)) {
+    result = {
+      ok: false,
+      error: {
+        code: 'VALIDATION',
+        message: `The request is nested more than ${MAX_JSON_DEPTH} levels deep; nothing was done.`,
       },
     }
     return JSON.stringify(result)

@@ -14,9 +14,9 @@ export function draftsHandlers(
   return {
     'drafts.get': async ({ accountId, kind, key }) => drafts.get(accountId, kind, key),
     'drafts.save': async ({ accountId, kind, key, data }) => {
-      const savedAt = await drafts.save(accountId, kind, key, data)
-      if (!savedAt) throw new AppFailure({ ...NO_ACCOUNT })
-      return { savedAt }
+      const saved = await drafts.save(accountId, kind, key, data)
+      if (!saved) throw new AppFailure({ ...NO_ACCOUNT })
+      return saved
     },
     'drafts.delete': async ({ accountId, kind, key }) => ({
       deleted: drafts.delete(accountId, kind, key),

@@ -3,6 +3,8 @@
 // web page, a body not labelled JSON and malformed JSON are told apart (BAD_RESPONSE).
 import type { AxiosResponse } from 'axios'
 import type { OperationDef } from '@contract/catalog/types'
+import { MAX_JSON_DEPTH, textNestsDeeper } from '@contract/json-depth'
+import { badIdPath } from './answer-ids'
 import { ServiceFailure, statusFailure, type Redact } from './errors'
 import { readTolerantly } from './tolerant'
 
@@ -24,7 +26,12 @@ export function saysJson(contentType: unknown): boolean {
   return /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/.test(essence)
 }
 
-function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false } {
+/**
+ * The JSON of a body: not read (`deep`) when it nests deeper than MAX_JSON_DEPTH, which every
+ * recursive step after parsing (the schema check, the copy) could not take.
+ */
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; deep?: true } {
+  if (textNestsDeeper(text)) return { ok: false, deep: true }
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch {
@@ -69,7 +76,19 @@ export function readAnswer(
       status,
     )
   const parsed = parseJsonText(text)
-  if (!parsed.ok) throw badResponse('The service sent an answer that is not valid JSON.', status)
+  if (!parsed.ok)
+    throw badResponse(
+      parsed.deep
+        ? `The service sent an answer nested more than ${MAX_JSON_DEPTH} levels deep; ScanDesk does not read it.`
+        : 'The service sent an answer that is not valid JSON.',
+      status,
+    )
+  const badId = badIdPath(parsed.value)
+  if (badId)
+    throw badResponse(
+      `The service’s answer holds an id ScanDesk does not accept (at ${badId}): ids are 1–64 letters, digits, “_” or “-”.`,
+      status,
+    )
   const checked = op.response.safeParse(parsed.value)
   if (!checked.success) {
     const read = tolerant ? readTolerantly(op.response, parsed.value) : null

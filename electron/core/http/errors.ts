@@ -137,8 +137,12 @@ export interface ErrorAnswer {
   retryCeilingMs?: number
 }
 
-/** A wait in words: "45 s", "2 min", "3 h". */
+/** Past this a wait is not given in hours: "over a day" (a junk Retry-After read 277778 h). */
+const LONGEST_WAIT_IN_WORDS_MS = 24 * 3_600_000
+
+/** A wait in words: "45 s", "2 min", "3 h", and "over a day" past a day. */
 export function waitText(ms: number): string {
+  if (ms > LONGEST_WAIT_IN_WORDS_MS) return 'over a day'
   const s = Math.max(1, Math.ceil(ms / 1000))
   if (s < 60) return `${s} s`
   const min = Math.ceil(s / 60)

@@ -18,6 +18,19 @@ function brokenAnswer(err: unknown): boolean {
   return err.response.status >= 200 && err.response.status < 300
 }
 
+/**
+ * The service answered with a success status but its body broke off before the end. The
+ * connection is what failed (OFFLINE: a read falls back to its copy, the connectivity badge
+ * hears of it), and the message says the service did answer.
+ */
+function cutShort(host: string, status: number): ServiceFailure {
+  return new ServiceFailure({
+    code: 'OFFLINE',
+    status,
+    message: `The service at ${host} answered (status ${status}), but its answer broke off before the end, so ScanDesk could not read it. An unsteady connection or a proxy in between may be the cause; try again.`,
+  })
+}
+
 /** Transport errors raised before a request leaves ScanDesk: the service saw nothing. */
 const NOT_SENT =
   /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ENETDOWN|EHOSTDOWN|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_TLS|ERR_SSL|ERR_CERT|HOSTNAME_MISMATCH)/
@@ -31,6 +44,11 @@ const NOT_SENT =
 export function unsureWrite(failure: AppFailure, err: unknown, op: OperationDef, host: string) {
   const { code } = failure.error
   if (op.idempotent || op.auth !== 'user') return failure
+  if (code === 'OFFLINE' && brokenAnswer(err))
+    return new ServiceFailure({
+      ...failure.error,
+      message: `The service at ${host} accepted the request (status ${failure.error.status}), but its answer broke off before the end, so “${op.summary}” was most likely done. Check before trying again.`,
+    })
   if (code !== 'OFFLINE' && code !== 'TIMEOUT') return failure
   if (!axios.isAxiosError(err) || (!brokenAnswer(err) && NOT_SENT.test(err.code ?? '')))
     return failure
@@ -65,7 +83,9 @@ export function translateFailure(
     })
   if (cancelled) return transportFailure(err.code, host, 'cancelled')
   if (brokenAnswer(err))
-    return transportFailure('ECONNRESET', host, deadlineHit ? 'deadline' : null)
+    return deadlineHit
+      ? transportFailure('ECONNRESET', host, 'deadline')
+      : cutShort(host, err.response!.status)
   if (err.response)
     return errorFromResponse(err.response as AxiosResponse<string>, redact, limits.retryAfterCapMs)
   if (deadlineHit) return transportFailure(err.code, host, 'deadline')

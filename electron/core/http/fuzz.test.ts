@@ -43,7 +43,8 @@ function expectPlainTree(value: unknown, depth = 0): void {
 
 const target = fc.record(
   {
-    id: fc.string({ minLength: 1, maxLength: 12 }),
+    // Ids follow the id rule in answers as in requests (answer-ids.ts; tested below).
+    id: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/),
     type: fc.constant('target'),
     attributes: fc.record(
       {
@@ -224,6 +225,26 @@ describe('JSON answers', () => {
         expectAttempts(x.id, false)
       }),
       { numRuns: 60 },
+    )
+  })
+
+  it('refuses an answer whose id breaks the id rule (a space, a slash, a bidi control…)', async () => {
+    const badId = fc
+      .string({ minLength: 1, maxLength: 12, unit: 'binary' })
+      .filter((v) => !/^[A-Za-z0-9_-]{1,64}$/.test(v))
+    await fc.assert(
+      fc.asyncProperty(opAndValidBody, badId, async (x, id) => {
+        const body = structuredClone(x.body) as { data: { id: string } | { id: string }[] }
+        const rows = Array.isArray(body.data) ? body.data : [body.data]
+        if (rows.length === 0) return
+        rows[rows.length - 1].id = id
+        answer(200, JSON.stringify(body))
+        expect(await failed(x.id)).toMatchObject({
+          code: 'BAD_RESPONSE',
+          message: expect.stringMatching(/holds an id ScanDesk does not accept/),
+        })
+      }),
+      { numRuns: 40 },
     )
   })
 

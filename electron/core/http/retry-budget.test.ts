@@ -84,6 +84,9 @@ describe('a Retry-After longer than the retry ceiling', () => {
     expect(waitText(45_000)).toBe('45 s')
     expect(waitText(120_000)).toBe('2 min')
     expect(waitText(3 * 3_600_000)).toBe('3 h')
+    expect(waitText(24 * 3_600_000)).toBe('24 h')
+    // A junk Retry-After (999999999 s) is not "277778 h"
+    expect(waitText(999_999_999_000)).toBe('over a day')
   })
 })
 

@@ -24,7 +24,9 @@ function setup(settings = fakeSettings()) {
   const events = new CoreEvents()
   const arrived: unknown[] = []
   const completed: string[] = []
+  const ended: string[] = []
   events.on('notifications.arrived', (p) => arrived.push(p))
+  events.on('scans.runEnded', (p) => void ended.push(`${p.accountId} ${p.scanId}`))
   const watcher = new NotificationWatcher({
     events,
     settings,
@@ -43,6 +45,7 @@ function setup(settings = fakeSettings()) {
     shown,
     arrived,
     completed,
+    ended,
     set: (next: WatchedNotification[]) => void (list = next),
     failing: (on: boolean) => void (fail = on),
   }
@@ -97,7 +100,7 @@ describe('the notification watcher', () => {
     expect(w.arrived).toEqual([])
   })
 
-  it('names the scan of each new scan_completed notification, muted or not, not the backlog', async () => {
+  it('names the scan of each new scan_completed notification, muted or not, not the backlog, and tells the windows of every run that ended', async () => {
     const w = setup(fakeSettings({ notifications_muted_kinds: ['scan_completed'] }))
     const about = (id: string, kind: string, scan: string | null) => ({
       ...note(id, kind),
@@ -116,6 +119,8 @@ describe('the notification watcher', () => {
     ])
     await w.watcher.round()
     expect(w.completed).toEqual(['acct-1 scn-002'])
+    // The windows hear of every run that ended, completed or failed, not of the backlog.
+    expect(w.ended).toEqual(['acct-1 scn-003', 'acct-1 scn-002'])
     // Muted scan_completed: no pop-up, still a snapshot; scan_failed is not muted.
     expect(w.shown.map((n) => n.title)).toEqual(['Acme: Title n4'])
     w.watcher.close()

@@ -40,6 +40,9 @@ export interface NotificationWatcherDeps {
   due?: DueCheck
 }
 
+/** Notifications that say a scan's run ended (completed or failed). */
+const RUN_END_KINDS: readonly string[] = ['scan_completed', 'scan_failed']
+
 const MUTED_KEY = 'notifications_muted_kinds'
 /** How many ids of one account the watcher remembers (the newest). */
 const MEMORY = 500
@@ -62,7 +65,8 @@ export function writeMutedKinds(
  * Watches each signed-in account's unseen notifications. The first round of an account only
  * learns what is there (no backlog of pop-ups at start or sign-in); later rounds raise one native
  * notification per new one, unless its kind is muted, and tell the windows
- * (`notifications.arrived`) so the unread badge and the list refresh.
+ * (`notifications.arrived`) so the unread badge and the list refresh, and of each scan whose run
+ * ended (`scans.runEnded`, muted or not) so what they show of it is read again.
  */
 export class NotificationWatcher {
   private readonly known = new Map<string, string[]>()
@@ -97,9 +101,12 @@ export class NotificationWatcher {
       this.known.set(accountId, [...list.map((n) => n.id), ...(before ?? [])].slice(0, MEMORY))
       await this.checkDue(accountId, label)
       if (!fresh.length) return
-      for (const n of fresh)
-        if (n.kind === 'scan_completed' && n.resourceType === 'scan' && n.resourceId)
-          this.deps.scanCompleted?.(accountId, n.resourceId)
+      for (const n of fresh) {
+        if (n.resourceType !== 'scan' || !n.resourceId || !RUN_END_KINDS.includes(n.kind)) continue
+        // The windows read the scan again (its status, its Changes and Reports).
+        this.deps.events.emit('scans.runEnded', { accountId, scanId: n.resourceId })
+        if (n.kind === 'scan_completed') this.deps.scanCompleted?.(accountId, n.resourceId)
+      }
       const muted = readMutedKinds(this.deps.settings) as string[]
       const name =
         label ?? this.deps.accounts().find((a) => a.id === accountId)?.label ?? 'ScanDesk'

@@ -8,14 +8,14 @@ import type { AccountRow } from '../store/accounts-repo'
 import type { CacheOwner, CacheStore, CachedAnswer } from './cache-store'
 import { checkedCopy } from './checked-copy'
 import { isUnreachable, type ConnectivityMonitor } from './connectivity'
-import type { Outbox } from './outbox'
+import type { RoutedOutbox } from './outbox-routed'
 import { isCacheable } from './policy'
 
 /** What one api.call needs besides the operation and its input. */
 export interface OfflineCallDeps {
   cache: CacheStore
   connectivity: ConnectivityMonitor
-  outbox: Outbox
+  outbox: Pick<RoutedOutbox, 'enqueue' | 'hasQueued'>
   /**
    * Whose offline copy the account's reads use now: the signed-in identity (an impersonated user
    * has their own), or null when the account is signed out (no copy is read or written).
@@ -23,6 +23,11 @@ export interface OfflineCallDeps {
   owner: (accountId: string) => Promise<CacheOwner | null>
   /** The account's gated client (starting the demo service first when needed). */
   client: (row: AccountRow) => Promise<AccountClient>
+  /**
+   * True while the account's calls wait for the user to sign in again (the session gate is
+   * paused): reads answer from the copy at once, queueable writes go to the outbox.
+   */
+  awaitingSignIn?: (accountId: string) => boolean
   log?: (level: 'info' | 'warn' | 'error', message: string) => void
 }
 
@@ -78,6 +83,12 @@ async function read(
   }
   const blocked = deps.connectivity.blockedReason()
   if (blocked) return servedFromCopy(() => fail('OFFLINE', noCopyMessage(blocked)))
+  // Waiting for a new sign-in: what was opened before answers now, marked as the copy; without
+  // one the read waits for the sign-in at most its deadline (the gate), then says so.
+  if (deps.awaitingSignIn?.(row.id)) {
+    const copy = await copyOf()
+    if (copy) return fromCopy(copy)
+  }
   // Validators from memory when known: an online read does not open its copy.
   const validators = await deps.cache.validators(owner, request)
   if (validators && deps.connectivity.knownUnreachable(row.id)) {
@@ -139,7 +150,8 @@ function sameOwner(a: CacheOwner, b: CacheOwner | null): boolean {
 
 /**
  * A write that is safe to send later (policy "queue"): sent now when the service answers, kept
- * in the outbox (behind any earlier ones, to keep their order) when it cannot be reached.
+ * in the outbox (behind any earlier ones, to keep their order) when it cannot be reached or the
+ * account waits for a new sign-in (replayed once signed in).
  */
 async function queueable(
   deps: OfflineCallDeps,
@@ -154,7 +166,12 @@ async function queueable(
     fromCache: false,
     queued: { id: (await deps.outbox.enqueue(row, op, input)).id },
   })
-  if (deps.connectivity.knownUnreachable(row.id) || deps.outbox.hasQueued(row.id)) return keep()
+  if (
+    deps.connectivity.knownUnreachable(row.id) ||
+    deps.outbox.hasQueued(row.id) ||
+    deps.awaitingSignIn?.(row.id)
+  )
+    return keep()
   try {
     const client = await deps.client(row)
     const data = await client.call(op.id, input, { signal })

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { OperationDef } from '@contract/catalog/types'
 import { fail, type AppError } from '@contract/errors'
 import type { OutboxCounts, OutboxItem, OutboxState } from '@contract/offline'
-import { openJson, sealJson, type AccountKey, type AccountKeys } from '../accounts/account-keys'
+import type { Kept } from '@contract/kept'
+import { openJson, sealJson, type AccountKey, type KeySource } from '../accounts/account-keys'
 import { findOperationLazily } from '../catalog'
 import type { CoreEvents } from '../events'
 import { toAppError } from '../handlers/dispatch'
@@ -67,8 +68,12 @@ const BULK_EVENT_MS = 1000
 export interface OutboxDeps {
   db: Db
   events: CoreEvents
-  /** The accounts' keys: every item is sealed with its account's key. */
-  keys: AccountKeys
+  /** The accounts' keys: every item is sealed with its account's key (or this run's, in memory). */
+  keys: KeySource
+  /** Where its rows are: on disk (default), or the session store's memory. */
+  kept?: Kept
+  /** Announces the account's counts (default: this outbox's own, as `outbox.changed`). */
+  announce?: (accountId: string) => void
   /** Sends one queued write through the account's (gated) client. */
   send: (accountId: string, op: string, input: CallInput) => Promise<unknown>
   /** Why no request may be sent now ("Work offline", no network), or null. */
@@ -147,6 +152,7 @@ export class Outbox {
       attempts: row.attempts,
       createdAt: row.created_at,
       lastTriedAt: row.last_tried_at,
+      kept: this.deps.kept ?? 'disk',
     }
   }
 
@@ -217,6 +223,11 @@ export class Outbox {
   async get(id: string): Promise<OutboxItem | null> {
     const row = this.row(id)
     return row ? this.view(row) : null
+  }
+
+  /** The account of an item, or null when this outbox has no such item. */
+  accountOf(id: string): string | null {
+    return this.row(id)?.account_id ?? null
   }
 
   private row(id: string): Row | undefined {
@@ -377,7 +388,8 @@ export class Outbox {
   private changed(accountId: string): void {
     clearTimeout(this.soon.get(accountId))
     this.soon.delete(accountId)
-    this.deps.events.emit('outbox.changed', this.counts(accountId))
+    if (this.deps.announce) this.deps.announce(accountId)
+    else this.deps.events.emit('outbox.changed', this.counts(accountId))
   }
 
   /**

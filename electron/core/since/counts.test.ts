@@ -240,35 +240,24 @@ describe('fixed findings since a moment, from run snapshots', () => {
 
 describe('the moment counted from', () => {
   const now = new Date('2026-05-20T12:34:56Z')
-  const visits = (seen: string | null) => {
-    const state = { seen }
-    return {
-      state,
-      repo: {
-        seenAt: () => state.seen,
-        record: (_a: string, at: string) => ((state.seen = at), true),
-      },
-    }
-  }
   const empty: SinceRead = async () => ({
     data: { data: [], meta: { pagination: { total_count: 0 } } },
     fromCache: false,
   })
-  const service = (v: ReturnType<typeof visits>) =>
-    new SinceService({
-      visits: v.repo,
+
+  it('is seven days back (from the hour) before the first visit, and counts up to now', async () => {
+    const service = new SinceService({
+      visits: { seenAt: () => null, record: () => true, left: () => null, recordLeft: () => true },
       snapshots: snapshotsOf({}),
       read: () => empty,
       now: () => now,
     })
-
-  it('is seven days back (from the hour) before the first visit, then the recorded visit', async () => {
-    const v = visits(null)
-    const first = await service(v).counts('acc')
-    expect(first).toMatchObject({ firstVisit: true, since: '2026-05-13T12:00:00.000Z' })
-    expect(service(v).seen('acc')).toEqual({ seenAt: now.toISOString() })
-    const next = await service(v).counts('acc')
-    expect(next).toMatchObject({ firstVisit: false, since: now.toISOString() })
-    expect(next.newCritical).toEqual({ value: 0, atLeast: false, note: null, fromCache: false })
+    const first = await service.counts('acc')
+    expect(first).toMatchObject({
+      firstVisit: true,
+      since: '2026-05-13T12:00:00.000Z',
+      until: now.toISOString(),
+    })
+    expect(first.newCritical).toEqual({ value: 0, atLeast: false, note: null, fromCache: false })
   })
 })

@@ -32,6 +32,20 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[] =
   return db
 }
 
+/**
+ * An in-memory store with the same schema (nothing of it touches the disk: no file, no journal
+ * on disk, no temp files beyond SQLite's own memory): where what ScanDesk would seal with an
+ * account's key is held for this run while the account has no key (no keychain).
+ */
+export function openMemoryDatabase(migrations: readonly Migration[] = MIGRATIONS): Db {
+  const db = new Database(':memory:')
+  db.pragma('foreign_keys = ON')
+  // Temporary tables and indices SQLite builds for a query stay in memory too.
+  db.pragma('temp_store = MEMORY')
+  migrate(db, migrations)
+  return db
+}
+
 /** The highest migration version applied to `db` (0 for a new file). */
 export function schemaVersion(db: Db): number {
   const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {

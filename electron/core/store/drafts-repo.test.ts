@@ -111,3 +111,28 @@ describe('drafts sealed with the account’s key', () => {
     expect(await vault.get('acc-00000009', 'cache_key')).toBeNull()
   })
 })
+
+describe('what an open form dialog holds (kind dialog)', () => {
+  it('is kept in memory only, whatever the keychain: a reload finds it, a restart does not', async () => {
+    const saved = await drafts.save('acc-00000001', 'dialog', 'save-view-vulnerabilities', {
+      name: 'MARKER-dialog-name',
+    })
+    expect(saved).toMatchObject({ kept: 'memory' })
+    expect(await drafts.get('acc-00000001', 'dialog', 'save-view-vulnerabilities')).toMatchObject({
+      kept: 'memory',
+      data: { name: 'MARKER-dialog-name' },
+    })
+    expect(await drafts.get('acc-00000002', 'dialog', 'save-view-vulnerabilities')).toBeNull()
+    expect(drafts.counts('acc-00000001')).toMatchObject({ dialog: 1, 'saved-views': 0 })
+    t.db.pragma('wal_checkpoint(TRUNCATE)')
+    expect(folderBytes().includes(Buffer.from('MARKER-dialog-name'))).toBe(false)
+    expect(await drafts.save('acc-00000009', 'dialog', 'x', { name: 'nobody' })).toBeNull()
+
+    drafts.forget('acc-00000001')
+    expect(await drafts.get('acc-00000001', 'dialog', 'save-view-vulnerabilities')).toBeNull()
+    await drafts.save('acc-00000001', 'dialog', 'save-view-hosts', { name: 'again' })
+    t.reopen()
+    drafts = new DraftsRepo(t.db, new AccountKeys(vault))
+    expect(await drafts.get('acc-00000001', 'dialog', 'save-view-hosts')).toBeNull()
+  })
+})

@@ -1,7 +1,9 @@
 import type { DraftKind, DraftView } from '@contract/drafts'
 import { fail } from '@contract/errors'
-import { openJson, sealJson, type AccountKeys } from '../accounts/account-keys'
+import type { Kept } from '@contract/kept'
+import { openJson, sealJson, type KeySource } from '../accounts/account-keys'
 import type { Db } from './database'
+import type { SessionStore } from './session-store'
 
 interface Row {
   kind: DraftKind
@@ -18,20 +20,20 @@ export const draftAad = (accountId: string, kind: DraftKind, key: string) =>
 
 /** Why a draft cannot be opened or saved now (the account's key is in the keychain). */
 export const DRAFTS_LOCKED =
-  'The system keychain is not available, and ScanDesk seals this account’s drafts with a key it keeps there: drafts already saved stay on this computer as they are, and new changes are saved once the keychain answers again. What you entered stays on screen.'
+  'The system keychain is not available, and ScanDesk seals this account’s drafts with a key it keeps there: drafts already saved stay on this computer as they are, unopened, until it answers again. What you enter meanwhile is kept in memory until ScanDesk closes.'
 
 /**
- * Drafts: work in progress kept per account (scan wizard, SAQ answers), sealed with the account's
- * key. Each save is one statement, so one transaction: a crash leaves the previous or the new
- * draft, never half. Without the key nothing is opened or written (KEYCHAIN_UNAVAILABLE), and
- * nothing stored is touched; a draft that does not open under the account's key (altered, or
- * sealed under a key the keychain no longer has) reads as absent and is kept.
+ * One drafts table (on disk, or the session store's in memory) sealed with keys from `keys`.
+ * Each save is one statement, so one transaction: a crash leaves the previous or the new draft,
+ * never half. Without a key nothing is opened or written (KEYCHAIN_UNAVAILABLE), and nothing
+ * stored is touched; a draft that does not open under the key reads as absent and is kept.
  */
-export class DraftsRepo {
+class DraftTable {
   constructor(
     private readonly db: Db,
-    private readonly keys: AccountKeys,
-    private readonly now: () => Date = () => new Date(),
+    private readonly keys: KeySource,
+    private readonly kept: Kept,
+    private readonly now: () => Date,
   ) {}
 
   async get(accountId: string, kind: DraftKind, key: string): Promise<DraftView | null> {
@@ -49,10 +51,15 @@ export class DraftsRepo {
       data = openJson(sealKey, draftAad(accountId, kind, key), row.sealed)
       if (data === undefined) return null
     }
-    return { kind: row.kind, key: row.key, data, savedAt: row.saved_at }
+    return { kind: row.kind, key: row.key, data, savedAt: row.saved_at, kept: this.kept }
   }
 
-  /** Stores the draft sealed (replacing the previous one); null when the account does not exist. */
+  has(accountId: string, kind: DraftKind, key: string): boolean {
+    return !!this.db
+      .prepare('SELECT 1 FROM drafts WHERE account_id = ? AND kind = ? AND key = ?')
+      .get(accountId, kind, key)
+  }
+
   async save(
     accountId: string,
     kind: DraftKind,
@@ -87,23 +94,152 @@ export class DraftsRepo {
     return info.changes > 0
   }
 
-  /** The account's drafts of a kind, newest first (what is listed needs no key: no content). */
   list(accountId: string, kind: DraftKind): Omit<DraftView, 'data'>[] {
     const rows = this.db
       .prepare(
         'SELECT kind, key, saved_at FROM drafts WHERE account_id = ? AND kind = ? ORDER BY saved_at DESC',
       )
       .all(accountId, kind) as Omit<Row, 'data' | 'sealed'>[]
-    return rows.map((r) => ({ kind: r.kind, key: r.key, savedAt: r.saved_at }))
+    return rows.map((r) => ({ kind: r.kind, key: r.key, savedAt: r.saved_at, kept: this.kept }))
+  }
+}
+
+const KINDS: DraftKind[] = ['scan-wizard', 'saq', 'saved-views', 'dialog']
+
+/** What open form dialogs hold (kind 'dialog'), per account and dialog: this run's memory only. */
+class DialogDrafts {
+  private readonly held = new Map<
+    string,
+    { accountId: string; key: string; data: unknown; savedAt: string }
+  >()
+  private readonly id = (accountId: string, key: string) => `${accountId}\n${key}`
+
+  constructor(private readonly now: () => Date) {}
+
+  get(accountId: string, key: string): DraftView | null {
+    const d = this.held.get(this.id(accountId, key))
+    return d ? { kind: 'dialog', key, data: d.data, savedAt: d.savedAt, kept: 'memory' } : null
+  }
+
+  save(accountId: string, key: string, data: unknown): { savedAt: string; kept: Kept } {
+    const savedAt = this.now().toISOString()
+    this.held.set(this.id(accountId, key), { accountId, key, data, savedAt })
+    return { savedAt, kept: 'memory' }
+  }
+
+  delete(accountId: string, key: string): boolean {
+    return this.held.delete(this.id(accountId, key))
+  }
+
+  list(accountId: string): Omit<DraftView, 'data'>[] {
+    return [...this.held.values()]
+      .filter((d) => d.accountId === accountId)
+      .map((d) => ({
+        kind: 'dialog' as const,
+        key: d.key,
+        savedAt: d.savedAt,
+        kept: 'memory' as const,
+      }))
+  }
+
+  forget(accountId: string): void {
+    for (const [id, d] of this.held) if (d.accountId === accountId) this.held.delete(id)
+  }
+}
+
+/**
+ * Drafts: work in progress kept per account (scan wizard, SAQ answers, saved views), sealed with
+ * the account's key on disk. With a session store, an account that has no key now (no keychain)
+ * keeps its drafts there, in memory until ScanDesk closes, and each answer says where a draft is
+ * (`kept`). A draft held in memory is read from there first; once the key is at hand it moves to
+ * disk with its next save, unless a draft on disk has the same place: that one was never opened
+ * in this run and is not overwritten (the memory one stays until ScanDesk closes).
+ */
+export class DraftsRepo {
+  private readonly disk: DraftTable
+  private readonly memory: DraftTable | null
+  private readonly dialogs: DialogDrafts
+
+  constructor(
+    private readonly db: Db,
+    keys: KeySource,
+    now: () => Date = () => new Date(),
+    private readonly session: SessionStore | null = null,
+  ) {
+    this.disk = new DraftTable(db, keys, 'disk', now)
+    this.dialogs = new DialogDrafts(now)
+    this.memory = session ? new DraftTable(session.db, session.keys, 'memory', now) : null
+  }
+
+  private inMemory(accountId: string, kind: DraftKind, key: string): boolean {
+    return !!this.memory?.has(accountId, kind, key)
+  }
+
+  async get(accountId: string, kind: DraftKind, key: string): Promise<DraftView | null> {
+    if (kind === 'dialog') return this.dialogs.get(accountId, key)
+    if (this.memory && this.inMemory(accountId, kind, key))
+      return this.memory.get(accountId, kind, key)
+    return this.disk.get(accountId, kind, key)
+  }
+
+  /** Stores the draft (replacing the previous one); null when the account does not exist. */
+  async save(
+    accountId: string,
+    kind: DraftKind,
+    key: string,
+    data: unknown,
+  ): Promise<{ savedAt: string; kept: Kept } | null> {
+    if (kind === 'dialog') {
+      if (!this.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId)) return null
+      return this.dialogs.save(accountId, key, data)
+    }
+    if (!this.memory || !this.session) {
+      const savedAt = await this.disk.save(accountId, kind, key, data)
+      return savedAt ? { savedAt, kept: 'disk' } : null
+    }
+    const place = await this.session.placeOf(accountId)
+    if (!place) return null
+    const held = this.inMemory(accountId, kind, key)
+    if (place === 'memory' || (held && this.disk.has(accountId, kind, key))) {
+      this.session.ensureAccount(accountId)
+      const savedAt = await this.memory.save(accountId, kind, key, data)
+      return savedAt ? { savedAt, kept: 'memory' } : null
+    }
+    const savedAt = await this.disk.save(accountId, kind, key, data)
+    if (savedAt && held) this.memory.delete(accountId, kind, key)
+    return savedAt ? { savedAt, kept: 'disk' } : null
+  }
+
+  delete(accountId: string, kind: DraftKind, key: string): boolean {
+    if (kind === 'dialog') return this.dialogs.delete(accountId, key)
+    const fromMemory = this.memory?.delete(accountId, kind, key) ?? false
+    return this.disk.delete(accountId, kind, key) || fromMemory
+  }
+
+  /** The account's drafts of a kind, newest first (what is listed needs no key: no content). */
+  list(accountId: string, kind: DraftKind): Omit<DraftView, 'data'>[] {
+    if (kind === 'dialog') return this.dialogs.list(accountId)
+    const held = this.memory?.list(accountId, kind) ?? []
+    const keys = new Set(held.map((d) => d.key))
+    return [...held, ...this.disk.list(accountId, kind).filter((d) => !keys.has(d.key))].sort(
+      (a, b) => b.savedAt.localeCompare(a.savedAt),
+    )
   }
 
   /** How many drafts of each kind the account keeps (what removing it deletes). */
   counts(accountId: string): Record<DraftKind, number> {
-    const rows = this.db
-      .prepare('SELECT kind, COUNT(*) AS n FROM drafts WHERE account_id = ? GROUP BY kind')
-      .all(accountId) as { kind: DraftKind; n: number }[]
-    const counts: Record<DraftKind, number> = { 'scan-wizard': 0, saq: 0, 'saved-views': 0 }
-    for (const r of rows) counts[r.kind] = r.n
+    const counts: Record<DraftKind, number> = {
+      'scan-wizard': 0,
+      saq: 0,
+      'saved-views': 0,
+      dialog: 0,
+    }
+    for (const kind of KINDS) counts[kind] = this.list(accountId, kind).length
     return counts
+  }
+
+  /** Forgets what this run held in memory of the account (it was removed). */
+  forget(accountId: string): void {
+    this.dialogs.forget(accountId)
   }
 }

@@ -449,4 +449,20 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 18,
+    name: 'dashboard left',
+    up(db) {
+      // "Since your last visit" moves on only when the analyst says so or once the dashboard was
+      // left long enough (issue 36 §1): the last time it was left, and up to when its counts ran,
+      // wait here until that visit counts. Plain, like the visits; gone with the account.
+      db.exec(`
+        CREATE TABLE dashboard_left (
+          account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+          left_at TEXT NOT NULL,
+          until TEXT NOT NULL
+        ) STRICT;
+      `)
+    },
+  },
 ]

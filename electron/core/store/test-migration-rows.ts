@@ -292,6 +292,7 @@ export function rowsAt(version: number): Record<string, Row[]> {
       origin: JSON.stringify({ operation: 'reports.download', resourceId: 'rep-1', at: T2 }),
     })
   }
+  if (version >= 18) rows.dashboard_left = [{ account_id: 'acc-1', left_at: T2, until: T1 }]
   return rows
 }
 
@@ -311,7 +312,8 @@ export function addedDefaults(table: string, version: number): Row {
   if (table === 'file_ledger' && version < 5) {
     return { saq_type: null, saq_status: null, requirement: null, linked_at: null, origin: null }
   }
-  // No row of any version sets when evidence was re-pointed (migration 8): it stays NULL.
-  if (table === 'file_ledger') return { linked_at: null, ...(version < 17 ? { origin: null } : {}) }
+  // No row of any version sets when evidence was re-pointed (migration 8): it stays NULL; nor an
+  // origin unless it names one (a row made before migration 17, or one of its rows without it).
+  if (table === 'file_ledger') return { linked_at: null, origin: null }
   return {}
 }

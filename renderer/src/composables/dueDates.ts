@@ -4,16 +4,21 @@ import {
   daysFor,
   dueState,
   firstSeenRange,
+  leftOutByPauses,
   MAX_DUE_WITHIN,
   overdueDays,
-  type ClockException,
+  pausedOut,
+  type ClockFinding,
   type DueFilter,
   type DueState,
 } from '@contract/remediation'
-import { useRows } from '@/data/useRecord'
 import { useAppStore } from '@/stores/app'
 import { useRemediationStore } from '@/stores/remediation'
+import { useClock } from './clock'
+import { useClockExceptions, useHeldFindings } from './dueHolds'
 import { DUE_WITHIN_KEY, OVERDUE_KEY } from './findingFilterKeys'
+
+const MINUTE_MS = 60_000
 
 /** The address keys of ScanDesk's due filters on the vulnerabilities list. */
 export { DUE_WITHIN_KEY, OVERDUE_KEY }
@@ -76,7 +81,9 @@ export function useAccountPolicy() {
 /**
  * The vulnerabilities list's due filter, kept in the address like its other filters, and the
  * window's account's policy: what the filter asks of the service (a first-seen range of the
- * chosen severity), and each row's due state for the Due and Overdue columns.
+ * chosen severity), each row's due state for the Due and Overdue columns (at `now`, a minute
+ * clock), and the rows of the service's answer an exception takes out of the filter (`leaveOut`,
+ * for ResourceTable).
  *
  * `readExceptions` holds the read of the account's exceptions back until it says yes: the list
  * asks once its first rows are on screen, so the 500 exceptions do not share the connection and
@@ -115,32 +122,38 @@ export function useDueDates(readExceptions: () => boolean = () => true) {
     void router.replace({ query: { ...rest, ...dueFilterWords(next) } })
   }
 
-  // The account's exceptions (the newest 500 by expiry: one read), which stop a finding's clock.
-  const exceptions = useRows(
-    'exceptions.list',
-    { query: { per_page: 500, sort: '-expires_at' } },
-    { enabled: readExceptions },
-  )
+  // The account's exceptions (the newest 500 by expiry: one read), which stop a finding's clock:
+  // at once with a due filter (its rows are judged by them), else once the rows are on screen.
+  const exceptions = useClockExceptions(() => readExceptions() || !!filter.value)
   /** The exceptions are in (or could not be read: then no row is paused by one). */
-  const known = computed(() => exceptions.data.value !== undefined || !!exceptions.error.value)
-  const exceptionsOf = computed(() => {
-    const map = new Map<string, ClockException[]>()
-    for (const { attributes: e } of exceptions.rows.value) {
-      const list = map.get(e.vulnerability_id) ?? []
-      list.push(e)
-      map.set(e.vulnerability_id, list)
-    }
-    return map
-  })
+  const known = exceptions.known
+  const now = useClock(MINUTE_MS)
 
-  /** A row's due state now, its exceptions' pauses included (none until they are known). */
-  function stateOf(id: string, a: Record<string, unknown>, now: number): DueState {
-    if (!known.value) return { kind: 'none' }
-    if (typeof a.severity !== 'string' || typeof a.first_seen_at !== 'string')
-      return { kind: 'none' }
-    const finding = { severity: a.severity, first_seen_at: a.first_seen_at }
-    return dueState(finding, policy.value, now, exceptionsOf.value.get(id) ?? [])
+  /** A row's due state at `at`, its exceptions' pauses included (none until they are known). */
+  function stateOf(id: string, a: Record<string, unknown>, at: number = now.value): DueState {
+    const finding = findingOf(a)
+    if (!known.value || !finding) return { kind: 'none' }
+    return dueState(finding, policy.value, at, exceptions.byFinding.value.get(id) ?? [])
   }
+
+  // One rule for the filter and the columns (issue 36 §7): the service is asked by first seen, so
+  // the rows an exception takes out of the filter are left out of the list, and the total says
+  // how many (the findings the exceptions hold, read by their ids).
+  const held = useHeldFindings(exceptions, () => !!filter.value && !!severity.value)
+  const leaveOut = computed(() => {
+    const f = filter.value
+    const sev = severity.value
+    if (!f || !sev || !known.value) return undefined
+    const [p, askedAt, at] = [policy.value, anchor.value, now.value]
+    const byFinding = exceptions.byFinding.value
+    return {
+      test: (row: { id: string; attributes: Record<string, unknown> }) => {
+        const finding = findingOf(row.attributes)
+        return !!finding && pausedOut(f, finding, p, askedAt, at, byFinding.get(row.id) ?? [])
+      },
+      count: held.known.value ? leftOutByPauses(f, sev, held.held.value, p, askedAt, at) : null,
+    }
+  })
 
   return {
     policy,
@@ -152,7 +165,16 @@ export function useDueDates(readExceptions: () => boolean = () => true) {
     setFilter,
     stateOf,
     known,
+    now,
+    leaveOut,
   }
+}
+
+/** A row's attributes as the clock needs them, or null when it lacks them. */
+function findingOf(a: Record<string, unknown>): ClockFinding | null {
+  return typeof a.severity === 'string' && typeof a.first_seen_at === 'string'
+    ? { severity: a.severity, first_seen_at: a.first_seen_at }
+    : null
 }
 
 /** Whole days overdue of a state, for the Overdue column ('' when not overdue). */

@@ -1,5 +1,6 @@
 import { useDocumentVisibility, useTimeoutFn } from '@vueuse/core'
 import { onScopeDispose, readonly, ref, toValue, watch, type MaybeRefOrGetter } from 'vue'
+import type { AppError, ErrorCode } from '@contract/errors'
 
 /** Options of a poll. */
 export interface PollingOptions {
@@ -119,4 +120,32 @@ export function usePolling(poll: () => Promise<boolean> | boolean, options: Poll
     polling: readonly(polling),
     reset,
   }
+}
+
+/** Failures that pass by themselves (the service out of reach, busy or slow): a poll goes on. */
+const PASSING: readonly ErrorCode[] = ['OFFLINE', 'TIMEOUT', 'SERVER', 'RATE_LIMITED', 'CANCELLED']
+
+/**
+ * Asks a read again while `live` holds (a scan that runs), with usePolling's backoff: back to the
+ * shortest interval whenever `signature` (what the screen shows of the answer) changed. A failure
+ * that passes by itself does not stop it (the next ask may succeed, at ever longer intervals); a
+ * refusal or a record gone does.
+ */
+export function usePolledRead(
+  read: { retry: () => Promise<void>; error: { readonly value: AppError | null } },
+  signature: () => string,
+  live: () => boolean,
+  options: Partial<PollingOptions> = {},
+) {
+  return usePolling(
+    async () => {
+      const before = signature()
+      await read.retry()
+      return signature() !== before
+    },
+    {
+      ...options,
+      active: () => live() && (!read.error.value || PASSING.includes(read.error.value.code)),
+    },
+  )
 }

@@ -4,6 +4,7 @@ import { useOperationList, type ListOperationId, type ListState } from '@/data/u
 import type { ResourceDef } from '@/resources'
 import type { ListTrail } from '@/stores/listTrail'
 import { stateFromQuery, useListAddress, type ListDefaults } from './listAddress'
+import { useLiveRows } from './liveRows'
 
 /** How a page shows a resource's list. */
 export interface ResourceListOptions {
@@ -38,8 +39,9 @@ export function addressedListState(
 
 /**
  * The list behind ResourceTable: its operation, the filters offered (not the page's fixed ones),
- * kept in the address while `inAddress` (read from it before the first request), and what a CSV
- * export of it sends.
+ * kept in the address while `inAddress` (read from it before the first request), asked again
+ * while its page holds a row that changes by itself (`resource.live`), and what a CSV export of
+ * it sends.
  */
 export function useResourceList(resource: ResourceDef, options: ResourceListOptions) {
   const route = useRoute()
@@ -58,6 +60,8 @@ export function useResourceList(resource: ResourceDef, options: ResourceListOpti
     initial: fromAddress,
     extraQuery: options.extraQuery,
   })
+  // Rows that change by themselves (running scans) stay current while the list is on screen.
+  useLiveRows(resource.live, list)
   // The page's own filters changed: their rows start at page 1.
   watch(
     () => JSON.stringify(options.extraQuery?.() ?? {}),

@@ -12,21 +12,28 @@ export interface SinceState {
   loading: boolean
 }
 
-/** Records that the user saw the account's dashboard (a failure only loses this one visit). */
-function markSeen(accountId: string | null): void {
-  if (accountId) void request('since.seen', { accountId })
+/** Tells main the user left the account's dashboard having seen counts up to `until`. */
+function markLeft(shown: Shown | null): void {
+  if (shown) void request('since.left', shown)
+}
+
+/** The account whose counts are on screen, and up to when they counted. */
+interface Shown {
+  accountId: string
+  until: string
 }
 
 /**
- * "Since your last visit" of this window's account while the dashboard is on screen. The visit
- * is recorded when the user leaves it: another screen, another account, or the window closing
- * (docs/decisions.md, "Since your last visit").
+ * "Since your last visit" of this window's account while the dashboard is on screen. Leaving it
+ * (another screen, another account, the window closing or reloading) is told to main, where the
+ * digest moves on only once the dashboard stayed left for VISIT_GAP_HOURS, or when the user marks
+ * it reviewed here (docs/decisions.md, "Since your last visit").
  */
 export function useSinceLastVisit() {
   const app = useAppStore()
   const state = ref<SinceState>({ answer: null, error: null, loading: false })
-  /** The account whose counts are on screen: the one whose visit leaving records. */
-  let shownFor: string | null = null
+  /** The counts on screen: the visit leaving them tells main of. */
+  let shown: Shown | null = null
   let asked = 0
 
   async function load(): Promise<void> {
@@ -36,15 +43,28 @@ export function useSinceLastVisit() {
     state.value = { ...state.value, loading: true }
     const result = await request('since.counts', { accountId })
     if (mine !== asked) return
-    shownFor = accountId
+    shown = result.ok ? { accountId, until: result.data.until } : shown
     state.value = result.ok
       ? { answer: result.data, error: null, loading: false }
       : { answer: null, error: result.error, loading: false }
   }
 
+  /** The analyst reviewed the counts on screen: the digest counts from their "until" on. */
+  async function markReviewed(): Promise<AppError | null> {
+    const answer = state.value.answer
+    if (!answer) return null
+    const result = await request('since.reviewed', {
+      accountId: answer.accountId,
+      until: answer.until,
+    })
+    if (!result.ok) return result.error
+    if (app.accountId === answer.accountId) await load()
+    return null
+  }
+
   const leave = () => {
-    markSeen(shownFor)
-    shownFor = null
+    markLeft(shown)
+    shown = null
   }
   watch(
     () => app.accountId,
@@ -56,17 +76,25 @@ export function useSinceLastVisit() {
     },
     { immediate: true },
   )
+  // The service is back (online again, or "Work offline" switched off): counts it could not make
+  // or made from the offline copy are made again (only while the dashboard is on screen).
+  watch(
+    () => (app.accountId ? app.connectivityOf(app.accountId).state : null),
+    (now, before) => {
+      if (now === 'online' && before && before !== 'online') void load()
+    },
+  )
   window.addEventListener('pagehide', leave)
   onScopeDispose(() => {
     window.removeEventListener('pagehide', leave)
     asked++
-    // Recorded once the next screen has sent its first reads (its setup runs in this same flush):
+    // Told once the next screen has sent its first reads (its setup runs in this same flush):
     // the write waits a task rather than go before them to main.
-    const left = shownFor
-    shownFor = null
-    setTimeout(() => markSeen(left), 0)
+    const left = shown
+    shown = null
+    setTimeout(() => markLeft(left), 0)
   })
-  return { state, reload: load }
+  return { state, reload: load, markReviewed }
 }
 
 /**

@@ -2,7 +2,7 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Connectivity, ConnectivityState } from '@contract/offline'
 import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import { deferred, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { useOperation } from './useOperation'
 
 let fake: FakeScandesk
@@ -92,5 +92,54 @@ describe('catching up when the service is back', () => {
     fake.emit('connectivity.mode', { workOffline: false, network: true })
     await flushPromises()
     expect(callsFor('targets.list')).toHaveLength(2)
+  })
+})
+
+describe('a read that failed while the service was out of reach (issue 36 §15)', () => {
+  it('is asked again by itself once "Work offline" is switched off, and shows the answer', async () => {
+    let offline = true
+    fake.handle('api.call', (p: { op: string }) =>
+      offline
+        ? new Fail({ code: 'OFFLINE', message: '“Work offline” is on: ScanDesk sends no request.' })
+        : listAnswer(p.op, 2),
+    )
+    report('acct-aaaa', 'online')
+    fake.emit('connectivity.mode', { workOffline: true, network: true })
+    const read = mountComposable(() => useOperation('webhooks.list', {}))
+    await flushPromises()
+    expect(read.result.error.value?.code).toBe('OFFLINE')
+    offline = false
+    fake.emit('connectivity.mode', { workOffline: false, network: true })
+    await flushPromises()
+    expect(callsFor('webhooks.list')).toHaveLength(2)
+    expect(read.result.error.value).toBeNull()
+    expect(read.result.data.value).toMatchObject({ meta: { pagination: { total_count: 2 } } })
+  })
+
+  it('is asked again when the service answers again, but not one the service refused', async () => {
+    fake.handle('api.call', (p: { op: string }) =>
+      p.op === 'targets.list'
+        ? new Fail({ code: 'OFFLINE', message: 'The service cannot be reached.' })
+        : new Fail({ code: 'FORBIDDEN', message: 'Not yours.' }),
+    )
+    report('acct-aaaa', 'unreachable')
+    mountComposable(() => useOperation('targets.list', {}))
+    mountComposable(() => useOperation('webhooks.list', {}))
+    await flushPromises()
+    report('acct-aaaa', 'online')
+    await flushPromises()
+    expect(callsFor('targets.list')).toHaveLength(2)
+    expect(callsFor('webhooks.list')).toHaveLength(1)
+  })
+
+  it('is not asked again while nothing shows it (no herd for screens left behind)', async () => {
+    fake.handle('api.call', () => new Fail({ code: 'OFFLINE', message: 'Unreachable.' }))
+    report('acct-aaaa', 'unreachable')
+    const left = mountComposable(() => useOperation('targets.list', {}))
+    await flushPromises()
+    left.unmount()
+    report('acct-aaaa', 'online')
+    await flushPromises()
+    expect(callsFor('targets.list')).toHaveLength(1)
   })
 })

@@ -1,5 +1,6 @@
 import { useQueryCache, type QueryCache } from '@pinia/colada'
 import type { GroupId } from '@contract/catalog'
+import { OperationError } from './errors'
 import type { Answer } from './fetchOperation'
 import { accountKey, groupKey, parseKey } from './keys'
 
@@ -30,16 +31,42 @@ export function useInvalidation() {
 }
 
 /**
+ * What the end of a scan's run changes: the scan (status, figures, history), its hosts and
+ * findings, and its reports (the service makes one when a run completes).
+ */
+export const RUN_END_GROUPS: readonly GroupId[] = ['scans', 'hosts', 'vulnerabilities', 'reports']
+
+/**
  * Groups whose reads carry live statuses (a scan's state and progress): a copy of them contradicts
  * what fresher screens say (a finished scan still "running 3%"), so they are caught up first.
  */
 export const STATUS_GROUPS: readonly GroupId[] = ['scans']
 
 /**
- * Marks stale every read of `accountId` whose last answer was the offline copy (active ones are
- * asked again at once, the others when next shown): the catch-up once the service is back. The
- * reads of statuses go first and are answered before the rest are asked. Only the account's
- * entries (its key prefix) are looked at, each for where its answer came from.
+ * Error codes that say the service was out of reach, not what it answered: a read that failed so
+ * (offline without a copy, "Work offline" on, a timeout) is asked again when the service is back.
+ */
+export const OUT_OF_REACH_CODES: readonly string[] = ['OFFLINE', 'TIMEOUT']
+
+/** Whether an entry shows the offline copy, or failed only because the service was out of reach. */
+function waitsForTheService(entry: {
+  state: { value: { data?: unknown; error?: unknown } }
+}): boolean {
+  const answer = entry.state.value.data as Partial<Answer<unknown>> | undefined
+  const error = entry.state.value.error
+  return (
+    answer?.fromCache === true ||
+    (error instanceof OperationError && OUT_OF_REACH_CODES.includes(error.appError.code))
+  )
+}
+
+/**
+ * Marks stale every read of `accountId` whose last answer was the offline copy, or that failed
+ * because the service was out of reach (a list never opened online): the catch-up once the
+ * service is back. Active ones — what is on screen — are asked again at once, the others when
+ * next shown, so no herd of requests leaves for screens nobody looks at. The reads of statuses go
+ * first and are answered before the rest are asked. Only the account's entries (its key prefix)
+ * are looked at, each for where its answer came from.
  */
 export async function invalidateOfflineCopies(
   cache: QueryCache,
@@ -50,9 +77,8 @@ export async function invalidateOfflineCopies(
       .invalidateQueries({
         key: accountKey(accountId),
         predicate: (entry) => {
-          const answer = entry.state.value.data as Partial<Answer<unknown>> | undefined
           const group = parseKey(entry.key)?.group
-          return answer?.fromCache === true && !!group && STATUS_GROUPS.includes(group) === statuses
+          return waitsForTheService(entry) && !!group && STATUS_GROUPS.includes(group) === statuses
         },
       })
       .catch(() => undefined)

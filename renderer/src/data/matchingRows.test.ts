@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
-import { collectMatching } from './matchingRows'
+import { collectMatching, pickRow } from './matchingRows'
 
 let fake: FakeScandesk
 /** A list of `total` findings, answered page by page as the service would. */
@@ -40,7 +40,10 @@ afterEach(() => {
 
 const options = (over: { cap?: number; signal?: AbortSignal; progress?: number[][] } = {}) => ({
   cap: over.cap ?? 5000,
-  labelOf: (a: Record<string, unknown>) => String(a.title),
+  pick: (r: { id: string; attributes: Record<string, unknown> }) => ({
+    id: r.id,
+    label: String(r.attributes.title),
+  }),
   onProgress: (n: number, total: number) => over.progress?.push([n, total]),
   signal: over.signal ?? new AbortController().signal,
 })
@@ -97,5 +100,43 @@ describe('collecting every row matching a filter', () => {
     await expect(running).rejects.toBeDefined()
     expect(progress).toEqual([[500, 3000]])
     expect(queries()).toHaveLength(1)
+  })
+})
+
+describe('what a bulk run’s result shows of a row', () => {
+  it('names a finding by its title and its host with the port and protocol', () => {
+    const finding = {
+      id: 'vul-7',
+      attributes: {
+        title: 'Telnet service exposed',
+        host_id: 'hst-3',
+        host_ip: '10.0.0.5',
+        port: 23,
+        protocol: 'tcp',
+      },
+    }
+    expect(pickRow(finding, 'title')).toEqual({
+      id: 'vul-7',
+      label: 'Telnet service exposed',
+      host: { id: 'hst-3', name: '10.0.0.5 port 23/tcp' },
+    })
+  })
+
+  it('names an exception’s host by its address, or by its id when the row has none', () => {
+    const exception = (a: Record<string, unknown>) =>
+      pickRow(
+        { id: 'exc-1', attributes: { vulnerability_title: 'Weak TLS', ...a } },
+        'vulnerability_title',
+      )
+    expect(exception({ host_id: 'hst-9', host_ip: '192.0.2.9' }).host).toEqual({
+      id: 'hst-9',
+      name: '192.0.2.9',
+    })
+    expect(exception({ host_id: 'hst-9', host_ip: null }).host).toEqual({
+      id: 'hst-9',
+      name: 'hst-9',
+    })
+    expect(exception({}).host).toBeUndefined()
+    expect(exception({}).label).toBe('Weak TLS')
   })
 })

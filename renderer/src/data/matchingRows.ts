@@ -1,12 +1,38 @@
 import type { ListOperationId } from './useOperationList'
 import { rowsOf, totalOf, type Collection } from './envelope'
 import { fetchOperation } from './fetchOperation'
+import type { BulkHost } from '@contract/bulk'
 import type { InputOf } from '@contract/catalog'
 
-/** One row picked for a bulk run: its id and what the result shows for it. */
+/** One row picked for a bulk run: its id and what the result shows for it (title, host). */
 export interface PickedRow {
   id: string
   label?: string
+  host?: BulkHost
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined)
+
+/**
+ * A finding or an exception as a bulk run's result names it: its title (`titleField`) and its
+ * host as the list shows it — the address (the host's id when the row has none), with a finding's
+ * port and protocol ("10.0.0.5 port 23/tcp").
+ */
+export function pickRow(
+  row: { id: string; attributes: Record<string, unknown> },
+  titleField: string,
+): PickedRow {
+  const a = row.attributes
+  const label = text(a[titleField])?.slice(0, 300)
+  const hostId = text(a.host_id)
+  const address = text(a.host_ip) ?? hostId
+  const port =
+    typeof a.port === 'number' ? `${a.port}${text(a.protocol) ? `/${text(a.protocol)}` : ''}` : null
+  const host =
+    hostId && address && /^[A-Za-z0-9_-]{1,64}$/.test(hostId)
+      ? { id: hostId, name: (port ? `${address} port ${port}` : address).slice(0, 300) }
+      : undefined
+  return { id: row.id, ...(label ? { label } : {}), ...(host ? { host } : {}) }
 }
 
 /** Rows asked per page while collecting "all matching" (the catalog's most). */
@@ -24,7 +50,8 @@ export async function collectMatching(
   query: Record<string, unknown>,
   options: {
     cap: number
-    labelOf: (attributes: Record<string, unknown>) => string | undefined
+    /** What the run's result shows of a row (pickRow). */
+    pick: (row: { id: string; attributes: Record<string, unknown> }) => PickedRow
     onProgress: (collected: number, total: number) => void
     signal: AbortSignal
   },
@@ -40,8 +67,7 @@ export async function collectMatching(
     total = totalOf(envelope)
     const batch = got.slice(0, options.cap - rows.length)
     for (let i = 0; i < batch.length; i += 100) {
-      for (const r of batch.slice(i, i + 100))
-        rows.push({ id: r.id, label: options.labelOf(r.attributes) })
+      for (const r of batch.slice(i, i + 100)) rows.push(options.pick(r))
       await new Promise((resolve) => setTimeout(resolve, 0))
       if (options.signal.aborted) throw options.signal.reason
     }

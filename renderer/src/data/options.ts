@@ -3,6 +3,7 @@ import { watch } from 'vue'
 import { useAccountsStore } from '@/stores/accounts'
 import { catchUpPlugin } from './catchUp'
 import { OP_KEY, parseKey } from './keys'
+import { runEndedPlugin } from './runEnded'
 
 /** How long an answer counts as fresh before a view asks again on its own. */
 export const STALE_MS = 30_000
@@ -11,7 +12,8 @@ export const STALE_MS = 30_000
  * The data layer's settings: answers fresh for 30 s, kept 5 min after the last view left them,
  * no refetch on window focus (the service is metered and lists can be large), and every entry
  * of an account dropped from memory as soon as that account is removed; the offline copies of an
- * account are asked again once its service is back (catchUp.ts).
+ * account are asked again once its service is back (catchUp.ts), and its scan reads when main
+ * hears that a scan's run ended (runEnded.ts).
  */
 export const DATA_OPTIONS: PiniaColadaOptions = {
   queryOptions: { staleTime: STALE_MS, gcTime: 5 * 60_000, refetchOnWindowFocus: false },
@@ -34,5 +36,6 @@ export const DATA_OPTIONS: PiniaColadaOptions = {
       })
     },
     catchUpPlugin,
+    runEndedPlugin,
   ],
 }

@@ -51,6 +51,11 @@ describe('a saved views file', () => {
       /View 2 is of a list ScanDesk does not have \(“gadgets”\)/,
     )
     refused('x'.repeat(1024 * 1024 + 1), /larger than 1 MiB/)
+    const deep = 5_000
+    refused(
+      `{"format":"scandesk-saved-views","version":1,"views":${'['.repeat(deep)}${']'.repeat(deep)}}`,
+      /nests more than 64 levels deep/,
+    )
   })
 
   it('matches what an account keeps', () => {

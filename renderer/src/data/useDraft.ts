@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { ChannelInput } from '@contract/channels'
 import type { DraftKind } from '@contract/drafts'
 import type { AppError } from '@contract/errors'
+import { KEPT_IN_MEMORY, type Kept } from '@contract/kept'
 import { request } from '@/bridge/bridge'
 import { useAppStore } from '@/stores/app'
 
@@ -12,8 +13,13 @@ export interface Draft<T> {
   value: Ref<T | null>
   /** True once the account's draft was asked for. */
   loaded: Ref<boolean>
-  /** When the last save landed on disk. */
+  /** When the last save landed. */
   savedAt: Ref<string | null>
+  /**
+   * Where main keeps the draft: on disk (sealed), or in memory until ScanDesk closes (no
+   * keychain); null before the first save or load of a draft.
+   */
+  kept: Ref<Kept | null>
   /** True from a save's call until the newest value has landed (or failed). */
   saving: Ref<boolean>
   /** A save or load that failed (the work is still on screen; the next save tries again). */
@@ -26,7 +32,8 @@ export interface Draft<T> {
 
 /**
  * Work in progress kept on this computer per account (SQLite in main, one transaction a save):
- * it survives a crash, a restart and going offline. Every change is saved at once; while one
+ * it survives a crash, a restart and going offline — or, where the account has no key (no
+ * keychain), in main's memory until ScanDesk closes (`kept` says which; a reload keeps it). Every change is saved at once; while one
  * save is on its way only the newest next value waits, so fast typing costs one write at a time.
  * A stored draft that `schema` no longer accepts (an older version's) is not offered.
  */
@@ -35,6 +42,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
   const value = ref<T | null>(null) as Ref<T | null>
   const loaded = ref(false)
   const savedAt = ref<string | null>(null)
+  const kept = ref<Kept | null>(null)
   const error = ref<AppError | null>(null)
   const saving = ref(false)
   let owner: string | null = null
@@ -45,6 +53,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
     owner = accountId
     value.value = null
     savedAt.value = null
+    kept.value = null
     loaded.value = false
     waiting = null
     if (!accountId) return
@@ -60,6 +69,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
     if (parsed?.success) {
       value.value = parsed.data
       savedAt.value = result.data?.savedAt ?? null
+      kept.value = result.data?.kept ?? null
     }
   }
 
@@ -88,6 +98,7 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
       if (owner !== accountId) continue
       if (result.ok) {
         savedAt.value = result.data.savedAt
+        kept.value = result.data.kept
         error.value = null
       } else error.value = result.error
     }
@@ -107,10 +118,21 @@ export function useDraft<T>(kind: DraftKind, schema: z.ZodType<T>, key = ''): Dr
     await inFlight
     value.value = null
     savedAt.value = null
+    kept.value = null
     if (!owner) return
     const result = await request('drafts.delete', { accountId: owner, kind, key })
     if (!result.ok) error.value = result.error
   }
 
-  return { value, loaded, savedAt, saving, error, save, clear }
+  return { value, loaded, savedAt, kept, saving, error, save, clear }
+}
+
+/**
+ * The line a screen shows once its draft is saved: "<what> on this computer at <time>", or, for a
+ * draft main holds in memory, "<what> at <time>, kept until ScanDesk closes: no keychain".
+ */
+export function savedLine(what: string, kept: Kept | null, time: string): string {
+  return kept === 'memory'
+    ? `${what} at ${time}, ${KEPT_IN_MEMORY}`
+    : `${what} on this computer at ${time}`
 }

@@ -139,6 +139,14 @@ export type RelatedDef<K extends ResourceKey = ResourceKey> = K extends Resource
     }
   : never
 
+/** Rows of a resource that change by themselves (a running scan): composables/liveRows.ts. */
+export interface LiveRowsDef<A = Record<string, unknown>> {
+  /** Whether a row changes by itself now (its attributes). */
+  when: (attributes: A) => boolean
+  /** The groups whose reads change when a live row settles (refreshed for the account). */
+  settles?: readonly GroupId[]
+}
+
 /** One resource of a group: everything the generic list, detail and form need. */
 export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   key: ResourceKey
@@ -172,6 +180,11 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
    * lacks what a user looks for there (a failed delivery: no redelivery); null for nothing.
    */
   rowNote?: (attributes: Record<string, unknown>) => string | null
+  /**
+   * Rows that change by themselves: while the page of a list holds one, the list is asked again
+   * with backoff, and when one settles the reads of `settles` are refreshed.
+   */
+  live?: LiveRowsDef<RowAttributes<L>>
   toolbar?: ToolbarActionDef[]
   /** The list's CSV export: an "Export CSV…" button saving it with the list's filters and sort. */
   exportCsv?: CsvExportOp

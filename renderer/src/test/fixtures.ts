@@ -145,6 +145,7 @@ export function outboxItem(id: string, over: Partial<OutboxItem> = {}): OutboxIt
     attempts: 0,
     createdAt: '2030-01-01T00:00:00Z',
     lastTriedAt: null,
+    kept: 'disk',
     ...over,
   }
 }
@@ -165,6 +166,7 @@ export function bulkRun(
     state: done === total ? 'finished' : 'running',
     createdAt: '2026-11-26T10:00:00Z',
     updatedAt: '2026-11-26T10:00:00Z',
+    kept: 'disk',
     ...extra,
   }
 }

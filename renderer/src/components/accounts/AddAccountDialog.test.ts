@@ -163,7 +163,7 @@ describe('oversized input', () => {
     await typeInto('field-label', 'L'.repeat(10_000))
     await typeInto('field-username', 'u'.repeat(10_000))
     await submit()
-    expect(await errorOfField('label')).toBe('Label is too long (80 characters at most)')
+    expect(await errorOfField('label')).toBe('Label is longer than 80 characters')
     expect(await errorOfField('username')).toBe('User name is too long')
     expect(sent()).toBeUndefined()
   })

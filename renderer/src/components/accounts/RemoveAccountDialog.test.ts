@@ -21,7 +21,7 @@ const plan: RemovalPlan = {
   ledgerEntries: 5,
   cachedRecords: 1,
   drafts: 3,
-  draftsByKind: { saq: 2, 'scan-wizard': 1, 'saved-views': 0 },
+  draftsByKind: { saq: 2, 'scan-wizard': 1, 'saved-views': 0, dialog: 0 },
   outboxItems: 4,
   runSnapshots: 6,
   savedViews: 1,

@@ -1,9 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
+import type { AppError } from '@contract/errors'
 import type { OutboxItem } from '@contract/offline'
 import { resourceByKey } from '@/resources'
 import { apiCalls, catchAllRouter, useTwoAccounts } from '@/test/composables'
 import { byTestId } from '@/test/dom'
+import { Fail } from '@/test/fakeScandesk'
 import { outboxItem } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import { isPendingFor } from '@/composables/pendingWrites'
@@ -12,12 +14,15 @@ import ResourceTable from './ResourceTable.vue'
 
 let outbox: OutboxItem[]
 let rows: { id: string; attributes: Record<string, unknown> }[]
+/** The list's read fails so (a list never opened online, with "Work offline" on), or answers. */
+let failure: AppError | null
 
 const answer = (data: unknown) => ({ data: { data }, fetchedAt: '', fromCache: false })
 
 const fake = useTwoAccounts(() => {
   outbox = []
   rows = []
+  failure = null
   fake.handle('outbox.list', () => outbox)
   fake.handle('api.call', (p: { op: string }) => {
     if (p.op === 'user.permissions')
@@ -25,6 +30,7 @@ const fake = useTwoAccounts(() => {
         role: 'analyst',
         permissions: ['scans.read', 'scans.write', 'targets.write'],
       })
+    if (failure) return new Fail(failure)
     return {
       data: { data: rows, meta: { pagination: { total_count: rows.length } } },
       fetchedAt: '',
@@ -190,3 +196,26 @@ describe('writes of a list while the service is out of reach', () => {
 function scanRowForCreate() {
   return { id: 'scn-9', attributes: { name: 'Nine', status: 'completed', progress: 100 } }
 }
+
+describe('a list never read', () => {
+  it('says it is not known, and its total too, beside the reason (not "none", not 0)', async () => {
+    failure = {
+      code: 'OFFLINE',
+      message: '“Work offline” is on: ScanDesk sends no request. This has not been opened …',
+    }
+    await mountTable('webhooks')
+    expect(byTestId('resource-error')[0].textContent).toContain('“Work offline” is on')
+    expect(byTestId('table-empty')[0].textContent?.trim()).toBe(
+      'Not known: the webhooks could not be read.',
+    )
+    expect(byTestId('resource-total')[0].textContent?.trim()).toBe('Total not known')
+    expect(document.body.textContent).not.toContain('No webhooks here')
+    expect(document.body.textContent).not.toContain('Total 0')
+  })
+
+  it('says "none" and a total of 0 once the service answered an empty list', async () => {
+    await mountTable('webhooks')
+    expect(byTestId('table-empty')[0].textContent?.trim()).toBe('No webhooks here.')
+    expect(byTestId('resource-total')[0].textContent?.trim()).toBe('Total 0')
+  })
+})

@@ -50,6 +50,9 @@ describe('the keychain warning', () => {
     expect(text('keychain-banner-sealed')).toContain(
       'offline copies, drafts, changes waiting to be sent) stays as it is, and nothing new is added to it',
     )
+    expect(text('keychain-banner-sealed')).toContain(
+      'What you save meanwhile (saved views, drafts, bulk runs, changes waiting to be sent) is kept in memory until ScanDesk quits.',
+    )
   })
 
   it('can be dismissed for the session, and comes back when the keychain fails anew', async () => {

@@ -1,4 +1,9 @@
-import { DUE_WITHIN_KEY, FIRST_SEEN_AFTER_KEY, OVERDUE_KEY } from '@/composables/findingFilterKeys'
+import {
+  DUE_WITHIN_KEY,
+  FIRST_SEEN_AFTER_KEY,
+  FIRST_SEEN_BEFORE_KEY,
+  OVERDUE_KEY,
+} from '@/composables/findingFilterKeys'
 import { defineResource } from '../types'
 
 const inactive = (a: { state?: unknown }) => a.state !== 'active'
@@ -45,8 +50,10 @@ export const findingsResources = [
     custom: {
       list: () => import('@/views/vulnerabilities/VulnerabilitiesView.vue'),
       detail: () => import('@/views/vulnerabilities/VulnerabilityDetailView.vue'),
-      // Its due filters and "first seen after" (composables/dueDates.ts, firstSeenFilter.ts).
-      listReadFromAddress: { unless: [OVERDUE_KEY, DUE_WITHIN_KEY, FIRST_SEEN_AFTER_KEY] },
+      // Its due filters and first-seen bounds (composables/dueDates.ts, firstSeenFilter.ts).
+      listReadFromAddress: {
+        unless: [OVERDUE_KEY, DUE_WITHIN_KEY, FIRST_SEEN_AFTER_KEY, FIRST_SEEN_BEFORE_KEY],
+      },
     },
   }),
   defineResource({

@@ -1,4 +1,6 @@
+import { RUN_END_GROUPS } from '@/data/invalidation'
 import { runFindingsUnknown, scanFindingsUnknown } from '@/utils/scanFindings'
+import { scanIsLive } from '@/utils/scanStates'
 import { defineResource } from '../types'
 
 const activeOnly = (a: { activated?: unknown }) => a.activated === false
@@ -85,6 +87,9 @@ export const scanningResources = [
         when: (a) => a.status === 'running' || a.status === 'queued',
       },
     ],
+    // A queued, running or stopping scan's status and progress stay current on every list of
+    // scans; a run that ends refreshes what it changed.
+    live: { when: scanIsLive, settles: RUN_END_GROUPS },
     // The guided wizard is the one New button; it offers the single form for those who know
     // every field.
     createLabel: 'New scan…',

@@ -1,7 +1,8 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { BulkItemView, BulkRunDetails, BulkRunView as Run } from '@contract/bulk'
-import { byTestId, theTestId } from '@/test/dom'
+import { byTestId, settle, theTestId } from '@/test/dom'
+import { Fail } from '@/test/fakeScandesk'
 import { useFakeApp } from '@/test/fakeApp'
 import { bulkRun } from '@/test/fixtures'
 import { mountRouted, type Routed } from '@/test/routed'
@@ -14,6 +15,7 @@ const item = (n: number, state: BulkItemView['state']): BulkItemView => ({
   writeId: `w-${n}`,
   target: `vul-${n}`,
   label: `Finding ${n}`,
+  host: null,
   state,
   message: null,
   code: null,
@@ -53,7 +55,12 @@ const rows = () => byTestId('bulk-item')
 async function open(): Promise<void> {
   screen = await mountRouted(BulkRunView, {
     path: `/bulk/${RUN_ID}`,
-    routes: [{ path: '/bulk/:runId', component: BulkRunView }],
+    routes: [
+      { path: '/bulk/:runId', component: BulkRunView },
+      // where a write's host and target link to
+      { path: '/hosts/:id', name: 'hosts-detail', component: { render: () => null } },
+      { path: '/targets/:id', name: 'targets-detail', component: { render: () => null } },
+    ],
     props: { runId: RUN_ID },
   })
 }
@@ -129,5 +136,67 @@ describe('a bulk run’s result page', () => {
     await flushPromises()
     expect(screen!.router.currentRoute.value.fullPath).toBe('/exceptions/exc-0')
     current = run(0)
+  })
+
+  it('names the host of each write beside its title, and that host’s scanning target', async () => {
+    current = run(1)
+    const telnet = (n: number, host: string): BulkItemView => ({
+      ...item(n, 'done'),
+      label: 'Telnet service exposed',
+      host: { id: `hst-${n}`, name: `${host} port 23/tcp` },
+    })
+    fake.handle('bulk.get', (): BulkRunDetails => ({
+      ...current,
+      items: [telnet(1, '10.0.0.5'), telnet(2, '10.0.0.6'), { ...item(3, 'done'), host: null }],
+      matching: 3,
+    }))
+    const rowsOf = (rows: { id: string; attributes: Record<string, unknown> }[]) => ({
+      data: { data: rows, meta: { pagination: { total_count: rows.length } } },
+      fetchedAt: '2030-01-01T00:00:00.000Z',
+      fromCache: false,
+    })
+    fake.handle('api.call', (p: { op: string }) => {
+      if (p.op === 'hosts.list')
+        return rowsOf([
+          { id: 'hst-1', attributes: { ip: '10.0.0.5', target_id: 'tgt-1' } },
+          { id: 'hst-2', attributes: { ip: '10.0.0.6', target_id: 'tgt-2' } },
+        ])
+      if (p.op === 'targets.list')
+        return rowsOf([
+          { id: 'tgt-1', attributes: { name: 'DMZ web' } },
+          { id: 'tgt-2', attributes: { name: 'Branch office' } },
+        ])
+      return new Fail({ code: 'NOT_FOUND', message: 'nothing here' })
+    })
+    await open()
+    await vi.waitFor(() =>
+      expect(byTestId('bulk-item-scan-target').map((e) => e.textContent?.trim())).toHaveLength(2),
+    )
+    await settle()
+    const words = byTestId('bulk-item-where').map((e) => e.textContent?.replace(/\s+/g, ' ').trim())
+    expect(words).toEqual([
+      'Host 10.0.0.5 port 23/tcp · Target DMZ web',
+      'Host 10.0.0.6 port 23/tcp · Target Branch office',
+    ])
+    expect(rows()).toHaveLength(3)
+    // The page's hosts in one read.
+    const hostReads = fake.calls
+      .filter((c) => c.channel === 'api.call')
+      .map((c) => c.payload as { op: string; input?: { query?: { ids?: string } } })
+      .filter((c) => c.op === 'hosts.list')
+    expect(hostReads.map((c) => c.input?.query?.ids)).toEqual(['hst-1,hst-2'])
+    current = run(0)
+  })
+
+  it('says at once when the run is kept only until ScanDesk closes (no keychain)', async () => {
+    current = { ...run(0), kept: 'memory' }
+    await open()
+    expect(theTestId('bulk-run-in-memory').textContent).toMatch(
+      /kept until ScanDesk closes: no keychain.*nothing of it is written to disk/s,
+    )
+    current = run(0)
+    screen?.unmount()
+    await open()
+    expect(byTestId('bulk-run-in-memory')).toHaveLength(0)
   })
 })

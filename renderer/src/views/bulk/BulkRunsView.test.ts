@@ -21,6 +21,7 @@ function run(id: string, accountId: string, over: Partial<BulkRunView> = {}): Bu
     state: 'finished',
     createdAt: '2026-11-26T10:00:00Z',
     updatedAt: '2026-11-26T10:01:00Z',
+    kept: 'disk',
     ...over,
   }
 }

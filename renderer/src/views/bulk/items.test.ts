@@ -6,6 +6,7 @@ const item = (n: number, over: Partial<BulkItemView> = {}): BulkItemView => ({
   writeId: `w-${n}`,
   target: `vul-${n}`,
   label: `Finding ${n}`,
+  host: null,
   state: 'done',
   message: null,
   code: null,

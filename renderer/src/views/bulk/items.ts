@@ -5,6 +5,7 @@ const SHOWN: Record<keyof BulkItemView, true> = {
   writeId: true,
   target: true,
   label: true,
+  host: true,
   state: true,
   message: true,
   code: true,
@@ -13,7 +14,14 @@ const SHOWN: Record<keyof BulkItemView, true> = {
 }
 const FIELDS = Object.keys(SHOWN) as (keyof BulkItemView)[]
 
+/** Equal values of a field (a host is an object: the same id and words). */
+const same = (a: unknown, b: unknown) =>
+  a === b ||
+  (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null
+    ? JSON.stringify(a) === JSON.stringify(b)
+    : false)
+
 /** True when two pages of a run's writes show the same rows (each write as it was). */
 export function sameItems(a: readonly BulkItemView[], b: readonly BulkItemView[]): boolean {
-  return a.length === b.length && a.every((item, i) => FIELDS.every((f) => item[f] === b[i][f]))
+  return a.length === b.length && a.every((item, i) => FIELDS.every((f) => same(item[f], b[i][f])))
 }

@@ -13,6 +13,7 @@ const zero = { value: 0, atLeast: false, note: null, fromCache: false }
 const answerFor = (accountId: string): SinceAnswer => ({
   accountId,
   since: '2026-11-01T00:00:00Z',
+  until: '2026-11-02T08:00:00.000Z',
   firstVisit: accountId === 'acct-bbbb',
   newCritical: { ...zero, value: accountId === 'acct-aaaa' ? 3 : 7 },
   newHigh: zero,
@@ -75,7 +76,7 @@ describe('All accounts', () => {
     })
     expect(useAppStore().accountId).toBe('acct-bbbb')
     // No visit is recorded from the overview.
-    expect(fake.calls.some((c) => c.channel === 'since.seen')).toBe(false)
+    expect(fake.calls.some((c) => c.channel === 'since.left')).toBe(false)
   })
 
   it('is not shown while only one account is signed in', async () => {

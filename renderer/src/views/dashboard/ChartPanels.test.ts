@@ -23,6 +23,9 @@ const mount = async (component: Parameters<typeof mountWithApp>[0]) => {
 /** The element once it is there (the chart component is loaded on demand). */
 const ready = (id: string) => vi.waitFor(() => theTestId(id), { timeout: 5_000 })
 const answer = (data: unknown) => ({ data, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false })
+/** What a bar's link adds: the findings first seen before the widget was read, and the count. */
+const asCounted = (n: string) =>
+  `first_seen_before=2030-01-01T00:00:00Z&counted=${n}&counted_at=2030-01-01T00:00:00Z`
 const cells = async (table: string) =>
   [...(await ready(table)).querySelectorAll('tbody tr')].map((tr) => [
     tr.querySelector('th')?.textContent?.trim(),
@@ -40,11 +43,11 @@ describe('the vulnerabilities chart of the dashboard', () => {
     await mount(VulnerabilityTotalPanel)
     expect(ops()).toContain('vulnerabilities.total_widget')
     expect(await cells('vulnerability-total-panel-chart-table')).toEqual([
-      ['Critical', '1', '/vulnerabilities?severity=critical'],
-      ['High', '2', '/vulnerabilities?severity=high'],
-      ['Medium', '0', '/vulnerabilities?severity=medium'],
-      ['Low', '3', '/vulnerabilities?severity=low'],
-      ['Info', '0', '/vulnerabilities?severity=info'],
+      ['Critical', '1', `/vulnerabilities?severity=critical&${asCounted('1')}`],
+      ['High', '2', `/vulnerabilities?severity=high&${asCounted('2')}`],
+      ['Medium', '0', `/vulnerabilities?severity=medium&${asCounted('0')}`],
+      ['Low', '3', `/vulnerabilities?severity=low&${asCounted('3')}`],
+      ['Info', '0', `/vulnerabilities?severity=info&${asCounted('0')}`],
     ])
     expect(
       theTestId('vulnerability-total-panel-chart').querySelector('figcaption')?.textContent,
@@ -98,8 +101,8 @@ describe('the PCI chart of the dashboard', () => {
       theTestId('pci-compliance-panel-chart').querySelector('figcaption')?.textContent,
     ).toContain('Not PCI compliant')
     expect(await cells('pci-compliance-panel-chart-table')).toEqual([
-      ['Fail PCI DSS', '2', '/vulnerabilities?pci_compliant=false'],
-      ['Pass PCI DSS', '4', '/vulnerabilities?pci_compliant=true'],
+      ['Fail PCI DSS', '2', `/vulnerabilities?pci_compliant=false&${asCounted('2')}`],
+      ['Pass PCI DSS', '4', `/vulnerabilities?pci_compliant=true&${asCounted('4')}`],
     ])
   })
 

@@ -47,12 +47,65 @@ describe('the Overdue panel', () => {
     }
     const critical = byTestId<HTMLAnchorElement>('overdue-link-critical')[0]
     expect(critical.textContent).toContain('4 overdue')
-    expect(critical.getAttribute('href')).toBe('/vulnerabilities?severity=critical&overdue=true')
+    // the list it opens, with the count and the minute it was counted at
+    const minute = new Date(Math.floor(NOW / 60_000) * 60_000).toISOString()
+    expect(critical.getAttribute('href')).toBe(
+      `/vulnerabilities?severity=critical&overdue=true&counted=4&counted_at=${minute}`,
+    )
     expect(byTestId('overdue-link-high')[0].textContent).toContain('0 overdue')
     // No days for medium: nothing asked, nothing to count.
     expect(byTestId('overdue-row-medium')[0].textContent).toContain('no due date')
     expect(byTestId('overdue-link-medium')).toHaveLength(0)
     expect(byTestId('overdue-panel')[0].textContent).toContain("ScanDesk's due dates")
+  })
+})
+
+describe('the Overdue panel and exceptions (issue 36 §7)', () => {
+  it('leaves out of its counts the findings an exception paused, as the list does', async () => {
+    vi.useFakeTimers({ now: NOW, toFake: ['Date'] })
+    fake.handle('remediation.get', () => ({ policy, notify: false, saved: true, savedAt: null }))
+    const iso = (t: number) => new Date(t).toISOString()
+    const exception = (id: string, vulnerability_id: string, state: string) => ({
+      id,
+      attributes: {
+        vulnerability_id,
+        host_id: 'hst-1',
+        kind: 'accepted_risk',
+        reason: 'Accepted',
+        state,
+        activated_at: state === 'pending' ? null : iso(NOW - 5 * DAY_MS),
+        expires_at: iso(NOW + 30 * DAY_MS),
+      },
+    })
+    const finding = (id: string, severity: string, age: number) => ({
+      id,
+      attributes: { severity, first_seen_at: iso(NOW - age * DAY_MS), title: id },
+    })
+    const rows = (data: unknown[], total = data.length) => ({
+      data: { data, meta: { pagination: { total_count: total } } },
+      fetchedAt: iso(NOW),
+      fromCache: false,
+    })
+    fake.handle('api.call', (p: ListCall) => {
+      if (p.op === 'exceptions.list')
+        return rows([
+          exception('exc-1', 'vul-1', 'active'),
+          exception('exc-2', 'vul-2', 'active'),
+          exception('exc-3', 'vul-3', 'pending'),
+        ])
+      if (p.input.query.ids)
+        // vul-1 overdue by first seen and paused; vul-2 paused but not overdue by first seen
+        return rows([finding('vul-1', 'critical', 40), finding('vul-2', 'critical', 2)])
+      return rows([], totals[String(p.input.query.severity)] ?? 0)
+    })
+    mountWithApp(OverduePanel, { global: { plugins: [panelRouter()] } })
+    await flushPromises()
+    await flushPromises()
+    await flushPromises()
+    // the pending exception does not stop a clock: its finding is not even asked for
+    expect(listCalls().find((c) => c.input.query.ids)?.input.query.ids).toBe('vul-1,vul-2')
+    expect(byTestId('overdue-link-critical')[0].textContent).toContain('3 overdue')
+    expect(byTestId('overdue-link-low')[0].textContent).toContain('2 overdue')
   })
 })
 

@@ -13,6 +13,7 @@ const count = (value: number | null, extra: Partial<SinceCount> = {}): SinceCoun
 const answer = (over: Partial<SinceAnswer> = {}): SinceAnswer => ({
   accountId: 'acc',
   since: '2026-05-01T00:00:00Z',
+  until: '2026-05-02T09:30:00.000Z',
   firstVisit: false,
   newCritical: count(3),
   newHigh: count(0),
@@ -25,9 +26,16 @@ const answer = (over: Partial<SinceAnswer> = {}): SinceAnswer => ({
 describe('the lines of "Since your last visit"', () => {
   it('links each known, non-zero count to its list: new findings filtered to exactly them', () => {
     const lines = Object.fromEntries(sinceLines(answer()).map((l) => [l.key, l]))
+    // …up to the moment they were counted, with the count (the list says if it moved since).
     expect(lines.newCritical.to).toEqual({
       name: 'vulnerabilities',
-      query: { severity: 'critical', first_seen_after: '2026-05-01T00:00:00Z' },
+      query: {
+        severity: 'critical',
+        first_seen_after: '2026-05-01T00:00:00Z',
+        first_seen_before: '2026-05-02T09:30:00.000Z',
+        counted: '3',
+        counted_at: '2026-05-02T09:30:00.000Z',
+      },
     })
     // Filtered, not sorted: no words about what the list cannot do.
     expect(lines.newCritical.linkNote).toBeNull()

@@ -1,5 +1,6 @@
 import type { RouteLocationRaw } from 'vue-router'
 import { EXPIRING_DAYS, type SinceAnswer, type SinceCount } from '@contract/since'
+import { countedWords } from '@/composables/countedNote'
 import { detailOf } from './panels'
 
 /** One line of "Since your last visit": its count, where it leads, and what it cannot say. */
@@ -40,16 +41,29 @@ export function sinceLines(a: SinceAnswer): SinceLine[] {
     linkNote: count.value ? linkNote : null,
     note: count.note,
   })
-  // Exactly the findings counted: the severity, first seen at or after the moment.
-  const fresh = (severity: 'critical' | 'high'): RouteLocationRaw => ({
+  // Exactly the findings counted: the severity, first seen at or after the moment and before the
+  // counts were made (what a later run finds is not theirs), and the count itself, so the list
+  // says so when it holds another number now (issue 36 §2).
+  const fresh = (severity: 'critical' | 'high', count: SinceCount): RouteLocationRaw => ({
     name: 'vulnerabilities',
-    query: { severity, first_seen_after: a.since },
+    query: {
+      severity,
+      first_seen_after: a.since,
+      first_seen_before: a.until,
+      ...countedWords(count.atLeast ? null : count.value, a.until),
+    },
   })
   const fixedTo =
     a.fixed.scanIds.length === 1 ? withTab(detailOf('scans', a.fixed.scanIds[0]), 'changes') : null
   return [
-    line('newCritical', 'New critical findings', a.newCritical, fresh('critical'), null),
-    line('newHigh', 'New high findings', a.newHigh, fresh('high'), null),
+    line(
+      'newCritical',
+      'New critical findings',
+      a.newCritical,
+      fresh('critical', a.newCritical),
+      null,
+    ),
+    line('newHigh', 'New high findings', a.newHigh, fresh('high', a.newHigh), null),
     line(
       'fixed',
       'Fixed findings',

@@ -37,6 +37,19 @@ describe('the total widget as bars', () => {
     expect(rows[0].color).toBe(SEVERITY_COLORS.critical)
     expect(rows[1].to).toEqual({ name: 'vulnerabilities', query: { severity: 'high' } })
   })
+
+  it('leads to the findings counted: first seen before the read, with the count (issue 36 §2)', () => {
+    const at = '2026-11-02T10:02:00.000Z'
+    const rows = totalRows({ critical: 30 }, at)
+    expect(rows[0].to).toEqual({
+      name: 'vulnerabilities',
+      query: { severity: 'critical', first_seen_before: at, counted: '30', counted_at: at },
+    })
+    expect(pciRows({ fail: 7 }, at)[0].to).toEqual({
+      name: 'vulnerabilities',
+      query: { pci_compliant: 'false', first_seen_before: at, counted: '7', counted_at: at },
+    })
+  })
 })
 
 describe('the PCI widget as bars', () => {

@@ -2,6 +2,8 @@ import type { RouteLocationRaw } from 'vue-router'
 import { cvesOf, vulnerabilityKey } from '@contract/findings/identity'
 import { countOf, type ChartRow } from '@/components/charts/counts'
 import { SEVERITIES, SEVERITY_COLORS, SEVERITY_LABELS } from '@/components/charts/severity'
+import { countedWords } from '@/composables/countedNote'
+import { FIRST_SEEN_BEFORE_KEY } from '@/composables/findingFilterKeys'
 import { detailRoute, resourceByKey } from '@/resources'
 
 /** Filters of the vulnerabilities list a chart can drill down with (names of its query). */
@@ -19,36 +21,75 @@ export function vulnerabilitiesWhere(filter: VulnerabilityFilter = {}): RouteLoc
   return { name: 'vulnerabilities', query }
 }
 
-/** The total widget's answer as one bar per severity, worst first, each leading to its findings. */
-export function totalRows(counts: Partial<Record<string, unknown>> | null | undefined): ChartRow[] {
-  return SEVERITIES.map((severity) => ({
-    key: severity,
-    label: SEVERITY_LABELS[severity],
-    value: countOf(counts?.[severity]),
-    color: SEVERITY_COLORS[severity],
-    to: vulnerabilitiesWhere({ severity }),
-  }))
+/**
+ * The findings a widget's count was made of (issue 36 §2): `filter`, first seen before the moment
+ * the widget was read (what was found since is not its), and the count itself, so the list says
+ * when it holds another number now ("10 now, 8 when counted"). Without that moment, the filter.
+ */
+export function countedFindings(
+  filter: VulnerabilityFilter,
+  count: number,
+  countedAt: string | null,
+): RouteLocationRaw {
+  if (!countedAt) return vulnerabilitiesWhere(filter)
+  const where = vulnerabilitiesWhere(filter) as { name: string; query: Record<string, string> }
+  return {
+    ...where,
+    query: {
+      ...where.query,
+      [FIRST_SEEN_BEFORE_KEY]: countedAt,
+      ...countedWords(count, countedAt),
+    },
+  }
+}
+
+/**
+ * The total widget's answer as one bar per severity, worst first, each leading to the findings it
+ * counted (read at `countedAt`).
+ */
+export function totalRows(
+  counts: Partial<Record<string, unknown>> | null | undefined,
+  countedAt: string | null = null,
+): ChartRow[] {
+  return SEVERITIES.map((severity) => {
+    const value = countOf(counts?.[severity])
+    return {
+      key: severity,
+      label: SEVERITY_LABELS[severity],
+      value,
+      color: SEVERITY_COLORS[severity],
+      to: countedFindings({ severity }, value, countedAt),
+    }
+  })
 }
 
 /** Colours of the PCI bars: failing findings in the severity red, passing ones green. */
 export const PCI_COLORS = { fail: '#e11d48', pass: '#16a34a' } as const
 
-/** The PCI widget's answer as two bars, failing first, each leading to those findings. */
-export function pciRows(answer: { pass?: unknown; fail?: unknown } | null | undefined): ChartRow[] {
+/**
+ * The PCI widget's answer as two bars, failing first, each leading to the findings it counted
+ * (read at `countedAt`).
+ */
+export function pciRows(
+  answer: { pass?: unknown; fail?: unknown } | null | undefined,
+  countedAt: string | null = null,
+): ChartRow[] {
+  const fail = countOf(answer?.fail)
+  const pass = countOf(answer?.pass)
   return [
     {
       key: 'fail',
       label: 'Fail PCI DSS',
-      value: countOf(answer?.fail),
+      value: fail,
       color: PCI_COLORS.fail,
-      to: vulnerabilitiesWhere({ pci_compliant: 'false' }),
+      to: countedFindings({ pci_compliant: 'false' }, fail, countedAt),
     },
     {
       key: 'pass',
       label: 'Pass PCI DSS',
-      value: countOf(answer?.pass),
+      value: pass,
       color: PCI_COLORS.pass,
-      to: vulnerabilitiesWhere({ pci_compliant: 'true' }),
+      to: countedFindings({ pci_compliant: 'true' }, pass, countedAt),
     },
   ]
 }

@@ -106,8 +106,8 @@ function serve(states: ReturnType<typeof scan>[], over: Record<string, (p: Call)
 const sent = (op: string) => apiCalls(fake).filter((c) => c.op === op)
 const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').trim() ?? ''
 
-/** The view as the app routes it, with the shell's confirmation dialog. */
-function mountDetail() {
+/** The view as the app routes it (at `path`), with the shell's confirmation dialog. */
+async function mountDetail(path = '/scans/scn-1') {
   const page = { render: () => null }
   const router = createRouter({
     history: createMemoryHistory(),
@@ -116,20 +116,21 @@ function mountDetail() {
       { path: '/:rest(.*)*', name: 'any', component: page },
     ],
   })
+  await router.push(path)
   mounted.push(mountWithApp(ConfirmHost, { global: { plugins: [router] } }))
   const wrapper = mountWithApp(ScanDetailView, {
     props: { id: 'scn-1', resourceKey: 'scans' },
     global: { plugins: [router], stubs: { Echarts: true } },
   })
   mounted.push(wrapper)
-  return wrapper
+  return Object.assign(wrapper, { router })
 }
 
 describe('the scan detail while the scan runs', () => {
   it('shows status and progress, asks again with backoff, and stops once it completed', async () => {
     vi.useFakeTimers()
     serve([scan('running', 10), scan('running', 10), scan('running', 50), scan('completed', 100)])
-    mountDetail()
+    await mountDetail()
     await vi.advanceTimersByTimeAsync(0)
     expect(text('scan-status')).toBe('running')
     expect(theTestId('scan-progress').textContent).toContain('10%')
@@ -153,7 +154,7 @@ describe('the scan detail while the scan runs', () => {
   it('raises one native notification when the run it watched finishes', async () => {
     vi.useFakeTimers()
     serve([scan('running', 90), scan('completed', 100)])
-    mountDetail()
+    await mountDetail()
     await vi.advanceTimersByTimeAsync(0)
     expect(shown).toHaveLength(0)
     await vi.advanceTimersByTimeAsync(2_000)
@@ -169,7 +170,7 @@ describe('the scan detail while the scan runs', () => {
   it('raises none for a scan that was already finished when opened', async () => {
     vi.useFakeTimers()
     serve([scan('completed', 100)])
-    mountDetail()
+    await mountDetail()
     await vi.advanceTimersByTimeAsync(60_000)
     expect(shown).toHaveLength(0)
     expect(sent('scans.show')).toHaveLength(1)
@@ -178,7 +179,7 @@ describe('the scan detail while the scan runs', () => {
   it('pauses after a minute hidden and asks again as soon as the window is visible', async () => {
     vi.useFakeTimers()
     serve([scan('running', 10)])
-    mountDetail()
+    await mountDetail()
     await vi.advanceTimersByTimeAsync(0)
     visibility = 'hidden'
     document.dispatchEvent(new Event('visibilitychange'))
@@ -193,10 +194,73 @@ describe('the scan detail while the scan runs', () => {
     expect(sent('scans.show')).toHaveLength(atPause + 1)
   })
 
+  it('goes on asking through a failure that passes by itself, until the run is seen to end', async () => {
+    vi.useFakeTimers()
+    const states: (ReturnType<typeof scan> | Fail)[] = [
+      scan('running', 80),
+      new Fail({ code: 'TIMEOUT', message: 'The service did not answer in time.' }),
+      scan('running', 81),
+      scan('completed', 100),
+    ]
+    serve([scan('running', 80)], {
+      'scans.show': () => {
+        const next = states.length > 1 ? states.shift()! : states[0]
+        return next instanceof Fail ? next : answer(next)
+      },
+    })
+    await mountDetail()
+    await vi.advanceTimersByTimeAsync(0)
+    await vi.advanceTimersByTimeAsync(2_000) // the failed ask
+    expect(sent('scans.show')).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(4_000)
+    expect(theTestId('scan-progress').textContent).toContain('81%')
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(text('scan-status')).toBe('completed')
+  })
+
+  it('reads the scan and its Changes again when main heard that a run it was not watching ended', async () => {
+    let finished = '2030-01-01T00:10:00Z'
+    serve([scan('completed', 100)], {
+      'scans.show': () => answer(scan('completed', 100, { finished_at: finished })),
+    })
+    fake.handle('changes.snapshots', () => ({ runs: [], snapshots: [], notes: [] }))
+    const compared: unknown[] = []
+    fake.handle('changes.compare', (p: unknown) => {
+      compared.push(p)
+      return { basis: 'none', from: null, to: null, comparison: null, notes: [], fromCache: false }
+    })
+    const wrapper = await mountDetail('/scans/scn-1?tab=changes')
+    await vi.dynamicImportSettled()
+    await flushPromises()
+    // The address opened the Changes tab.
+    expect(wrapper.find('.el-tabs__item.is-active').text()).toBe('Changes')
+    const before = compared.length
+    expect(before).toBeGreaterThan(0)
+    // A scheduled run started and ended while the page showed the last one as completed.
+    finished = '2030-01-08T00:10:00Z'
+    fake.emit('scans.runEnded', { accountId: 'acct-aaaa', scanId: 'scn-1' })
+    await flushPromises()
+    expect(sent('scans.show')).toHaveLength(2)
+    expect(compared).toHaveLength(before + 1)
+    // Another tab leaves the address; Changes puts itself back in it.
+    await wrapper
+      .findAll('.el-tabs__item')
+      .find((t) => t.text() === 'Overview')!
+      .trigger('click')
+    await flushPromises()
+    expect(wrapper.router.currentRoute.value.query.tab).toBeUndefined()
+    await wrapper
+      .findAll('.el-tabs__item')
+      .find((t) => t.text() === 'Changes')!
+      .trigger('click')
+    await flushPromises()
+    expect(wrapper.router.currentRoute.value.query.tab).toBe('changes')
+  })
+
   it('offers to ask for notifications once while it runs', async () => {
     const N = installNotification('default')
     serve([scan('running', 10)])
-    mountDetail()
+    await mountDetail()
     await flushPromises()
     await click('scan-notify')
     expect(N.requestPermission).toHaveBeenCalledTimes(1)
@@ -214,7 +278,7 @@ describe('starting and stopping', () => {
       },
     })
     const serveRunning = () => serve([scan('running', 0)])
-    mountDetail()
+    await mountDetail()
     await flushPromises()
     expect(byTestId('scan-stop')).toHaveLength(0)
     await click('scan-start')
@@ -234,7 +298,7 @@ describe('starting and stopping', () => {
 
   it('starts nothing when the question is cancelled', async () => {
     serve([scan('stopped', 40)])
-    mountDetail()
+    await mountDetail()
     await flushPromises()
     await click('scan-start')
     useConfirmStore().answer(false)
@@ -244,7 +308,7 @@ describe('starting and stopping', () => {
 
   it('stops a running scan after asking', async () => {
     serve([scan('running', 30)], { 'scans.stop': () => answer(scan('stopping', 30)) })
-    mountDetail()
+    await mountDetail()
     await flushPromises()
     await click('scan-stop')
     expect(useConfirmStore().pending?.message).toBe('Stop the scan “Perimeter”?')
@@ -257,7 +321,7 @@ describe('starting and stopping', () => {
 describe('while the service is out of reach', () => {
   it('disables Start with the reason before anything is asked', async () => {
     serve([scan('completed', 100)])
-    mountDetail()
+    await mountDetail()
     await flushPromises()
     fake.emit('connectivity.mode', { workOffline: true, network: true })
     await flushPromises()
@@ -279,7 +343,7 @@ describe('while the service is out of reach', () => {
 describe('the scan statistics and related lists', () => {
   it('draws findings by severity with the same numbers in a hidden table', async () => {
     serve([scan('completed', 100)])
-    mountDetail()
+    await mountDetail()
     await flushPromises()
     const table = theTestId('severity-chart-table')
     expect(table.classList.contains('visually-hidden')).toBe(true)
@@ -298,7 +362,7 @@ describe('the scan statistics and related lists', () => {
 
   it('keeps its Changes and the lists the registry relates to a scan as tabs', async () => {
     serve([scan('completed', 100)])
-    const wrapper = mountDetail()
+    const wrapper = await mountDetail()
     await flushPromises()
     const labels = wrapper.findAll('.el-tabs__item').map((t) => t.text())
     expect(labels).toEqual([
@@ -316,7 +380,7 @@ describe('the scan statistics and related lists', () => {
     serve([scan('failed', 40)], {
       'reports.list': () => answer({ data: [], meta: { pagination: { total_count: 0 } } }),
     })
-    const wrapper = mountDetail()
+    const wrapper = await mountDetail()
     await flushPromises()
     await wrapper
       .findAll('.el-tabs__item')

@@ -1,17 +1,14 @@
 import { computed, ref, watch, type MaybeRefOrGetter, toValue } from 'vue'
 import type { ScanStatus } from '@contract/catalog/scans'
 import { askNotifyOnce, notify, notifyState } from '@/composables/notify'
-import { usePolling, type PollingOptions } from '@/composables/polling'
-import { useInvalidation } from '@/data/invalidation'
+import { usePolledRead, type PollingOptions } from '@/composables/polling'
+import { RUN_END_GROUPS, useInvalidation } from '@/data/invalidation'
 import type { RecordOf } from '@/data/envelope'
 import { useRecord } from '@/data/useRecord'
 import { useAppStore } from '@/stores/app'
+import { FINISHED_STATES, LIVE_STATES } from '@/utils/scanStates'
 
-/** States in which a scan changes by itself: its detail is asked again while it is in one. */
-export const LIVE_STATES: readonly ScanStatus[] = ['queued', 'running', 'stopping']
-
-/** States a run ends in. */
-export const FINISHED_STATES: readonly ScanStatus[] = ['completed', 'stopped', 'failed']
+export { FINISHED_STATES, LIVE_STATES }
 
 /** Scan record as scans.show answers it. */
 export type Scan = RecordOf<'scans.show'>
@@ -40,9 +37,9 @@ export function finishTag(accountId: string, scanId: string, startedAt?: string 
 }
 
 /**
- * One scan kept up to date while it runs: scans.show asked again with backoff (usePolling: 2 s
+ * One scan kept up to date while it runs: scans.show asked again with backoff (usePolledRead: 2 s
  * up to 30 s, back to 2 s when status or progress changed; paused while the window is hidden
- * for long) until it is finished, stopped or failed. When a run this window watched ends, the
+ * for long; on through failures that pass by themselves) until it is finished, stopped or failed. When a run this window watched ends, the
  * account's scan, host and vulnerability reads are refreshed and one native notification says
  * how it ended.
  */
@@ -57,14 +54,7 @@ export function useScanLive(id: MaybeRefOrGetter<string>, polling: Partial<Polli
   const notifications = ref(notifyState())
 
   const signature = () => JSON.stringify([status.value, scan.value?.attributes.progress])
-  const poll = usePolling(
-    async () => {
-      const before = signature()
-      await read.retry()
-      return signature() !== before
-    },
-    { ...polling, active: () => live.value && !read.error.value },
-  )
+  const poll = usePolledRead(read, signature, () => live.value, polling)
 
   // A run counts as watched once this window saw the scan live; its end is announced once.
   let watchedRun: string | null = null
@@ -82,7 +72,7 @@ export function useScanLive(id: MaybeRefOrGetter<string>, polling: Partial<Polli
       if (watchedRun && next && FINISHED_STATES.includes(next)) {
         const tag = watchedRun
         watchedRun = null
-        void invalidate(accountId, ['scans', 'hosts', 'vulnerabilities', 'reports'])
+        void invalidate(accountId, RUN_END_GROUPS)
         notify({ ...finishMessage(current), tag })
       }
     },

@@ -1,5 +1,6 @@
 import type { OperationId } from '@contract/catalog'
 import type { ListOperationId } from '@/data/useOperationList'
+import type { ResourceRow } from '@/composables/resourceActions'
 import type { RowSelection } from '@/composables/rowSelection'
 import type { ResourceDef } from '@/resources'
 import type { TableColumn } from './columns'
@@ -34,4 +35,10 @@ export interface ResourceTableProps {
   extraQuery?: Record<string, string>
   /** More columns, after the registry's, drawn by the page (slots `cell-<key>`, `header-<key>`). */
   extraColumns?: readonly TableColumn[]
+  /**
+   * Rows of the service's answer that the page's own rule leaves out (a due filter's finding that
+   * an exception paused), and how many the whole list leaves out (null while not known): the
+   * total said is the service's less those; the pages stay the service's.
+   */
+  leaveOut?: { test: (row: ResourceRow) => boolean; count: number | null }
 }
