@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { operations } from '@contract/catalog/index'
 import { isRelease, type Release } from '@contract/releases'
 import { domains } from './domains/index'
+import { servedFeeds } from './domains/intel/serve'
 import { SandboxEngine, type EngineParts } from './engine/engine'
 import type { Faults } from './engine/faults'
 import type { SeedScale } from './types'
@@ -141,7 +142,11 @@ export async function startSandboxWith(
   )
   engine.start()
 
+  // The exploit-intelligence feeds (public addresses, no API key; domains/intel/feeds.ts), made
+  // once from the seed and the day the sandbox started.
+  const feeds = servedFeeds(options.seed ?? DEFAULT_SEED, engine.clock.now())
   const server: Server = createServer((req, res) => {
+    if (feeds.answer(req, res)) return
     void engine.handle(req, res)
   })
   server.keepAliveTimeout = 5_000
