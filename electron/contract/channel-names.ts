@@ -83,6 +83,8 @@ export const CHANNEL_NAMES = [
   'since.reviewed',
   'remediation.get',
   'remediation.set',
+  'intel.packs',
+  'intel.import',
   'trends.daily',
 ] as const
 

@@ -9,6 +9,7 @@ import { csvInputs, type CsvEvents, type CsvOutputs } from './csv'
 import { trendsInputs, type TrendsOutputs } from './trends'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
+import { intelInputs, type IntelOutputs } from './intel/packs'
 import { DUE_NOTIFICATION_KINDS, remediationInputs, type RemediationOutputs } from './remediation'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { pciEvidenceInputs, type PciEvidenceOutputs } from './pci-evidence'
@@ -156,6 +157,7 @@ export const channelInputs = {
   ...remediationInputs,
   ...trendsInputs,
   ...pciEvidenceInputs,
+  ...intelInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -172,7 +174,8 @@ export interface ChannelOutputs
     SinceOutputs,
     RemediationOutputs,
     TrendsOutputs,
-    PciEvidenceOutputs {
+    PciEvidenceOutputs,
+    IntelOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -29,6 +29,7 @@ import { CacheStore } from './offline/cache-store'
 import { DueCheck } from './notifications/due-check'
 import { NotificationWatcher } from './notifications/watcher'
 import { RemediationRepo } from './store/remediation-repo'
+import { PacksRepo } from './intel/packs-repo'
 import { ConnectivityMonitor } from './offline/connectivity'
 import { RoutedOutbox } from './offline/outbox-routed'
 import { readCacheMaxBytes } from './offline/settings'
@@ -269,6 +270,7 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
     }),
     remediation,
     dailyTotals,
+    packs: new PacksRepo(db),
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated

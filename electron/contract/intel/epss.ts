@@ -57,7 +57,8 @@ export function parseEpssScores(
   const scores = new Map<string, EpssScore>()
   for (let i = 2; i < lines.length; i++) {
     const fields = lines[i]!.split(',')
-    if (fields.length !== 3) return refuse(i + 1, `has ${fields.length} fields, not 3`)
+    if (fields.length !== 3)
+      return refuse(i + 1, `has ${fields.length} field${fields.length === 1 ? '' : 's'}, not 3`)
     const [cve, e, p] = fields as [string, string, string]
     if (!CVE_ID.test(cve))
       return refuse(i + 1, `does not start with a CVE identifier (${cve.slice(0, 40)})`)

@@ -119,6 +119,15 @@ export async function readOpenedText(
   maxBytes: number,
   tooLarge: () => AppFailure,
 ): Promise<string> {
+  return (await readOpenedBytes(handle, maxBytes, tooLarge)).toString('utf8')
+}
+
+/** The bytes of an opened file, refusing (`tooLarge`) once more than `maxBytes` have been read. */
+export async function readOpenedBytes(
+  handle: fsp.FileHandle,
+  maxBytes: number,
+  tooLarge: () => AppFailure,
+): Promise<Buffer> {
   const chunks: Buffer[] = []
   let size = 0
   for (;;) {
@@ -129,7 +138,7 @@ export async function readOpenedText(
     if (size > maxBytes) throw tooLarge()
     chunks.push(buffer.subarray(0, bytesRead))
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 /** The refusal when a file ScanDesk creates would land outside the folder that was judged. */

@@ -32,7 +32,10 @@ export interface NotSaved {
 }
 
 /** Where ScanDesk suggests saving an account's files: its download folder, else the user's. */
-export function saveFolderOf(deps: SaveTargetDeps, accountId: string): string {
+export function saveFolderOf(
+  deps: { host: Pick<HostServices, 'userFolders'>; folders: Pick<DownloadFolders, 'get'> },
+  accountId: string,
+): string {
   return deps.folders.get(accountId) ?? deps.host.userFolders?.()[0] ?? os.homedir()
 }
 

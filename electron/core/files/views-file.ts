@@ -1,10 +1,10 @@
 import path from 'node:path'
 import type { SavedViewsFile } from '@contract/views'
-import { AppFailure, fail } from '@contract/errors'
-import { refuseRendererPath, type DownloadFolders, type HostMode } from '../exports/folders'
+import { AppFailure } from '@contract/errors'
+import type { DownloadFolders, HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
 import { writeAtomically } from './atomic-write'
-import { openJudged, readOpenedText } from './confined'
+import { readChosenFile } from './chosen-file'
 import { safeFileName } from './names'
 import { chooseSaveTarget, saveFolderOf } from './save-target'
 
@@ -69,36 +69,12 @@ export class ViewFiles {
     accountId: string
     path?: string
   }): Promise<{ read: true; text: string } | { read: false; suggestedFolder?: string }> {
-    const { deps } = this
-    refuseRendererPath(deps.mode, req.path, 'file', 'views file')
-    let shown: string
-    let real: string
-    if (req.path === undefined) {
-      if (deps.mode === 'browser') return { read: false, suggestedFolder: this.home(req.accountId) }
-      const picked = await deps.host.pickFile('Choose a saved views file to import', 'any')
-      if (!picked) return { read: false }
-      shown = picked
-      real = await deps.folders.checkPicked(picked, 'views file')
-    } else {
-      shown = req.path
-      real = await deps.folders.checkTyped(req.accountId, req.path, 'views file')
-    }
-    // Read from the file opened where it was judged to be (a link swapped in since is refused).
-    const { handle, stat } = await openJudged(real, shown).catch((err: unknown) => {
-      if (err instanceof AppFailure && err.error.code === 'FILE_NOT_FOUND')
-        fail('NOT_FOUND', `There is no file at ${shown}.`)
-      throw err
+    const chosen = await readChosenFile(this.deps, req, {
+      what: 'views file',
+      pickTitle: 'Choose a saved views file to import',
+      maxBytes: MAX_VIEWS_FILE_BYTES,
+      tooLarge: 'This file is larger than 1 MiB: it is not a views file. Nothing was imported.',
     })
-    const tooLarge = () =>
-      new AppFailure({
-        code: 'TOO_LARGE',
-        message: 'This file is larger than 1 MiB: it is not a views file. Nothing was imported.',
-      })
-    try {
-      if (stat.size > MAX_VIEWS_FILE_BYTES) throw tooLarge()
-      return { read: true, text: await readOpenedText(handle, MAX_VIEWS_FILE_BYTES, tooLarge) }
-    } finally {
-      await handle.close().catch(() => undefined)
-    }
+    return chosen.read ? { read: true, text: chosen.bytes.toString('utf8') } : chosen
   }
 }

@@ -19,6 +19,7 @@ import type { SnapshotsRepo } from '../store/snapshots-repo'
 import type { RemediationRepo } from '../store/remediation-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 import type { DailyTotals } from '../trends/daily'
+import type { PacksRepo } from '../intel/packs-repo'
 
 /** Everything the handler modules share (built once by createCore). */
 export interface HandlerContext {
@@ -60,4 +61,6 @@ export interface HandlerContext {
   remediation: RemediationRepo
   /** The account's open findings recorded once a day. */
   dailyTotals: DailyTotals
+  /** The exploit-intelligence packs (KEV, EPSS): public data, one set for the app. */
+  packs: PacksRepo
 }

@@ -15,6 +15,7 @@ import { settingsHandlers } from './settings'
 import { sinceHandlers } from './since'
 import { trendsHandlers } from './trends'
 import { viewsHandlers } from './views'
+import { intelHandlers } from './intel'
 import { remediationHandlers } from './remediation'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
@@ -37,5 +38,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...sinceHandlers(ctx.since, ctx),
     ...remediationHandlers(ctx.remediation, (id) => ctx.accountsRepo.get(id) !== undefined),
     ...trendsHandlers(ctx.dailyTotals, ctx),
+    ...intelHandlers(ctx),
   }
 }

@@ -293,6 +293,32 @@ export function rowsAt(version: number): Record<string, Row[]> {
     })
   }
   if (version >= 18) rows.dashboard_left = [{ account_id: 'acc-1', left_at: T2, until: T1 }]
+  if (version >= 19) {
+    rows.intel_packs = [
+      {
+        id: 1,
+        feed: 'kev',
+        edition: '2026.11.30',
+        published: T1,
+        sha256: 'a'.repeat(64),
+        bytes: 1200,
+        entries: 1,
+        imported_at: T2,
+        source: '/home/me/known_exploited_vulnerabilities.json',
+      },
+    ]
+    rows.intel_kev = [
+      {
+        pack_id: 1,
+        cve: 'CVE-2021-44228',
+        date_added: '2021-12-10',
+        due_date: '2021-12-24',
+        ransomware: 1,
+        name: 'Apache Log4j2 Remote Code Execution Vulnerability',
+      },
+    ]
+    rows.intel_epss = []
+  }
   return rows
 }
 
