@@ -46,6 +46,8 @@ export interface SandboxUser {
   password: string
   role: string
   twoFactor: 'none' | 'app' | 'sms'
+  /** Who they are in the demo data, in words (the demo's account panel says it). */
+  about: string
 }
 
 /** A started sandbox. */
@@ -78,18 +80,35 @@ export const DEMO_USERS: readonly SandboxUser[] = [
     password: 'sandbox-password',
     role: 'analyst',
     twoFactor: 'none',
+    about: 'analyst of Acme Payments',
   },
   {
     username: 'demo@sandbox.test',
     password: 'sandbox-password',
     role: 'administrator',
     twoFactor: 'none',
+    about: 'administrator of Acme Payments (the demo signs in as it)',
+  },
+  {
+    username: 'manager@sandbox.test',
+    password: 'sandbox-password',
+    role: 'manager',
+    twoFactor: 'none',
+    about: 'manager of Acme Payments, may approve SAQs',
   },
   {
     username: 'admin@sandbox.test',
     password: 'sandbox-password',
     role: 'administrator',
     twoFactor: 'app',
+    about: 'administrator who sees every organization',
+  },
+  {
+    username: 'sms@sandbox.test',
+    password: 'sandbox-password',
+    role: 'analyst',
+    twoFactor: 'sms',
+    about: 'analyst of Acme Payments',
   },
 ]
 

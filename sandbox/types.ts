@@ -48,6 +48,8 @@ export interface SandboxRequest {
   /** Null for operations whose catalog auth is 'none'. */
   caller: Caller | null
   headers: Record<string, string | string[] | undefined>
+  /** The address the request came from (the audit log's `ip_address`); absent in unit tests. */
+  remoteAddress?: string
 }
 
 /**
@@ -133,6 +135,11 @@ export interface SandboxDb {
   remove(collection: string, id: string): boolean
   /** Next id for a prefix: `${prefix}-${n}` with n zero-padded to 3 digits (tgt-001, tgt-002, …). */
   nextId(prefix: string): string
+  /**
+   * Marks an id (`exc-007`) as used, so `nextId` never hands it out: seeded history that names a
+   * record no longer there (deleted) keeps naming that one, never a record created later.
+   */
+  reserveId(id: string): void
 }
 
 /** Sessions and access tokens (implemented by the engine; used by the auth and user domains). */
@@ -223,6 +230,16 @@ export interface SandboxDomain {
   upgrade?(ctx: SandboxContext): void
   handlers: Handlers
   tick?(ctx: SandboxContext): void
+  /**
+   * Runs around every catalog operation's handler (after validation and authentication), as a
+   * service's middleware would: the reporting domain records each write in the audit log.
+   * `next` runs the handler (or the next domain's `around`); errors pass through.
+   */
+  around?(
+    req: SandboxRequest,
+    ctx: SandboxContext,
+    next: () => Promise<SandboxResponse>,
+  ): Promise<SandboxResponse>
 }
 
 /** How the generic kinds treat one collection. */

@@ -139,6 +139,9 @@ export const channelInputs = {
   'accounts.remove': z.strictObject({ accountId }),
   'accounts.setActive': z.strictObject({ accountId }),
   'demo.start': z.strictObject({}),
+  'demo.users': z.strictObject({}),
+  /** Adds another user of the demo service as an account (main signs in with the demo's password). */
+  'demo.addUser': z.strictObject({ username: z.string().trim().min(3).max(254) }),
   'settings.get': z.strictObject({}),
   'settings.set': settingsInput,
   ...filesInputs,
@@ -180,8 +183,19 @@ export interface ChannelOutputs
   'accounts.remove': { removed: true }
   'accounts.setActive': AccountList
   'demo.start': AccountView
+  'demo.users': DemoDirectory | null
+  'demo.addUser': SignInOutcome
   'settings.get': Settings
   'settings.set': Settings
+}
+
+/**
+ * The demo service's address and its users besides the demo's own, for the account panel (null
+ * without a demo account). Passwords stay in main: `demo.addUser` signs in with them.
+ */
+export interface DemoDirectory {
+  baseUrl: string
+  users: { username: string; about: string; twoFactor: 'none' | 'app' | 'sms' }[]
 }
 
 /** The account list with the active account. */

@@ -159,6 +159,18 @@ export interface FileCheck {
   message: string
 }
 
+/**
+ * Browser mode's offer of download folders (files.folderChoices): the folders chosen before that a
+ * typed path of this account may use (most recent first), and the names (names only) of the home
+ * folder's subfolders. The desktop app has the OS dialog instead.
+ */
+export interface FolderChoices {
+  /** The home folder (its real path): `homeFolders` are its subfolders. */
+  home: string
+  recent: string[]
+  homeFolders: string[]
+}
+
 /** Inputs of the files channels. */
 export const filesInputs = {
   'exports.list': z.strictObject({ accountId }),
@@ -174,6 +186,7 @@ export const filesInputs = {
   'exports.dismiss': z.strictObject({ jobId: localId }),
   'files.getFolder': z.strictObject({ accountId }),
   'files.setFolder': z.strictObject({ accountId, folder: absolutePath.optional() }),
+  'files.folderChoices': z.strictObject({ accountId }),
   'library.list': z.strictObject({
     accountId: accountId.optional(),
     search: z.string().max(200).optional(),
@@ -228,14 +241,32 @@ export interface AuditBundleFile {
   afterApproval: boolean | null
 }
 
+/** The audit events of one SAQ's period in a bundle (asked with `auditEvents`). */
+export interface AuditBundleEvents {
+  saqId: string
+  saqName: string
+  /** The file's path in the bundle, or null when the period holds no event (`note` says why). */
+  path: string | null
+  events: number
+  from: string | null
+  /** The period's end: the approval's own event (or approval time), or the bundle's making. */
+  to: string
+  ends: 'approval' | 'now'
+  /** The id of the event recording the SAQ's approval, or null when the log has none. */
+  approvalEvent: string | null
+  /** Why there is no file, or what it lacks; null when there is nothing to say. */
+  note: string | null
+}
+
 /**
- * What an audit bundle wrote: one folder (absolute), the manifest's absolute path, and each file
- * (as in SHA256SUMS and the manifest).
+ * What an audit bundle wrote: one folder (absolute), the manifest's absolute path, each file (as
+ * in SHA256SUMS and the manifest) and, when asked for, each SAQ's audit events.
  */
 export interface AuditBundle {
   folder: string
   manifest: string
   files: AuditBundleFile[]
+  auditEvents?: AuditBundleEvents[]
 }
 
 /** Outputs of the files channels. */
@@ -248,6 +279,7 @@ export interface FilesOutputs {
   'exports.dismiss': { dismissed: true }
   'files.getFolder': { folder: string | null }
   'files.setFolder': { folder: string | null }
+  'files.folderChoices': FolderChoices
   'library.list': LedgerEntry[]
   'library.reverify': LedgerEntry
   'library.open': { opened: boolean }

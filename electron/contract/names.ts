@@ -11,6 +11,11 @@ const HIDDEN =
   // eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
   /[\u0000-\u001F\u007F-\u009F\u061C\u180E\u200B\u200E\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/u
 
+/** `text` without its hidden characters, trimmed (to read a name kept before the rule). */
+export function withoutHidden(text: string): string {
+  return text.replace(new RegExp(HIDDEN.source, 'gu'), '').trim()
+}
+
 /** The first hidden character of `text` as `U+XXXX`, or null when there is none. */
 export function hiddenCharacterOf(text: string): string | null {
   const found = HIDDEN.exec(text)
@@ -53,6 +58,25 @@ export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set([
 export function prototypeKeysOf(value: unknown): string[] {
   if (!value || typeof value !== 'object') return []
   return Object.keys(value).filter((k) => PROTOTYPE_KEYS.has(k))
+}
+
+/**
+ * The path of the first prototype key anywhere in `value` (a parsed JSON value: iterative, any
+ * depth), or null.
+ */
+export function prototypeKeyPath(value: unknown): (string | number)[] | null {
+  const stack: [unknown, (string | number)[]][] = [[value, []]]
+  while (stack.length) {
+    const [node, at] = stack.pop()!
+    if (node === null || typeof node !== 'object') continue
+    if (Array.isArray(node)) node.forEach((v, i) => stack.push([v, [...at, i]]))
+    else
+      for (const key of Object.keys(node)) {
+        if (PROTOTYPE_KEYS.has(key)) return [...at, key]
+        stack.push([(node as Record<string, unknown>)[key], [...at, key]])
+      }
+  }
+  return null
 }
 
 /**

@@ -7,14 +7,13 @@ import {
   describeBlockers,
   emptySummaryFields,
   offeredResponses,
-  progressOf,
   saqAnswer,
   saqAnswers,
   SAQ_TEXT_MAX,
-  summaryTable,
   type SaqAnswer,
   type SaqTemplateLike,
 } from './saq'
+import { describeSize, optionalRequirements, progressOf, summaryTable } from './saq-progress'
 
 const template: SaqTemplateLike = {
   responses: ['in_place', 'in_place_ccw', 'not_applicable', 'not_in_place'],
@@ -138,16 +137,34 @@ describe('derived facts', () => {
     ).toBe('non_compliant')
   })
 
-  it('counts progress per section; optional requirements count once answered', () => {
+  it('counts required requirements, and optional ones apart, answered or not', () => {
     const answers = byNumber([
       { requirement: '2.2.1', response: 'in_place' },
       { requirement: '2.2.2', response: 'not_applicable' },
       { requirement: '8.5.1', response: 'in_place' },
     ])
     const { sections, overall } = progressOf(template, answers)
-    expect(sections.get('2')).toEqual({ total: 2, answered: 2, incomplete: 1 })
-    expect(sections.get('8')).toEqual({ total: 2, answered: 1, incomplete: 0 })
-    expect(overall).toEqual({ total: 4, answered: 3, incomplete: 1 })
+    const none = { optional: 0, optionalAnswered: 0 }
+    expect(sections.get('2')).toEqual({ total: 2, answered: 2, incomplete: 1, ...none })
+    // the optional 8.5.1 answered moves no required count (issue 36)
+    expect(sections.get('8')).toEqual({
+      total: 1,
+      answered: 0,
+      optional: 1,
+      optionalAnswered: 1,
+      incomplete: 0,
+    })
+    expect(overall).toEqual({
+      total: 3,
+      answered: 2,
+      optional: 1,
+      optionalAnswered: 1,
+      incomplete: 1,
+    })
+    expect(progressOf(template, byNumber([])).overall).toMatchObject({ total: 3, optional: 1 })
+    expect(optionalRequirements(template)).toEqual(['8.5.1'])
+    expect(describeSize(3, 1)).toBe('3 required requirements and 1 optional')
+    expect(describeSize(30, 0)).toBe('30 requirements')
   })
 
   it('summarises answers per section', () => {

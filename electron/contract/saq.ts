@@ -255,69 +255,6 @@ export function complianceOf(
   return exception ? 'compliant_legal_exception' : 'compliant'
 }
 
-/** Progress of one section or of the whole questionnaire. */
-export interface SaqProgress {
-  /** Requirements in scope (all of them; optional ones count once answered). */
-  total: number
-  answered: number
-  /** Answered, but the answer still needs something (explanation, worksheet, allowed choice). */
-  incomplete: number
-}
-
-/** Progress of every section and overall. */
-export function progressOf(
-  template: SaqTemplateLike,
-  answers: ReadonlyMap<string, SaqAnswer>,
-): { sections: Map<string, SaqProgress>; overall: SaqProgress } {
-  const offered = offeredResponses(template)
-  const sections = new Map<string, SaqProgress>()
-  const overall: SaqProgress = { total: 0, answered: 0, incomplete: 0 }
-  for (const section of template.sections) {
-    const p: SaqProgress = { total: 0, answered: 0, incomplete: 0 }
-    for (const r of section.requirements) {
-      const a = answers.get(r.number)
-      if (!r.required && !a) continue
-      p.total++
-      if (!a) continue
-      p.answered++
-      if (answerProblems(a, offered).length) p.incomplete++
-    }
-    sections.set(section.number, p)
-    overall.total += p.total
-    overall.answered += p.answered
-    overall.incomplete += p.incomplete
-  }
-  return { sections, overall }
-}
-
-/** One row of the per-requirement summary table: a principal requirement's answers by choice. */
-export interface SaqSummaryRow {
-  section: string
-  title: string
-  counts: Record<SaqResponse, number>
-  unanswered: number
-}
-
-/** The summary table: per section (principal requirement), how many of each answer. */
-export function summaryTable(
-  template: SaqTemplateLike,
-  answers: ReadonlyMap<string, SaqAnswer>,
-): SaqSummaryRow[] {
-  return template.sections.map((section) => {
-    const counts = Object.fromEntries(SAQ_RESPONSES.map((r) => [r, 0])) as Record<
-      SaqResponse,
-      number
-    >
-    let unanswered = 0
-    for (const r of section.requirements) {
-      const a = answers.get(r.number)
-      if (a) counts[a.response]++
-      else if (r.required) unanswered++
-    }
-    return { section: section.number, title: section.title, counts, unanswered }
-  })
-}
-
 /** What still stands between a questionnaire and its approval (empty = it can be approved). */
 export interface ApprovalBlockers {
   unanswered: string[]

@@ -1,21 +1,26 @@
 import { z } from 'zod'
 import { accountId } from './accounts'
 import { absolutePath } from './files'
+import { keptName, recordRefusingPrototypeKeys } from './names'
 
 /** A saved view's id (made by ScanDesk). */
 const viewId = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a view id')
 
 /** The address words a view keeps: filters by name, `search`, `sort`, `page`, `per_page`. */
-const viewQuery = z
-  .record(
-    z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'is not a list parameter'),
-    z.string().max(500, 'is longer than 500 characters'),
-  )
-  .refine((q) => Object.keys(q).length <= 30, 'has more than 30 parameters')
+const viewQuery = recordRefusingPrototypeKeys(
+  z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'is not a list parameter'),
+  z.string().max(500, 'is longer than 500 characters'),
+).refine((q) => Object.keys(q).length <= 30, 'has more than 30 parameters')
+
+/** The most views an account keeps (checked when the views are saved and when they are read). */
+export const MAX_SAVED_VIEWS = 500
+
+/** A view's name at most. */
+export const MAX_VIEW_NAME = 80
 
 /** What a saved view names: a resource's list with its filters, search, sort, page size, columns. */
 export const savedViewFields = {
-  name: z.string().trim().min(1, 'is empty').max(80, 'is longer than 80 characters'),
+  name: keptName(MAX_VIEW_NAME, 'is empty'),
   /** The registry's key of the list (`vulnerabilities`). */
   resource: z.string().regex(/^[a-z][a-z_]{0,39}$/, 'is not a list'),
   query: viewQuery,
@@ -38,7 +43,12 @@ export const viewNameInput = z.strictObject({ name: savedViewFields.name })
 export const viewNameDraft = z.strictObject({ name: z.string().max(200) })
 
 /** What an account keeps (one sealed draft of kind 'saved-views'). */
-export const savedViewsDocument = z.strictObject({ views: z.array(savedView).max(500) })
+export const savedViewsDocument = z.strictObject({
+  views: z
+    .array(savedView)
+    .max(MAX_SAVED_VIEWS, `holds more than ${MAX_SAVED_VIEWS} views`)
+    .refine((v) => new Set(v.map((x) => x.id)).size === v.length, 'names a view id twice'),
+})
 export type SavedViewsDocument = z.infer<typeof savedViewsDocument>
 
 /** The file of an export: the views without their ids (an import gives them new ones). */
@@ -46,7 +56,9 @@ export const VIEWS_FILE_FORMAT = 'scandesk-saved-views'
 export const savedViewsFile = z.strictObject({
   format: z.literal(VIEWS_FILE_FORMAT),
   version: z.literal(1),
-  views: z.array(z.strictObject(savedViewFields)).max(500),
+  views: z
+    .array(z.strictObject(savedViewFields))
+    .max(MAX_SAVED_VIEWS, `holds more than ${MAX_SAVED_VIEWS} views`),
 })
 export type SavedViewsFile = z.infer<typeof savedViewsFile>
 

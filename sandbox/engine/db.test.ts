@@ -14,6 +14,17 @@ describe('the sandbox store', () => {
     expect(db.nextId('tgt')).toBe('tgt-1000')
   })
 
+  it('never hands out an id marked as used, and never moves a counter back', () => {
+    const db = createDb()
+    db.nextId('exc')
+    db.reserveId('exc-007')
+    db.reserveId('exc-003')
+    db.reserveId('not an id')
+    expect(db.nextId('exc')).toBe('exc-008')
+    db.reserveId('whk-1200')
+    expect(db.nextId('whk')).toBe('whk-1201')
+  })
+
   it('merges updates, answers 404 for missing rows and 409 for a duplicate insert', () => {
     const db = createDb()
     db.insert('t', { id: 'a', type: 't', attributes: { x: 1, y: 2 } })

@@ -90,6 +90,14 @@ export function createDb(initial: SandboxState = emptyState()): EngineDb {
       state.counters[prefix] = n
       return formatId(prefix, n)
     },
+    reserveId(id) {
+      const m = /^([a-z]+)-(\d+)$/.exec(id)
+      if (!m) return
+      const n = Number(m[2])
+      if (n <= (state.counters[m[1]] ?? 0)) return
+      dirty = true
+      state.counters[m[1]] = n
+    },
   }
   return db
 }

@@ -295,7 +295,13 @@ export class SandboxEngine {
 
     const caller = op.auth === 'user' ? this.authenticate(req) : null
     const input = validateInput(op, route.params, queryRecord(url.searchParams), parseJsonBody(raw))
-    const request: SandboxRequest = { op, ...input, caller, headers: req.headers }
+    const request: SandboxRequest = {
+      op,
+      ...input,
+      caller,
+      headers: req.headers,
+      remoteAddress: req.socket.remoteAddress,
+    }
     const answer = await this.run(request)
 
     const answerFaults = { dropMidBody: false, corruptDownloads: false, slowDripMs: 0 }
@@ -328,8 +334,16 @@ export class SandboxEngine {
     return caller
   }
 
+  /** The handler inside every domain's `around` (the first domain's outermost). */
+  private run(req: SandboxRequest): Promise<SandboxResponse> {
+    const layers = this.parts.domains.flatMap((d) => (d.around ? [d.around.bind(d)] : []))
+    const step = (i: number): Promise<SandboxResponse> =>
+      i < layers.length ? layers[i](req, this.ctx, () => step(i + 1)) : this.handler(req)
+    return step(0)
+  }
+
   /** A domain handler for the op id wins; else the generic kind; 'custom' without one is 501. */
-  private async run(req: SandboxRequest): Promise<SandboxResponse> {
+  private async handler(req: SandboxRequest): Promise<SandboxResponse> {
     const handler = this.handlers.get(req.op.id)
     if (handler) return handler(req, this.ctx)
     const spec = req.op.sandbox

@@ -177,9 +177,10 @@ export async function call(
     body?: unknown
     apiKey?: string | null
     raw?: string
+    headers?: Record<string, string>
   } = {},
 ): Promise<TestAnswer> {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...opts.headers }
   if (opts.apiKey !== null) headers['x-api-key'] = opts.apiKey ?? sb.apiKey
   if (opts.token) headers.authorization = `Bearer ${opts.token}`
   if (opts.basic) headers.authorization = `Basic ${opts.basic}`

@@ -25,7 +25,7 @@ const boxOf = (list: Locator, id: string) =>
 
 /** The header's check box: every row on screen. */
 const pageBox = (list: Locator) =>
-  list.getByRole('checkbox', { name: 'Choose every row on this page' })
+  list.getByRole('checkbox', { name: 'Select every row on this page' })
 
 /** A day `days` from today on this computer, as the date field takes it. */
 function dayFromToday(days: number): string {

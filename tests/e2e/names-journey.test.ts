@@ -65,6 +65,22 @@ describe('names where people expect names, on the demo service', () => {
     expect((await scan.innerText()).trim()).not.toMatch(FOREIGN_ID)
   })
 
+  it('says "deleted" beside a record gone since, and records the demo’s own sign-in', async () => {
+    // the newest event is this ScanDesk signing in as the demo user (a write the log records)
+    const all = await openGroupList(page, 'audit')
+    const newest = all.locator('tbody tr').first()
+    await expect.poll(() => newest.innerText(), WAIT).toMatch(/user\.sign_in\s+demo@sandbox\.test/)
+    // the seeded history names a webhook deleted since: its own read answers 404
+    await j.app.goto(page, 'audit?resource_type=webhook')
+    const list = await waitForList(page, 'audit')
+    const gone = list.locator('[data-record-id="whk-004"]').first()
+    await expect.poll(() => gone.innerText(), WAIT).toBe('whk-004 (deleted)')
+    // a webhook that exists is named, linked
+    const named = list.locator('[data-record-id="whk-001"][data-name-state="named"]').first()
+    expect((await named.innerText()).trim()).toBe('SIEM forwarder')
+    expect(bareIds(await namedText(page, list))).toEqual([])
+  })
+
   it('shows a scan’s targets, scanner, schedule and findings as names and counts', async () => {
     const list = await openGroupList(page, 'scans')
     await list

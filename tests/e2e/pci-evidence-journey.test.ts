@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { lastFourQuarters } from '@contract/pci/quarters'
+import { lastTwelveMonthsQuarters } from '@contract/pci/quarters'
 import { monthAgo } from '@contract/pci/requirements'
 import { field, useDemoJourney } from './harness'
 
@@ -74,8 +74,9 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     // Other requirements of the section show no service data.
     expect(await requirement(page, '11.1.1').getByTestId('saq-pci-data').count()).toBe(0)
 
-    // The four quarters, oldest first; the demo's scans ran in the last weeks only.
-    const labels = lastFourQuarters(new Date()).map((q) => q.label)
+    // The five quarters the last twelve months touch, oldest first; the demo's scans ran in the
+    // last weeks only.
+    const labels = lastTwelveMonthsQuarters(new Date()).map((q) => q.label)
     const quarters = data.getByTestId('saq-pci-quarter')
     await expect
       .poll(
@@ -83,7 +84,7 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
         WAIT,
       )
       .toEqual(labels)
-    const current = data.locator(`[data-testid="saq-pci-quarter"][data-quarter="${labels[3]}"]`)
+    const current = data.locator(`[data-testid="saq-pci-quarter"][data-quarter="${labels[4]}"]`)
     await current.getByTestId('saq-pci-run').first().waitFor(WAIT)
     const run = await text(current.getByTestId('saq-pci-run'))
     expect(run).toMatch(/· .+ · PCI (pass|fail)$/)
@@ -107,6 +108,10 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     await field(page, 'saq-signer-title').fill('Head of Compliance')
     await page.getByTestId('saq-attest-date').fill('2030-01-15')
     await page.getByTestId('saq-approve').click()
+    // The question says the approved PDF will list the attached file (issue 36 §13).
+    await expect
+      .poll(() => text(page.getByTestId('confirm-dialog')), WAIT)
+      .toContain('The approved PDF lists its 1 evidence file (name, SHA-256, origin).')
     await page.getByTestId('saq-approve-confirm').click()
     await expect.poll(() => text(page.getByTestId('saq-state')), WAIT).toBe('Approved')
 
@@ -134,6 +139,11 @@ describe('PCI requirements backed by scan evidence (issue 20 §3)', () => {
     const copy = readFileSync(join(folder, ...String(evidence.path).split('/')))
     expect(copy.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(createHash('sha256').update(copy).digest('hex')).toBe(sha256)
+    // The approved PDF in the bundle lists that file with its SHA-256 and origin.
+    const pdf = saq.files.find((f: { kind: string }) => f.kind === 'saq')
+    const printed = readFileSync(join(folder, ...String(pdf.path).split('/'))).toString('latin1')
+    expect(printed).toContain('(Appendix C: Evidence files) Tj')
+    expect(printed).toContain(`(SHA-256 ${sha256}) Tj`)
     expect(j.problems).toEqual([])
   }, 180_000)
 })

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -7,7 +8,6 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server'
 import {
   addAccountThroughUi,
   closeContexts,
-  field,
   sharedChromium,
   startBrowserMode,
   type BrowserMode,
@@ -31,13 +31,16 @@ describe('generating, downloading and verifying a report', () => {
   let browser: Browser
   const root = mkdtempSync(join(tmpdir(), 'scandesk-e2e-reports-'))
   const dataDir = join(root, 'data')
-  const downloads = join(root, 'downloads')
+  // browser mode's home: its subfolders are what the first download's folder dialog offers
+  const home = join(root, 'home')
+  const downloads = join(home, 'Reports')
 
   beforeAll(async () => {
     mkdirSync(dataDir)
-    mkdirSync(downloads)
+    for (const d of [downloads, join(home, 'Audits'), join(home, '.cache')])
+      mkdirSync(d, { recursive: true })
     sandbox = await startSandbox({ port: 0, testMode: true, log: () => undefined })
-    app = await startBrowserMode([], { dataDir })
+    app = await startBrowserMode([], { dataDir, env: { HOME: home } })
     browser = await sharedChromium()
   })
 
@@ -68,15 +71,29 @@ describe('generating, downloading and verifying a report', () => {
     sandbox.advanceClock(10_000)
     await expect.poll(() => jobsIn(page, 'ready').count(), { timeout: 30_000 }).toBe(1)
 
-    // 2. download: browser mode asks for a folder once
+    // 2. download: browser mode asks for a folder once, offering the home folder's subfolders
+    //    (by name, hidden ones left out) rather than asking for a typed path
     await jobsIn(page, 'ready').getByTestId('export-download-button').click()
     await page.getByTestId('folder-dialog').waitFor()
-    await field(page, 'folder-input').fill(downloads)
+    const offered = page.getByTestId('folder-choice-home')
+    await expect
+      .poll(() => offered.allInnerTexts(), { timeout: 30_000 })
+      .toEqual(['Audits', 'Reports'])
+    await offered.filter({ hasText: 'Reports' }).click()
     await page.getByTestId('folder-save').click()
     await expect.poll(() => jobsIn(page, 'verified').count(), { timeout: 30_000 }).toBe(1)
     const saved = readdirSync(downloads).filter((f) => f.endsWith('.pdf'))
     expect(saved).toHaveLength(1)
     expect(readdirSync(downloads).some((f) => f.includes('partial'))).toBe(false)
+    // the report's row says Verified with the file's SHA-256 beside it
+    const digest = createHash('sha256')
+      .update(readFileSync(join(downloads, saved[0])))
+      .digest('hex')
+    await page.keyboard.press('Escape')
+    const row = page.locator('[data-testid="row-export"]', { hasText: 'Verified' })
+    await expect
+      .poll(() => row.getByTestId('library-hash-short').getAttribute('title'), { timeout: 30_000 })
+      .toBe(digest)
 
     // 3. the service corrupts bytes: never shown as verified, moved to Quarantine
     sandbox.setFaults({ corruptDownloads: true })
@@ -97,7 +114,7 @@ describe('generating, downloading and verifying a report', () => {
     await page.close()
     await app.stop()
     await sandbox.close()
-    app = await startBrowserMode([], { dataDir })
+    app = await startBrowserMode([], { dataDir, env: { HOME: home } })
     const again = await browser.newPage()
     await app.open(again)
     await app.goto(again, 'library')

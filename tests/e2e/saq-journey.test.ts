@@ -59,7 +59,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     await page.getByTestId('saq-start').click()
     await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#\/saq\/draft\/local-/)
     const draftUrl = page.url()
-    await expect.poll(() => progressText(page), WAIT).toMatch(/^0 of 30 answered/)
+    await expect.poll(() => progressText(page), WAIT).toMatch(/^0 of 30 required answered/)
 
     // 2. the service becomes unreachable; answering goes on (drafts are local)
     j.relay.cut()
@@ -73,13 +73,20 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
       .toContain('Not Applicable needs an explanation')
     await first.locator('textarea').first().fill('Payments are fully outsourced to the PSP.')
     await answerRestInPlace(page)
-    await expect.poll(() => progressText(page), WAIT).toMatch(/^30 of 30 answered/)
+    await expect.poll(() => progressText(page), WAIT).toMatch(/^30 of 30 required answered/)
     expect(await text(page.getByTestId('saq-saved'))).toContain('Saved on this computer')
+    // The section list stays in view while the requirements scroll under it (issue 36).
+    await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight))
+    const listTop = await page.getByTestId('saq-sections').evaluate((n) => {
+      const main = n.closest('main')!.getBoundingClientRect().top
+      return n.getBoundingClientRect().top - main
+    })
+    expect(listTop).toBeGreaterThanOrEqual(0)
 
     // 3. a reload while still offline loses nothing
     await page.goto(draftUrl)
     await page.reload()
-    await expect.poll(() => progressText(page), WAIT).toMatch(/^30 of 30 answered/)
+    await expect.poll(() => progressText(page), WAIT).toMatch(/^30 of 30 required answered/)
     await page.getByTestId('saq-filter-needs-more').click()
     await page.getByTestId('saq-empty').waitFor(WAIT)
     await page.getByTestId('saq-section').first().click()
@@ -101,28 +108,37 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     await expect
       .poll(() => text(page.getByTestId('saq-approve-reason')), WAIT)
       .toBe('Ready to approve.')
-    // The executive summary was never filled: the approval names its empty parts first.
+    // Everything was answered In Place with "the rest of this section", and the executive summary
+    // never filled: the approval names the answers the service's data contradicts (the demo's
+    // external runs fail PCI, its findings are older than a month) and the empty parts first.
     await page.getByTestId('saq-approve').click()
     await expect
       .poll(() => text(page.getByTestId('confirm-where')), WAIT)
       .toContain('Acme compliance')
-    const emptyParts = () =>
-      page.locator('[data-testid="saq-approve-confirm-items"] li').allInnerTexts()
+    const named = () => page.locator('[data-testid="saq-approve-confirm-items"] li').allInnerTexts()
     await expect
-      .poll(emptyParts, WAIT)
-      .toEqual([
-        'Payment channels in scope',
-        'Cardholder data environment',
-        'Third-party service providers',
-      ])
-    // Go back to fill them: the summary tab, the caret in the first empty part.
+      .poll(named, WAIT)
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^6\.3\.3 In Place: the service lists [\d,]+ critical and high/),
+          expect.stringMatching(/^11\.3\.2 In Place: no passing external scan run in \d{4} Q\d/),
+          'Executive summary: Payment channels in scope is empty.',
+          'Executive summary: Cardholder data environment is empty.',
+          'Executive summary: Third-party service providers is empty.',
+        ]),
+      )
+    expect((await named())[0]).toMatch(/^6\.3\.3 In Place/)
+    // Go back to them: the requirements, the caret on the first one named.
     await page.getByTestId('saq-approve-confirm-cancel').click()
-    await waitForFocus(page.locator('[data-testid="saq-channels"] input').first())
+    await waitForFocus(requirement(page, '6.3.3'))
+    await page.locator('#tab-summary').click()
     await page.locator('[data-testid="saq-channels"] label', { hasText: 'E-commerce' }).click()
     await page.locator('#saq-environment').fill('A hosted payment page; no card data on our side.')
     await page.locator('#tab-approve').click()
     await page.getByTestId('saq-approve').click()
-    await expect.poll(emptyParts, WAIT).toEqual(['Third-party service providers'])
+    await expect
+      .poll(async () => (await named()).filter((t) => t.startsWith('Executive summary')), WAIT)
+      .toEqual(['Executive summary: Third-party service providers is empty.'])
     expect(await text(page.getByTestId('saq-approve-confirm'))).toBe('Approve anyway')
     await page.getByTestId('saq-approve-confirm').click()
     await expect.poll(() => text(page.getByTestId('saq-state')), WAIT).toBe('Approved')
@@ -171,7 +187,7 @@ describe('an SAQ from type choice to archived PDF (issue 9)', () => {
     expect(new URL(page.url()).hash).toMatch(/^#\/saq\/saq-\d+$/)
     await expect.poll(() => text(page.getByTestId('saq-name')), WAIT).toBe('Web shop SAQ A 2031')
     expect(await text(page.getByTestId('saq-state'))).toBe('Submitted draft')
-    await expect.poll(() => progressText(page), WAIT).toMatch(/^30 of 30 answered/)
+    await expect.poll(() => progressText(page), WAIT).toMatch(/^30 of 30 required answered/)
     expect(errors).toEqual([])
   }, 240_000)
 })

@@ -83,11 +83,20 @@ describe('the audit bundle with the audit events of the questionnaire’s period
     const after = await clone(other.id, 'Made after the approval')
 
     const from = String(approved.attributes.created_at)
-    const to = String(approved.attributes.approved_at)
+    // The approval's own event is stamped by the service as it records it, at or just after the
+    // SAQ's approved_at: the period ends at that event (issue 36).
+    const approval = (await auditOf(from, new Date(Date.parse(from) + 600_000).toISOString())).find(
+      (e) => e.attributes.action === 'saq.approve' && e.attributes.resource_id === saq.id,
+    )!
+    expect(Date.parse(String(approval.attributes.occurred_at))).toBeGreaterThanOrEqual(
+      Date.parse(String(approved.attributes.approved_at)),
+    )
+    const to = String(approval.attributes.occurred_at)
     const expected = await auditOf(from, to)
     const resources = expected.map((e) => e.attributes.resource_id)
     expect(resources).toEqual(expect.arrayContaining([saq.id, inside.id]))
     expect(resources).not.toContain(after.id)
+    expect(expected.map((e) => e.id)).toContain(approval.id)
 
     const bundle = await t.ok<AuditBundle>('saq.auditBundle', {
       accountId: account.id,
@@ -109,7 +118,12 @@ describe('the audit bundle with the audit events of the questionnaire’s period
       to: new Date(to).toISOString(),
       ends: 'approval',
       events: expected.length,
+      approval_event: approval.id,
+      note: null,
     })
+    expect(bundle.auditEvents).toEqual([
+      expect.objectContaining({ saqId: saq.id, path: part.path, approvalEvent: approval.id }),
+    ])
     expect(entry.files).toContainEqual(
       expect.objectContaining({ path: part.path, kind: 'audit_events', sha256: part.sha256 }),
     )
@@ -120,6 +134,30 @@ describe('the audit bundle with the audit events of the questionnaire’s period
       encoding: 'utf8',
     })
     expect(out).toContain(`${part.path}: OK`)
+  })
+
+  it('writes no empty file for a period the log no longer holds, and says why', async () => {
+    // The seeded approved SAQs were approved most of a year ago; the log holds the last 30 days.
+    const old = (await approvedSaqs()).find(
+      (r) => Date.parse(String(r.attributes.approved_at)) < Date.now() - 200 * 86_400_000,
+    )!
+    const bundle = await t.ok<AuditBundle>('saq.auditBundle', {
+      accountId: account.id,
+      saqIds: [old.id],
+      auditEvents: true,
+    })
+    expect(bundle.files.map((f) => f.kind)).toEqual(['saq'])
+    const sub = fs.readdirSync(bundle.folder).find((n) => n.startsWith(old.id))!
+    expect(fs.readdirSync(path.join(bundle.folder, sub))).not.toContain('audit-events.jsonl')
+    const [events] = bundle.auditEvents!
+    expect(events).toMatchObject({ saqId: old.id, path: null, events: 0 })
+    expect(events.note).toMatch(/audit log begins on \d{4}-\d{2}-\d{2} .*after this period ended/)
+    const manifest = JSON.parse(fs.readFileSync(bundle.manifest, 'utf8'))
+    expect(manifest.saqs[0].audit_events).toMatchObject({
+      path: null,
+      events: 0,
+      note: events.note,
+    })
   })
 
   it('leaves the audit events out unless asked', async () => {

@@ -1,10 +1,12 @@
 // Every catalog operation of the latest release, sent to the real sandbox (all domains) with its
 // catalog example: it must succeed with the documented status and a body its schema accepts,
-// refuse an unknown query parameter (422) and refuse a request without x-api-key (401).
+// refuse an unknown query parameter (422) and refuse a request without x-api-key (401); a write
+// leaves its event in the audit log.
 import { describe, expect, it } from 'vitest'
 import { operations } from '@contract/catalog/index'
 import type { OperationDef } from '@contract/catalog/types'
 import { RELEASES } from '@contract/releases'
+import { actionOf, GROUP_RESOURCE_TYPES } from '../../sandbox/domains/reporting/audit-writes'
 import { createRouter } from '../../sandbox/engine/router'
 import type { RunningSandbox } from '../../sandbox/server'
 import { useSandboxAndCore } from './fixture'
@@ -46,6 +48,18 @@ async function send(
   return fetch(urlOf(sb, op, opts.extraQuery), { method: op.method, headers, body })
 }
 
+/** How many audit events name `action` (read by an administrator who sees every organization). */
+async function eventsOf(sb: RunningSandbox, action: string): Promise<number> {
+  const res = await fetch(`${sb.baseUrl}/v2/audit?per_page=1&action=${action}`, {
+    headers: {
+      'x-api-key': sb.apiKey,
+      authorization: `Bearer ${sb.sessionFor('demo@sandbox.test')}`,
+    },
+  })
+  const body = (await res.json()) as { meta: { pagination: { total_count: number } } }
+  return body.meta.pagination.total_count
+}
+
 describe('catalog coverage against the sandbox', () => {
   const s = useSandboxAndCore({ each: 'none' })
 
@@ -79,6 +93,11 @@ describe('catalog coverage against the sandbox', () => {
     await noKey.arrayBuffer()
     expect(noKey.status, `${op.id} without x-api-key`).toBe(401)
 
+    const audited = op.method !== 'GET' && !op.computeOnly
+    const bulk = op.id.endsWith('.bulk_delete')
+    const action = bulk ? `${GROUP_RESOURCE_TYPES[op.group]}.delete` : actionOf(op.id, op.group)
+    const before = audited ? await eventsOf(s.sandbox, action) : 0
+
     const res = await send(s.sandbox, op, { token })
     const text = op.responseKind === 'json' ? await res.text() : ''
     if (op.responseKind === 'file') await res.arrayBuffer()
@@ -94,6 +113,14 @@ describe('catalog coverage against the sandbox', () => {
     } else {
       expect(res.headers.get('content-disposition'), op.id).toMatch(/^attachment; filename="/)
       expect(Number(res.headers.get('content-length')), op.id).toBeGreaterThan(0)
+    }
+    if (audited) {
+      const touched = bulk
+        ? (JSON.parse(text) as { data: { deleted: string[] } }).data.deleted
+        : [0]
+      expect(await eventsOf(s.sandbox, action), `${op.id} in the audit log as ${action}`).toBe(
+        before + touched.length,
+      )
     }
   })
 })

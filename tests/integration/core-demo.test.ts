@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
-import type { AccountList } from '@contract/channels'
+import type { AccountList, DemoDirectory } from '@contract/channels'
 import type { SignInOutcome } from '@contract/sessions'
 import { MemoryVault } from '../../electron/core/accounts/memory-vault'
 import type { DemoService } from '../../electron/core/index'
@@ -107,6 +107,39 @@ describe('trying the demo service', () => {
       [demoView.id, second.started[0].baseUrl],
       [manager.id, second.started[0].baseUrl],
     ])
+  })
+
+  it('lists the demo’s other users without their password, and adds one in a click', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-demo-'))
+    const demo = demoStarter()
+    const t = await core(dir, new MemoryVault(), demo.start)
+    expect(await t.ok('demo.users')).toBeNull() // no demo account yet
+    const demoView = await t.ok<AccountView>('demo.start')
+    const directory = await t.ok<DemoDirectory>('demo.users')
+    expect(directory.baseUrl).toBe(demoView.baseUrl)
+    expect(directory.users.map((u) => [u.username, u.twoFactor])).toEqual([
+      ['analyst@sandbox.test', 'none'],
+      ['manager@sandbox.test', 'none'],
+      ['admin@sandbox.test', 'app'],
+      ['sms@sandbox.test', 'sms'],
+    ])
+    expect(JSON.stringify(directory)).not.toContain('sandbox-password')
+
+    const analyst = signedIn(
+      await t.ok<SignInOutcome>('demo.addUser', { username: 'analyst@sandbox.test' }),
+    )
+    expect(analyst).toMatchObject({ label: 'Demo analyst', baseUrl: demoView.baseUrl })
+    expect(await whoAmI(t, analyst.id)).toBe('analyst@sandbox.test')
+    // the administrator with an authenticator app: a challenge to finish, nothing stored yet
+    const admin = await t.ok<SignInOutcome>('demo.addUser', { username: 'admin@sandbox.test' })
+    expect(admin.status).toBe('challenge')
+    expect((await t.ok<AccountList>('accounts.list')).accounts).toHaveLength(2)
+    // once added, twice is refused; the demo's own user and strangers are not "other users"
+    expect((await t.err('demo.addUser', { username: 'analyst@sandbox.test' })).message).toMatch(
+      /already/i,
+    )
+    for (const username of ['demo@sandbox.test', 'nobody@sandbox.test'])
+      expect((await t.err('demo.addUser', { username })).code).toBe('NOT_FOUND')
   })
 
   it('says plainly when this build has no demo service', async () => {

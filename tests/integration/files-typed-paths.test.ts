@@ -92,6 +92,13 @@ describe('Electron mode: only the dialogs main opens', () => {
     expect(picks).toHaveLength(2)
   })
 
+  it('files.folderChoices is FORBIDDEN: the desktop app has the OS folder dialog', async () => {
+    fs.mkdirSync(path.join(home, 'Reports'))
+    const err = await t.err('files.folderChoices', { accountId: account.id })
+    expect(err.code).toBe('FORBIDDEN')
+    expect(err.message).toMatch(/folder dialog/)
+  })
+
   it('library.verifyFile with a path is FORBIDDEN; without one main opens the file dialog', async () => {
     const typed = file(home, 'a.pdf')
     const err = await t.err('library.verifyFile', verifyRequest({ path: typed }))
@@ -143,6 +150,24 @@ describe('browser mode: typed paths inside home or the download folders', () => 
     expect(await t.ok('files.setFolder', { accountId: account.id, folder: reports })).toEqual({
       folder: reports,
     })
+  })
+
+  it('files.folderChoices offers the home folder’s subfolders by name, then the folder chosen', async () => {
+    for (const d of ['Reports', 'Audits', '.secret']) fs.mkdirSync(path.join(home, d))
+    fs.writeFileSync(path.join(home, 'Reports', 'inside.pdf'), '%PDF-1.7 x')
+    expect(await t.ok('files.folderChoices', { accountId: account.id })).toEqual({
+      home,
+      recent: [],
+      homeFolders: ['Audits', 'Reports'],
+    })
+    const picked = path.join(home, 'Reports')
+    await t.ok('files.setFolder', { accountId: account.id, folder: picked })
+    expect(await t.ok('files.folderChoices', { accountId: account.id })).toMatchObject({
+      recent: [picked],
+    })
+    // a payload with anything more is refused before any folder is read
+    const extra = await t.err('files.folderChoices', { accountId: account.id, path: home })
+    expect(extra.code).toBe('VALIDATION')
   })
 
   it('a folder inside one of the account’s download folders is taken, even outside home', async () => {

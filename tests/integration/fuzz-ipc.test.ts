@@ -36,6 +36,8 @@ const RUNS = 50
  */
 const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'demo.start',
+  'demo.users',
+  'demo.addUser',
   'accounts.add',
   'accounts.signIn',
   'accounts.signOut',
@@ -100,6 +102,7 @@ function examples(
     'exports.dismiss': { jobId: LOCAL_ID },
     'files.getFolder': { accountId },
     'files.setFolder': { accountId, folder: home },
+    'files.folderChoices': { accountId },
     'library.list': { accountId, search: 'report' },
     'library.reverify': { entryId: LOCAL_ID, mode: 'offline' },
     'library.open': { entryId: LOCAL_ID },

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiCallOutput } from '@contract/channels'
 import type { AuditBundle, LedgerEntry } from '@contract/files'
 import { findingsQuery, monthAgo, pciDataFor } from '@contract/pci/requirements'
+import { startExportCore } from './exports-helpers'
 import { useSandboxAndCore } from './fixture'
 
 const s = useSandboxAndCore({ each: 'exports' })
@@ -157,6 +158,37 @@ describe('PCI evidence from the service’s data', () => {
         query: { cvss_score_min: 7, first_seen_before: line },
       },
     })
+  })
+
+  it('without a download folder asks nothing of the service: NO_FOLDER before the report is generated (issue 36)', async () => {
+    const bare = await startExportCore(s.sandbox, undefined, { noFolder: true })
+    try {
+      const files = async () => {
+        const out = await bare.t.ok<ApiCallOutput>('api.call', {
+          accountId: bare.account.id,
+          op: 'reports.show',
+          input: { path: { id: 'rpt-011' } },
+        })
+        return (out.data as { data: { attributes: { files?: Record<string, unknown> } } }).data
+          .attributes.files
+      }
+      const before = await files()
+      const target = {
+        accountId: bare.account.id,
+        saqKey: 'local-draft-1',
+        saqName: 'Draft SAQ',
+        saqType: 'A-EP',
+        requirement: '11.3.2',
+      }
+      const err = await bare.t.err('saq.evidence.attachReport', { ...target, reportId: 'rpt-011' })
+      expect(err.code).toBe('NO_FOLDER')
+      // rpt-011 was never generated: it still is not (the service was asked nothing).
+      expect(await files()).toEqual(before)
+      expect((await bare.t.err('saq.evidence.attachFindings', target)).code).toBe('NO_FOLDER')
+    } finally {
+      await bare.t.close()
+      fs.rmSync(bare.folder, { recursive: true, force: true })
+    }
   })
 
   it('refuses findings for a requirement the service’s data does not speak to', async () => {

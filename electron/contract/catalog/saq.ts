@@ -13,7 +13,13 @@ import {
   plainListQuery,
   single,
 } from '../schemas/common'
-import { SAQ_COMPLIANCE, saqAnswers, saqAttestation, saqExecutiveSummary } from '../saq'
+import {
+  requirementNumber,
+  SAQ_COMPLIANCE,
+  saqAnswers,
+  saqAttestation,
+  saqExecutiveSummary,
+} from '../saq'
 import { queryFlag } from './notifications'
 import { defineGroup, defineOperation } from './types'
 
@@ -61,6 +67,9 @@ export const saqAttributes = z.looseObject({
   compliance: z.enum(SAQ_COMPLIANCE).nullish(),
   approved_at: dateTime.nullish(),
   approved_by: z.string().nullish(),
+  approval_note: z.string().nullish(),
+  /** The evidence files the approval listed (see saqEvidenceFile). */
+  evidence: z.array(z.looseObject({ requirement: z.string(), name: z.string() })).nullish(),
   cloned_from: z.string().nullish(),
   created_at: dateTime.optional(),
   updated_at: dateTime.optional(),
@@ -72,7 +81,10 @@ export const saqTypeAttributes = z.looseObject({
   name: z.string(),
   description: z.string().nullish(),
   applies_to: z.string().nullish(),
+  /** Every requirement of the type's template, optional ones included. */
   requirements_count: z.number().int(),
+  /** How many of them are optional (decided here; a service that omits it is said as a total). */
+  optional_requirements_count: z.number().int().nullish(),
   template_version: z.string().nullish(),
   /** Short checklist: a merchant fits the type when every line is true. */
   eligibility: z.array(z.string()).optional(),
@@ -125,11 +137,42 @@ export const saqCloneBody = z.strictObject({
   executive_summary: saqExecutiveSummary.optional(),
 })
 
-/** Body of SAQ approve (decided here): final answers to merge before the completeness check. */
+/**
+ * Where an evidence file came from (decided here): the operation and record or query ScanDesk made
+ * it from; absent for a file the assessor attached by hand.
+ */
+export const saqEvidenceOrigin = z.strictObject({
+  operation: z.string().trim().min(1).max(80),
+  resource_id: z.string().trim().max(80).nullish(),
+  query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullish(),
+})
+
+/**
+ * One evidence file the approver had before them (decided here): the interface has no upload, so
+ * the file stays on the assessor's computer and the approval carries its name, SHA-256, size and
+ * origin, which the approved PDF lists (issue 36).
+ */
+export const saqEvidenceFile = z.strictObject({
+  requirement: requirementNumber,
+  name: z.string().trim().min(1).max(255),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex'),
+  size: z.number().int().nonnegative(),
+  origin: saqEvidenceOrigin.nullish(),
+  attached_at: dateTime.optional(),
+})
+/** One evidence file of an approval. */
+export type SaqEvidenceFile = z.infer<typeof saqEvidenceFile>
+
+/**
+ * Body of SAQ approve (decided here): final answers to merge before the completeness check, the
+ * attestation, the evidence files the approval rests on, and a note (ScanDesk records there the
+ * answers approved against its evidence, once the approver confirmed them).
+ */
 export const saqApproveBody = z.strictObject({
   answers: saqAnswers.optional(),
   executive_summary: saqExecutiveSummary.optional(),
   attestation: saqAttestation,
+  evidence: z.array(saqEvidenceFile).max(500).optional(),
   note: description.optional(),
 })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  lastFourQuarters,
+  lastTwelveMonthsQuarters,
   quarterOf,
   quarterlyRuns,
   rescansAfterFailures,
@@ -47,24 +47,30 @@ describe('quarters', () => {
     expect(quarterOf(new Date('2026-04-01T00:00:00Z')).label).toBe('2026 Q2')
   })
 
-  it('counts the last twelve months as the current quarter and the three before, across a year end', () => {
-    expect(lastFourQuarters(new Date('2026-02-10T12:00:00Z')).map((q) => q.label)).toEqual([
+  it('shows the last twelve months in the quarters they touch: this one and the four before it', () => {
+    expect(lastTwelveMonthsQuarters(new Date('2026-02-10T12:00:00Z')).map((q) => q.label)).toEqual([
+      '2025 Q1',
       '2025 Q2',
       '2025 Q3',
       '2025 Q4',
       '2026 Q1',
     ])
-    const [first] = lastFourQuarters(new Date('2026-02-10T12:00:00Z'))
-    expect(first.start).toBe('2025-04-01T00:00:00.000Z')
-    expect(lastFourQuarters(new Date('2026-11-26T10:00:00Z')).map((q) => q.label)).toEqual([
+    const [first] = lastTwelveMonthsQuarters(new Date('2026-02-10T12:00:00Z'))
+    expect(first.start).toBe('2025-01-01T00:00:00.000Z')
+    // December: four quarters that are over, the last of the year before among them (issue 36)
+    expect(lastTwelveMonthsQuarters(new Date('2026-12-02T00:53:00Z')).map((q) => q.label)).toEqual([
+      '2025 Q4',
       '2026 Q1',
       '2026 Q2',
       '2026 Q3',
       '2026 Q4',
     ])
-    expect(lastFourQuarters(new Date('2026-11-26T10:00:00Z'))[3].end).toBe(
+    expect(lastTwelveMonthsQuarters(new Date('2026-11-26T10:00:00Z'))[4].end).toBe(
       '2027-01-01T00:00:00.000Z',
     )
+    // twelve months back from a quarter's first instant is the first instant of the first quarter
+    const [start] = lastTwelveMonthsQuarters(new Date('2026-10-01T00:00:00Z'))
+    expect(start.start).toBe('2025-10-01T00:00:00.000Z')
   })
 })
 
@@ -82,12 +88,13 @@ describe('quarterly runs', () => {
       now,
     )
     expect(quarters.map((q) => [q.label, q.state, q.runs.length])).toEqual([
+      ['2025 Q1', 'gap', 0],
       ['2025 Q2', 'passed', 1],
       ['2025 Q3', 'gap', 2],
       ['2025 Q4', 'gap', 0],
       ['2026 Q1', 'open', 0],
     ])
-    expect(quarters[1].runs.map((r) => r.verdict)).toEqual(['fail', 'unknown'])
+    expect(quarters[2].runs.map((r) => r.verdict)).toEqual(['fail', 'unknown'])
   })
 
   it('puts a run finishing on New Year’s Eve in Q4, one just after midnight in Q1', () => {
@@ -96,15 +103,15 @@ describe('quarterly runs', () => {
       'external',
       now,
     )
-    expect(quarters[2]).toMatchObject({ label: '2025 Q4', state: 'passed' })
-    expect(quarters[3]).toMatchObject({ label: '2026 Q1', state: 'open' })
-    expect(quarters[3].runs).toHaveLength(1)
+    expect(quarters[3]).toMatchObject({ label: '2025 Q4', state: 'passed' })
+    expect(quarters[4]).toMatchObject({ label: '2026 Q1', state: 'open' })
+    expect(quarters[4].runs).toHaveLength(1)
   })
 
   it('leaves out the other scope, runs older than the first quarter and runs after now', () => {
     const quarters = quarterlyRuns(
       [
-        run('2025-03-31T23:00:00Z'),
+        run('2024-12-31T23:00:00Z'),
         run('2025-10-01T10:00:00Z', { scope: 'internal' }),
         run('2026-02-11T10:00:00Z'),
       ],
@@ -112,7 +119,7 @@ describe('quarterly runs', () => {
       now,
     )
     expect(quarters.flatMap((q) => q.runs)).toEqual([])
-    expect(quarters.map((q) => q.state)).toEqual(['gap', 'gap', 'gap', 'open'])
+    expect(quarters.map((q) => q.state)).toEqual(['gap', 'gap', 'gap', 'gap', 'open'])
   })
 
   it('counts a run that has not finished by its start and lists runs oldest first', () => {
@@ -128,8 +135,8 @@ describe('quarterly runs', () => {
       'external',
       now,
     )
-    expect(quarters[3].runs.map((r) => r.status)).toEqual(['running', 'completed'])
-    expect(quarters[3].state).toBe('passed')
+    expect(quarters[4].runs.map((r) => r.status)).toEqual(['running', 'completed'])
+    expect(quarters[4].state).toBe('passed')
   })
 })
 
@@ -159,7 +166,7 @@ describe('rescans after failures', () => {
 
   it('ignores failures before the twelve months', () => {
     const rescans = rescansAfterFailures(
-      [run('2025-03-01T10:00:00Z', { counts: dirty }), run('2025-04-02T10:00:00Z')],
+      [run('2024-12-01T10:00:00Z', { counts: dirty }), run('2025-01-02T10:00:00Z')],
       'external',
       now,
     )

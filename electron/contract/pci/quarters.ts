@@ -3,8 +3,10 @@ import type { PciScope } from './requirements'
 /*
  * The quarterly view of scan runs behind 11.3.1/11.3.2 and the rescans behind 11.3.1.1/11.3.2.1
  * (docs/decisions.md "PCI requirements backed by scan evidence"). Quarters are calendar quarters
- * in UTC (January–March is Q1); "the last twelve months" is the current quarter and the three
- * before it. A run belongs to the quarter in which it finished (started, while it has no end).
+ * in UTC (January–March is Q1); "the last twelve months" are shown in the quarters they touch: the
+ * current quarter and the four before it, so four quarters that are over stand beside the one
+ * still open (issue 36: with only three before it, December showed no quarter of the year before).
+ * A run belongs to the quarter in which it finished (started, while it has no end).
  */
 
 /** Counts by severity of one run, as scans.history gives them. */
@@ -90,23 +92,26 @@ export function quarterOf(at: Date): Quarter {
   return quarterAt(at.getUTCFullYear(), Math.floor(at.getUTCMonth() / 3))
 }
 
-/** The current quarter and the three before it, oldest first (across year ends). */
-export function lastFourQuarters(now: Date): Quarter[] {
+/**
+ * The quarters the last twelve months touch, oldest first (across year ends): the current quarter
+ * and the four before it (twelve months back always falls in the same quarter a year earlier).
+ */
+export function lastTwelveMonthsQuarters(now: Date): Quarter[] {
   const year = now.getUTCFullYear()
   const index = Math.floor(now.getUTCMonth() / 3)
-  return [3, 2, 1, 0].map((back) => {
+  return [4, 3, 2, 1, 0].map((back) => {
     const i = index - back
     return i >= 0 ? quarterAt(year, i) : quarterAt(year - 1, i + 4)
   })
 }
 
 /**
- * The runs of one scope in the last four quarters, per quarter, each with its verdict and each
+ * The runs of one scope in the last twelve months' quarters, per quarter, each with its verdict and each
  * quarter with its state. Runs of another scope, before the first quarter or after `now`, are
  * left out.
  */
 export function quarterlyRuns(runs: readonly PciRun[], scope: PciScope, now: Date): QuarterRuns[] {
-  const quarters = lastFourQuarters(now)
+  const quarters = lastTwelveMonthsQuarters(now)
   const last = quarters.length - 1
   return quarters.map((q, i) => {
     const inside = runs
@@ -130,7 +135,7 @@ export interface Rescan {
 }
 
 /**
- * Each failing run of one scope in the last four quarters with the scan's next run after it
+ * Each failing run of one scope in the last twelve months' quarters with the scan's next run after it
  * (the rescan that shows whether the fixes worked), newest failure first.
  */
 export function rescansAfterFailures(
@@ -138,7 +143,7 @@ export function rescansAfterFailures(
   scope: PciScope,
   now: Date,
 ): Rescan[] {
-  const from = Date.parse(lastFourQuarters(now)[0].start)
+  const from = Date.parse(lastTwelveMonthsQuarters(now)[0].start)
   const byScan = new Map<string, JudgedRun[]>()
   for (const r of runs) {
     if (r.scope !== scope) continue

@@ -1,7 +1,17 @@
 import type { AccountView } from '@contract/accounts'
+import type { DemoDirectory } from '@contract/channels'
 import { fail } from '@contract/errors'
+import type { SignInOutcome } from '@contract/sessions'
 import type { AccountRow } from '../store/accounts-repo'
 import type { AccountService } from './account-service'
+
+/** One user of the demo service, with the public demo password (kept in main). */
+export interface DemoServiceUser {
+  username: string
+  password: string
+  twoFactor: 'none' | 'app' | 'sms'
+  about: string
+}
 
 /** A running embedded sandbox with the demo user's credentials. */
 export interface DemoService {
@@ -9,8 +19,13 @@ export interface DemoService {
   apiKey: string
   username: string
   password: string
+  /** Every demo user of its seed (the demo user among them). */
+  users: readonly DemoServiceUser[]
   close(): Promise<void>
 }
+
+/** Colours of the demo's other users' accounts, in the order of the service's users. */
+const USER_COLORS = ['#16a085', '#e6a23c', '#3366ff', '#d35400', '#9b59b6']
 
 /** The demo account's fixed look. */
 export const DEMO_ACCOUNT = { label: 'Demo service', color: '#7c3aed', release: 'latest' } as const
@@ -52,6 +67,46 @@ export class DemoAccounts {
   /** Before a call to an account of the demo service: makes sure the service runs this run. */
   async ensureFor(row: AccountRow): Promise<void> {
     if (this.needsStart(row)) await this.start()
+  }
+
+  /**
+   * The demo service's address and its other users, for the account panel; null without a demo
+   * account. Starts the service if this run has not (as any call of the demo account would), but
+   * leaves the active account alone.
+   */
+  async directory(): Promise<DemoDirectory | null> {
+    if (!this.accounts.findDemo()) return null
+    const service = await this.running()
+    return {
+      baseUrl: service.baseUrl,
+      users: service.users
+        .filter((u) => u.username !== service.username)
+        .map(({ username, about, twoFactor }) => ({ username, about, twoFactor })),
+    }
+  }
+
+  /**
+   * Adds another user of the demo service as an account of its own, signing in with the demo's
+   * password (which never leaves main): signed in, or a second-factor challenge to finish.
+   */
+  async addUser(username: string): Promise<SignInOutcome> {
+    const demo = this.accounts.findDemo()
+    if (!demo) return fail('NOT_FOUND', 'There is no demo account: try the demo service first.')
+    const service = await this.running()
+    const index = service.users.findIndex((u) => u.username === username.toLowerCase())
+    const user = service.users[index]
+    if (!user || user.username === service.username)
+      return fail('NOT_FOUND', `The demo service has no other user ${username}.`)
+    return this.accounts.add({
+      label: `Demo ${user.username.split('@')[0]}`,
+      color: USER_COLORS[index % USER_COLORS.length],
+      release: demo.release,
+      baseUrl: service.baseUrl,
+      apiKey: service.apiKey,
+      authMethod: 'password',
+      username: user.username,
+      password: user.password,
+    })
   }
 
   /** Stops the demo service if it was started. */

@@ -2,7 +2,7 @@
 // carry it (electron/main/demo.ts for Electron, scripts/browser-cli.ts for browser mode) hand its
 // starter to demoServiceFactory, and a build without it hands none ("Try the demo service" then
 // answers that this build has no demo service).
-import type { DemoService } from '../accounts/demo-account'
+import type { DemoService, DemoServiceUser } from '../accounts/demo-account'
 
 /**
  * The demo user: an administrator of the demo organization without two-factor sign-in, so the
@@ -10,7 +10,7 @@ import type { DemoService } from '../accounts/demo-account'
  */
 export const DEMO_USER = { username: 'demo@sandbox.test', password: 'sandbox-password' }
 
-export type { DemoService }
+export type { DemoService, DemoServiceUser }
 
 /** Options of the demo service. */
 export interface DemoOptions {
@@ -27,7 +27,7 @@ export type DemoServiceFactory = (options?: DemoOptions) => Promise<DemoService>
 export interface DemoSandbox {
   baseUrl: string
   apiKey: string
-  users: readonly { username: string; password: string }[]
+  users: readonly { username: string; password: string; twoFactor?: string; about?: string }[]
   close(): Promise<void>
 }
 
@@ -55,6 +55,12 @@ export function demoServiceFactory(startSandbox: StartDemoSandbox): DemoServiceF
       apiKey: sandbox.apiKey,
       username: user.username,
       password: user.password,
+      users: sandbox.users.map((u) => ({
+        username: u.username,
+        password: u.password,
+        twoFactor: u.twoFactor === 'app' || u.twoFactor === 'sms' ? u.twoFactor : 'none',
+        about: u.about ?? '',
+      })),
       close: () => sandbox.close(),
     }
   }

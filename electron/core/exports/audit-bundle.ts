@@ -7,12 +7,18 @@ import { createHash, randomUUID } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { AppFailure, fail } from '@contract/errors'
-import type { AuditBundle, AuditBundleFile, EvidenceOrigin, LedgerEntry } from '@contract/files'
+import type {
+  AuditBundle,
+  AuditBundleEvents,
+  AuditBundleFile,
+  EvidenceOrigin,
+  LedgerEntry,
+} from '@contract/files'
 import { writeAtomically } from '../files/atomic-write'
 import { MAX_EVIDENCE_BYTES, copyHashed } from '../files/copy'
 import { errnoOf, fileFailure, nodeFileOps } from '../files/fs-ops'
 import { auditBuildingName, auditFolderName, safeFolderName, safeStem } from '../files/names'
-import { writeAuditEvents, type AuditPeriod } from './audit-events-part'
+import { writeAuditEvents } from './audit-events-part'
 import type { FileOps } from './file-ops'
 import { SAQ_RECORDED_DETAIL } from './outcomes'
 import { saqFacts, type AccountFileDeps, type SaqFacts } from './service'
@@ -100,8 +106,9 @@ async function publish(temp: string, root: string, name: string): Promise<string
  * INTEGRITY_FAILED), plus `manifest.json` (each evidence file's attach time, re-point time and
  * whether it came after the approval) and `SHA256SUMS` (for `sha256sum -c`, paths relative to the
  * bundle). With `auditEvents`, each SAQ's folder also holds `audit-events.jsonl`: the account's
- * audit log of the SAQ's period (creation to approval), in SHA256SUMS and the manifest (the file
- * with kind `audit_events`, and the SAQ's `audit_events`: path, from, to, ends, events). A draft SAQ
+ * audit log of the SAQ's period (creation to its approval's own event), in SHA256SUMS and the
+ * manifest (the file with kind `audit_events`, and the SAQ's `audit_events`: path, from, to, ends,
+ * events, approval_event, note); a period without events has no file and a note why. A draft SAQ
  * is refused before anything is written. Everything is written into
  * `SAQ/.Audit <date time>.<random>.building` and renamed to its final name once SHA256SUMS is
  * on disk; on any failure that folder is removed. The PDFs are recorded in the ledger.
@@ -132,7 +139,7 @@ export async function buildAuditBundle(
   }
   const files: BundleFile[] = []
   const pdfs: { facts: SaqFacts; file: BundleFile; name: string }[] = []
-  const periods = new Map<string, AuditPeriod & { path: string; events: number }>()
+  const periods = new Map<string, AuditBundleEvents>()
   try {
     for (const saq of facts) {
       const sub = path.join(building, safeStem(`${saq.id} - ${saq.name}`, 120))
@@ -168,19 +175,28 @@ export async function buildAuditBundle(
         files.push(await copyEvidence(building, sub, saq, evidence))
       if (options.auditEvents) {
         const part = await writeAuditEvents(client, sub, saq, now)
-        const at = relative(building, part.file)
-        periods.set(saq.id, { path: at, ...part.period, events: part.events })
-        files.push({
-          path: at,
-          size: part.size,
-          sha256: part.sha256,
+        const at = part.file === null ? null : relative(building, part.file)
+        periods.set(saq.id, {
           saqId: saq.id,
-          kind: 'audit_events',
-          requirement: null,
-          attachedAt: null,
-          linkedAt: null,
-          afterApproval: null,
+          saqName: saq.name,
+          path: at,
+          events: part.events,
+          ...part.period,
+          approvalEvent: part.approvalEvent,
+          note: part.note,
         })
+        if (at !== null && part.sha256 !== null)
+          files.push({
+            path: at,
+            size: part.size,
+            sha256: part.sha256,
+            saqId: saq.id,
+            kind: 'audit_events',
+            requirement: null,
+            attachedAt: null,
+            linkedAt: null,
+            afterApproval: null,
+          })
       }
     }
     const manifest = {
@@ -218,7 +234,7 @@ export async function buildAuditBundle(
                 }
               : null,
           })),
-          ...(periods.has(f.id) ? { audit_events: periods.get(f.id) } : {}),
+          ...(periods.has(f.id) ? { audit_events: manifestEvents(periods.get(f.id)!) } : {}),
         }
       }),
     }
@@ -270,10 +286,28 @@ export async function buildAuditBundle(
         attachedAt,
         afterApproval,
       })),
+      ...(options.auditEvents ? { auditEvents: [...periods.values()] } : {}),
     }
   } catch (err) {
     await fsp.rm(building, { recursive: true, force: true })
     throw err
+  }
+}
+
+/**
+ * An SAQ's audit events as the manifest describes them: the file (null when the period held no
+ * event), the period, how it ends, how many events, the approval's own event and, where there is
+ * something to say (no file, no approval event), why.
+ */
+function manifestEvents(p: AuditBundleEvents) {
+  return {
+    path: p.path,
+    from: p.from,
+    to: p.to,
+    ends: p.ends,
+    events: p.events,
+    approval_event: p.approvalEvent,
+    note: p.note,
   }
 }
 

@@ -159,6 +159,11 @@ export class DownloadFolders {
     return real
   }
 
+  /** The user's home folder (the first of the user's own folders). */
+  homeFolder(): string {
+    return this.userFolders()[0] ?? os.homedir()
+  }
+
   /** The account's download folder, or null when none was chosen. */
   get(accountId: string): string | null {
     const value = this.settings.get<unknown>(folderKey(accountId), null)

@@ -84,7 +84,8 @@ function record(
 }
 
 /**
- * A report's PDF as the requirement's evidence: asked to be generated when it is not, polled
+ * A report's PDF as the requirement's evidence: the account's folder checked first (NO_FOLDER
+ * before anything is asked of the service), then asked to be generated when it is not, polled
  * with backoff until ready, downloaded (hashed as it arrives) into
  * `<account folder>/SAQ/Evidence/<saq>/<requirement>/`, then verified with the service. A digest
  * the service does not confirm removes the file and fails with INTEGRITY_FAILED; nothing is
@@ -94,6 +95,9 @@ export async function attachVerifiedReport(
   deps: PciEvidenceDeps,
   t: PciEvidenceTarget & { reportId: string },
 ): Promise<LedgerEntry> {
+  // The folder first: without one nothing is asked of the service (issue 36: the report was
+  // generated, then the attach failed for want of a folder).
+  const folder = await evidenceFolder(deps, t)
   const client = await deps.clientFor(t.accountId)
   const name = await documentName(client, 'report', t.reportId)
   let status = await requestGeneration(client, 'report', t.reportId, 'pdf')
@@ -108,7 +112,6 @@ export async function attachVerifiedReport(
     else if (state.status === 'not_generated')
       await requestGeneration(client, 'report', t.reportId, 'pdf')
   }
-  const folder = await evidenceFolder(deps, t)
   const file = await deps.files.downloadToFolder({
     client,
     opId: 'reports.download',
@@ -161,10 +164,10 @@ export async function attachFindingsCsv(
     fail('VALIDATION', `Requirement ${t.requirement} has no findings that speak to it.`, {
       fieldErrors: { requirement: ['has no findings mapped to it'] },
     })
+  const folder = await evidenceFolder(deps, t)
   const query = findingsQuery(data, deps.now())
   const client = await deps.clientFor(t.accountId)
   const csv = await listCsv(client, 'vulnerabilities.list', query)
-  const folder = await evidenceFolder(deps, t)
   const date = deps.now().toISOString().slice(0, 10)
   const written = await writeAtomically(
     folder,

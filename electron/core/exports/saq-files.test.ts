@@ -4,6 +4,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { LedgerEntry } from '@contract/files'
 import { headlessHost } from '../host'
+import { AccountsRepo } from '../store/accounts-repo'
+import { accountRow } from '../store/test-account'
 import { Library } from './library'
 import {
   answerPick,
@@ -48,6 +50,15 @@ describe('attaching evidence', () => {
       path: path.join(folder, 'SAQ', 'Evidence', 'draft-1', '8.3.1', 'rules.conf'),
     })
     expect(changed).toEqual(['acc-1'])
+  })
+
+  it('without a download folder refuses before the file dialog opens (issue 36)', async () => {
+    new AccountsRepo(db).insert(accountRow({ id: 'acc-2' }))
+    answerPick(source('rules.conf', 'deny all'))
+    expect(await appError(saq.attach(request({ accountId: 'acc-2' }), 'electron'))).toMatchObject({
+      code: 'NO_FOLDER',
+    })
+    expect(picked).toEqual([])
   })
 
   it('Electron refuses a path from the renderer; browser mode requires one', async () => {

@@ -71,8 +71,11 @@ export class SaqFiles {
    */
   async attach(req: AttachRequest, mode: HostMode): Promise<LedgerEntry | null> {
     let source: string | null
+    let base: string
     if (mode === 'electron') {
       refuseRendererPath(mode, req.path, 'file', 'evidence file')
+      // The account's folder before the dialog: none for a copy that has nowhere to go.
+      base = await this.accountFolder(req.accountId)
       const picked = await this.deps.host.pickFile(
         `Choose evidence for requirement ${req.requirement} of “${req.saqName}”`,
         'any',
@@ -88,8 +91,8 @@ export class SaqFiles {
       source = await this.deps.folders.checkTyped(req.accountId, req.path, 'evidence file')
       // A link named as the evidence is refused (the copy records the file the user named).
       await checkSourceFile(path.resolve(req.path), MAX_EVIDENCE_BYTES)
+      base = await this.accountFolder(req.accountId)
     }
-    const base = await this.accountFolder(req.accountId)
     const folder = await ensureRealFolders(
       base,
       [SAQ_FOLDER, EVIDENCE_FOLDER, safeFolderName(req.saqKey), safeFolderName(req.requirement)],

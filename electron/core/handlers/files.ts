@@ -1,5 +1,7 @@
 import type { HandlerTable } from './dispatch'
 import type { HandlerContext } from './context'
+import { fail } from '@contract/errors'
+import { folderChoices } from '../exports/folder-choices'
 import { checkFolder, refuseRendererPath } from '../exports/folders'
 
 type ExportChannels =
@@ -31,10 +33,10 @@ export function exportHandlers(ctx: HandlerContext): Pick<HandlerTable, ExportCh
   }
 }
 
-/** files.getFolder / files.setFolder: each account's download folder. */
+/** files.getFolder / files.setFolder / files.folderChoices: each account's download folder. */
 export function folderHandlers(
   ctx: HandlerContext,
-): Pick<HandlerTable, 'files.getFolder' | 'files.setFolder'> {
+): Pick<HandlerTable, 'files.getFolder' | 'files.setFolder' | 'files.folderChoices'> {
   const folders = ctx.exports.folders
   return {
     'files.getFolder': async ({ accountId }) => {
@@ -60,6 +62,14 @@ export function folderHandlers(
       await folders.refuseOwn(real, 'download folder')
       folders.set(accountId, real)
       return { folder: real }
+    },
+    // Browser mode only: the desktop app chooses folders in the OS dialog (files.setFolder).
+    'files.folderChoices': async ({ accountId }) => {
+      ctx.accounts.row(accountId)
+      if (ctx.mode !== 'browser')
+        fail('FORBIDDEN', 'The desktop app chooses folders in the system’s folder dialog.')
+      const ids = ctx.accountsRepo.list().map((a) => a.id)
+      return folderChoices(folders, accountId, ids)
     },
   }
 }

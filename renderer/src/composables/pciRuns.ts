@@ -1,7 +1,8 @@
 import { useQuery } from '@pinia/colada'
 import { computed, toValue, type MaybeRefOrGetter } from 'vue'
 import type { InputOf } from '@contract/catalog'
-import { lastFourQuarters, type PciRun } from '@contract/pci/quarters'
+import { lastTwelveMonthsQuarters, type PciRun, type Quarter } from '@contract/pci/quarters'
+import type { PciScope } from '@contract/pci/requirements'
 import { runsOfScan, scansThatRan, scopesOfScanners, type ServiceRow } from '@contract/pci/runs'
 import { rowsOf, type Collection } from '@/data/envelope'
 import { toAppError, type OperationError } from '@/data/errors'
@@ -11,11 +12,22 @@ import type { ListOperationId } from '@/data/useOperationList'
 import { operationInRelease } from '@/stores/scope'
 import { useAppStore } from '@/stores/app'
 
+/** One scan of the account with the scope its scanner gives it (null: neither). */
+export interface PciScan {
+  id: string
+  name: string
+  scope: PciScope | null
+  /** Its latest start is in the period (or just before it): its history was read. */
+  ran: boolean
+}
+
 /** The runs behind the PCI requirements, read for one account. */
 export interface PciRunsAnswer {
   runs: PciRun[]
   /** Scans with runs in the period that count for neither scope (no scanner, or not listed). */
   unclassified: string[]
+  /** Every scan of the account and its scope (a report's scope is its scan's). */
+  scans: PciScan[]
   /** Some answer came from the offline copy; the oldest copy's time. */
   fromCache: boolean
   fetchedAt: string | null
@@ -29,10 +41,11 @@ type Row = ServiceRow
 
 /**
  * Reads the account's scanners (their app type gives a scan's scope), its scans, and the history
- * of every scan that ran since the first of the last four quarters: one request per scan, at most
- * PCI_SCANS_MAX of them (then it says so). From the offline copy when offline, like every read.
+ * of every scan that ran since the first of the last twelve months' quarters: one request per
+ * scan, at most PCI_SCANS_MAX of them (then it says so). From the offline copy when offline, like
+ * every read. The approval's check reads them afresh with it.
  */
-async function readRuns(
+export async function readPciRuns(
   accountId: string,
   release: Parameters<typeof operationInRelease>[1],
   now: Date,
@@ -61,8 +74,16 @@ async function readRuns(
     return out
   }
   const scopeOf = scopesOfScanners(await all('scanners.list'))
-  const from = Date.parse(lastFourQuarters(now)[0].start)
-  const ran = scansThatRan(await all('scans.list'), from)
+  const from = Date.parse(lastTwelveMonthsQuarters(now)[0].start)
+  const every = await all('scans.list')
+  const ran = scansThatRan(every, from)
+  const ranIds = new Set(ran.map((s) => s.id))
+  const scans: PciScan[] = every.map((s) => ({
+    id: s.id,
+    name: String(s.attributes.name ?? s.id),
+    scope: scopeOf.get(String(s.attributes.scanner_id)) ?? null,
+    ran: ranIds.has(s.id),
+  }))
   if (ran.length > PCI_SCANS_MAX)
     throw new Error(
       `The account has ${ran.length} scans that ran in the last twelve months, more than the ${PCI_SCANS_MAX} whose runs ScanDesk reads here.`,
@@ -82,7 +103,7 @@ async function readRuns(
     if (found) runs.push(...found)
     else unclassified.push(String(scan.attributes.name ?? scan.id))
   }
-  return { runs, unclassified, fromCache, fetchedAt }
+  return { runs, unclassified, scans, fromCache, fetchedAt }
 }
 
 /**
@@ -90,15 +111,15 @@ async function readRuns(
  * was last asked with for 5 minutes after its last reader left, and a closure made in the
  * composable would keep that reader's component alive with it (as readOptions in useOperation).
  */
-function runsQuery(accountId: string | null, release: Parameters<typeof readRuns>[1]) {
+function runsQuery(accountId: string | null, release: Parameters<typeof readPciRuns>[1]) {
   return ({ signal }: { signal: AbortSignal }) => {
     if (accountId === null) throw new Error('read held back')
-    return readRuns(accountId, release, new Date(), signal)
+    return readPciRuns(accountId, release, new Date(), signal)
   }
 }
 
 /**
- * The runs of the last four quarters behind 11.3.1/11.3.2 and their rescans, for this window's
+ * The runs of the last twelve months behind 11.3.1/11.3.2 and their rescans, for this window's
  * account; read only while `enabled` (the requirement is on screen), kept like other reads.
  */
 export function usePciRuns(enabled: MaybeRefOrGetter<boolean>) {
@@ -122,4 +143,80 @@ export function usePciRuns(enabled: MaybeRefOrGetter<boolean>) {
       await query.refetch()
     },
   }
+}
+
+/** The most "first seen in this quarter" counts asked for one scope (one request each). */
+export const FIRST_SEEN_MAX = 80
+
+/** Per quarter label: how many findings of the scope's scans were first seen in it. */
+export interface FirstSeenAnswer {
+  counts: Record<string, number>
+  /** Not asked: more scans × quarters than FIRST_SEEN_MAX. */
+  skipped: boolean
+}
+
+/**
+ * For quarters without any run in the service's history: how many findings of the scope's scans
+ * (those whose history was read) were first seen in each. A finding first seen in a quarter was
+ * found by a run in it, so a count above zero says the history does not list every run.
+ */
+async function readFirstSeen(
+  accountId: string,
+  scanIds: readonly string[],
+  quarters: readonly Quarter[],
+  signal: AbortSignal,
+): Promise<FirstSeenAnswer> {
+  const counts: Record<string, number> = {}
+  if (scanIds.length * quarters.length > FIRST_SEEN_MAX) return { counts, skipped: true }
+  for (const q of quarters) {
+    let n = 0
+    for (const scan_id of scanIds) {
+      const query = { scan_id, first_seen_after: q.start, first_seen_before: q.end, per_page: 1 }
+      const answer = await fetchOperation(accountId, 'vulnerabilities.list', { query }, signal)
+      n +=
+        (answer.data as { meta?: { pagination?: { total_count?: number } } }).meta?.pagination
+          ?.total_count ?? 0
+    }
+    counts[q.label] = n
+  }
+  return { counts, skipped: false }
+}
+
+function firstSeenQuery(accountId: string | null, scanIds: string[], quarters: Quarter[]) {
+  return ({ signal }: { signal: AbortSignal }) => {
+    if (accountId === null) throw new Error('read held back')
+    return readFirstSeen(accountId, scanIds, quarters, signal)
+  }
+}
+
+/**
+ * The findings first seen in the quarters of `scope` that the runs' history lists no run in
+ * (`quarters`), for the scans of that scope whose history was read; read once the runs are in.
+ */
+export function useFirstSeenInQuarters(
+  runs: () => PciRunsAnswer | undefined,
+  scope: () => PciScope,
+  quarters: () => Quarter[],
+) {
+  const app = useAppStore()
+  const query = useQuery<FirstSeenAnswer, OperationError>(() => {
+    const accountId = app.accountId
+    const answer = runs()
+    const scanIds = (answer?.scans ?? [])
+      .filter((s) => s.ran && s.scope === scope())
+      .map((s) => s.id)
+    const asked = quarters()
+    return {
+      key: [
+        ...groupKey(accountId ?? '-', 'vulnerabilities'),
+        'vulnerabilities.pci_first_seen',
+        scope(),
+        asked.map((q) => q.label).join(' '),
+        scanIds.join(' '),
+      ],
+      enabled: accountId !== null && !!answer && asked.length > 0 && scanIds.length > 0,
+      query: firstSeenQuery(accountId, scanIds, asked),
+    }
+  })
+  return { data: computed(() => query.data.value) }
 }

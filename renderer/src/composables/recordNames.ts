@@ -16,12 +16,16 @@ export function nameSourceOf(resource: ResourceDef | null | undefined): NameSour
   if (!resource) return null
   if (sources.has(resource.key)) return sources.get(resource.key)!
   const shape = (findOperation(resource.ops.list)?.query as { shape?: object } | undefined)?.shape
+  const show = resource.ops.show ? findOperation(resource.ops.show) : undefined
+  const byId = Object.keys((show?.pathParams as { shape?: object } | undefined)?.shape ?? {})
   const source =
     shape && 'ids' in shape
       ? {
           list: resource.ops.list,
           reads: resource.ops.show ? [resource.ops.show] : [],
           field: resource.titleField,
+          // its own read, when that takes the id alone: a 404 there says the record is deleted
+          ...(show && byId.length === 1 && byId[0] === 'id' ? { confirm: resource.ops.show } : {}),
         }
       : null
   sources.set(resource.key, source)

@@ -24,6 +24,24 @@ export interface EvidenceFor {
   requirement: string
 }
 
+/** What to tell of an SAQ PDF's download once it has ended (null: nothing, it was cancelled). */
+export function pdfOutcome(
+  result: Result<ExportJob>,
+): { type: 'success' | 'info' | 'error'; text: string } | null {
+  if (!result.ok) return { type: 'error', text: result.error.message }
+  const job = result.data
+  if (job.state === 'failed' || job.state === 'mismatch')
+    return { type: 'error', text: job.error?.message ?? 'The download failed.' }
+  if (job.state === 'verified')
+    return { type: 'success', text: `Saved ${job.path ?? 'the PDF'}; its SHA-256 is recorded.` }
+  if (job.state === 'ready')
+    return {
+      type: 'info',
+      text: 'The PDF is ready; it is saved once a download folder is chosen (see the exports tray).',
+    }
+  return null
+}
+
 /**
  * What the SAQ screens ask of main besides the service's operations: the drafts on this
  * computer, evidence files, the PDF download (the reports' downloader, kind 'saq') and the audit
@@ -64,6 +82,15 @@ export function useSaqFiles() {
   /** Forgets a draft. */
   function deleteDraft(key: string): Promise<Result<{ deleted: boolean }>> {
     return withAccount((accountId) => request('drafts.delete', { accountId, kind: 'saq', key }))
+  }
+
+  /**
+   * The account's download folder, asked for in place when there is none (issue 36): true once
+   * there is one, false when the user chose none; a failure to read or save it as its error.
+   */
+  async function ensureFolder(purpose: string): Promise<Result<boolean>> {
+    const answer = await exportsStore.ensureFolder(purpose)
+    return answer.ok ? { ok: true, data: !!answer.data.folder } : answer
   }
 
   /** Attaches a local evidence file to a requirement (null: the file dialog was cancelled). */
@@ -114,29 +141,36 @@ export function useSaqFiles() {
 
   /**
    * Downloads an SAQ's PDF through the reports' downloader (one job in the exports tray): the job
-   * is asked for, and downloaded into the account's SAQ folder as soon as it is ready.
+   * is asked for, downloaded into the account's SAQ folder as soon as it is ready, and answered
+   * once it has ended (saved and recorded, failed, cancelled), so the screen says what happened
+   * rather than that it is on its way (issue 36). A download that waits for a folder answers the
+   * job as it stands.
    */
   async function downloadPdf(saqId: string): Promise<Result<ExportJob>> {
     const started = await exportsStore.generate('saq', saqId, 'pdf')
     if (!started.ok) return started
     const jobId = started.data.id
     const current = () => exportsStore.jobs.find((j) => j.id === jobId) ?? started.data
-    const waiting = (job: ExportJob) => job.state === 'generating' || job.state === 'queued'
-    const ready = waiting(current())
-      ? await new Promise<ExportJob>((resolve) => {
-          const stop = watch(current, (job) => {
-            if (waiting(job)) return
-            stop()
-            resolve(job)
+    const until = (busy: (job: ExportJob) => boolean) =>
+      busy(current())
+        ? new Promise<ExportJob>((resolve) => {
+            const stop = watch(current, (job) => {
+              if (busy(job)) return
+              stop()
+              resolve(job)
+            })
           })
-        })
-      : current()
+        : Promise.resolve(current())
+    const ready = await until((job) => job.state === 'generating' || job.state === 'queued')
     if (ready.state !== 'ready') return { ok: true, data: ready }
     const result = await exportsStore.download(jobId)
-    return result ?? { ok: true, data: ready }
+    if (!result?.ok) return result ?? { ok: true, data: ready }
+    const done = await until((job) => job.state === 'downloading' || job.state === 'verifying')
+    return { ok: true, data: done }
   }
 
   return {
+    ensureFolder,
     listDrafts,
     saveDraft,
     deleteDraft,

@@ -1,17 +1,17 @@
 import { computed, reactive, ref, watch } from 'vue'
+import type { SaqEvidenceFile } from '@contract/catalog/saq'
 import type { AppError } from '@contract/errors'
 import {
   answerProblems,
   approvalBlockers,
   complianceOf,
   offeredResponses,
-  progressOf,
   saqAnswers,
   saqAttestation,
-  summaryTable,
   type AnswerProblem,
   type SaqResponse,
 } from '@contract/saq'
+import { progressOf, summaryTable } from '@contract/saq-progress'
 import { answered } from '@/data/envelope'
 import { useDraft } from '@/data/useDraft'
 import { useOperationCall } from '@/data/useOperationCall'
@@ -178,18 +178,24 @@ export function useSaqFiller(
     rejected.delete(number)
   }
 
-  /** Answers every unanswered requirement of a section In Place (the usual starting point). */
-  function answerRestInPlace(section: string): number {
-    let n = 0
+  /**
+   * Answers every unanswered required requirement of a section In Place (the usual starting
+   * point); the optional ones it leaves unanswered are named in `optionalLeft`.
+   */
+  function answerRestInPlace(section: string): { answered: number; optionalLeft: string[] } {
+    let answered = 0
+    const optionalLeft: string[] = []
     change((d) => {
       const s = d.template.sections.find((x) => x.number === section)
       for (const r of s?.requirements ?? [])
-        if (!d.answers[r.number]) {
+        if (d.answers[r.number]) continue
+        else if (!r.required) optionalLeft.push(r.number)
+        else {
           d.answers[r.number] = { requirement: r.number, response: 'in_place' }
-          n++
+          answered++
         }
     })
-    return n
+    return { answered, optionalLeft }
   }
 
   /** Requirements shown under a filter. */
@@ -294,8 +300,13 @@ export function useSaqFiller(
     return { id: answered(result.data).id }
   }
 
-  /** Approves a submitted SAQ with the draft's final answers and attestation. */
-  async function approve(): Promise<{ ok: true } | { error: AppError } | null> {
+  /**
+   * Approves a submitted SAQ with the draft's final answers and attestation, the evidence files it
+   * rests on (listed in the approved PDF) and a note (what the approver confirmed).
+   */
+  async function approve(
+    extra: { evidence?: SaqEvidenceFile[]; note?: string | null } = {},
+  ): Promise<{ ok: true } | { error: AppError } | null> {
     const d = state.value
     if (!d?.saqId) return null
     if (!checkBeforeSending()) return null
@@ -308,6 +319,8 @@ export function useSaqFiller(
         answers,
         executive_summary: summaryForService(d.summary),
         attestation: attestation.data,
+        ...(extra.evidence?.length ? { evidence: extra.evidence } : {}),
+        ...(extra.note ? { note: extra.note } : {}),
       },
     })
     if (!result.ok) {

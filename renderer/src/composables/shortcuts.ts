@@ -14,6 +14,11 @@ export interface ShortcutHelp {
  */
 export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ['?'], does: 'Show these shortcuts', where: 'Anywhere' },
+  {
+    keys: ['Ctrl/Cmd+K'],
+    does: 'Go to anything: screens, saved views, actions and records (in a field too)',
+    where: 'Anywhere',
+  },
   { keys: ['Ctrl/Cmd+1…9'], does: 'Switch to the n-th account', where: 'Anywhere' },
   { keys: ['Ctrl/Cmd+Shift+A'], does: 'Open the accounts panel', where: 'Anywhere' },
   { keys: ['j', '↓'], does: 'Move the row cursor down', where: 'Lists' },
@@ -22,7 +27,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ['x'], does: 'Select the row under the cursor, or leave it', where: 'Lists' },
   {
     keys: ['Shift+x'],
-    does: 'Select every row from the last one chosen to the cursor',
+    does: 'Select every row from the last one selected to the cursor',
     where: 'Lists',
   },
   { keys: ['/'], does: 'Search the list', where: 'Lists' },

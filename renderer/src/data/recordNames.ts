@@ -16,6 +16,8 @@ export type UnnamedReason =
   | 'release'
   /** Asked for and not in the answer: deleted, or not visible to this user. */
   | 'missing'
+  /** Not in the answer, and its own read answered 404: the record no longer exists. */
+  | 'deleted'
   /** The record has no name (its name field is empty). */
   | 'blank'
   /** The read failed for another reason. */
@@ -33,6 +35,7 @@ export const UNNAMED_WORDS: Readonly<Record<UnnamedReason, string>> = {
   refused: 'name not available: not permitted',
   release: 'name not available in this release',
   missing: 'not found: deleted or not visible to you',
+  deleted: 'deleted',
   blank: 'no name',
   failed: 'name not available',
 }

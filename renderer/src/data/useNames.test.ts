@@ -216,4 +216,59 @@ describe('reading names in batches', () => {
     expect(batchCalls(fake)).toEqual([])
     expect(result.nameOf('scanners', 'scr-001')).toEqual({ state: 'unnamed', reason: 'release' })
   })
+
+  it('says "deleted" for an id its batch did not return once its own read answers 404, asked once', async () => {
+    const confirming = (kind: string) =>
+      kind === 'targets' ? { ...SOURCES.targets, confirm: 'targets.show' as const } : null
+    fake.handle('api.call', (p: Call & { input?: { path?: { id?: string } } }) => {
+      if (p.op === 'targets.show') {
+        const id = String(p.input?.path?.id)
+        return id in SERVICE[p.accountId]
+          ? {
+              data: {
+                data: { id, type: 'target', attributes: { name: SERVICE[p.accountId][id] } },
+              },
+              fetchedAt: '2030-01-01T00:00:00.000Z',
+              fromCache: false,
+            }
+          : new Fail({ code: 'NOT_FOUND', message: 'Record Not Found', status: 404 })
+      }
+      // a batch answering only the records that exist
+      const ids = String(p.input?.query?.ids ?? '').split(',')
+      return {
+        data: {
+          data: ids
+            .filter((id) => id in SERVICE[p.accountId])
+            .map((id) => ({ id, type: 'target', attributes: { name: SERVICE[p.accountId][id] } })),
+        },
+        fetchedAt: '2030-01-01T00:00:00.000Z',
+        fromCache: false,
+      }
+    })
+    const { result } = mountComposable(() =>
+      useNames(refs('targets', 'tgt-001', 'tgt-404'), confirming),
+    )
+    const again = mountComposable(() => useNames(refs('targets', 'tgt-404'), confirming))
+    await flushPromises()
+    expect(result.nameOf('targets', 'tgt-001')).toEqual({ state: 'named', name: 'Web' })
+    const gone = result.nameOf('targets', 'tgt-404')
+    expect(gone).toEqual({ state: 'unnamed', reason: 'deleted' })
+    expect(nameText('tgt-404', gone)).toBe('tgt-404 (deleted)')
+    expect(again.result.nameOf('targets', 'tgt-404')).toEqual(gone)
+    const shows = (apiCalls(fake) as Call[]).filter((c) => c.op === 'targets.show')
+    expect(shows.map((c) => (c.input as { path: unknown }).path)).toEqual([{ id: 'tgt-404' }])
+  })
+
+  it('keeps "not found" where the record’s own read cannot say, and never calls a record read offline deleted', async () => {
+    fake.handle('api.call', (p: Call) =>
+      p.op === 'targets.show'
+        ? new Fail({ code: 'OFFLINE', message: 'Offline.' })
+        : { data: { data: [] }, fetchedAt: '2030-01-01T00:00:00.000Z', fromCache: false },
+    )
+    const confirming = (kind: string) =>
+      kind === 'targets' ? { ...SOURCES.targets, confirm: 'targets.show' as const } : null
+    const { result } = mountComposable(() => useNames(refs('targets', 'tgt-404'), confirming))
+    await flushPromises()
+    expect(result.nameOf('targets', 'tgt-404')).toEqual({ state: 'unnamed', reason: 'missing' })
+  })
 })

@@ -1,4 +1,4 @@
-import { useQueryCache, type UseQueryEntry } from '@pinia/colada'
+import { useQueryCache, type EntryKey, type UseQueryEntry } from '@pinia/colada'
 import {
   computed,
   effectScope,
@@ -13,7 +13,7 @@ import { useAppStore } from '@/stores/app'
 import { operationInRelease } from '@/stores/scope'
 import { toAppError } from './errors'
 import { fetchDynamic, type Answer } from './fetchOperation'
-import { operationKey, operationPrefix } from './keys'
+import { operationKey, operationPrefix, parseKey } from './keys'
 import { STALE_MS } from './options'
 import { askedIds, batchInput, batches, reasonOf, recordsIn, type RecordName } from './recordNames'
 
@@ -28,6 +28,11 @@ export interface NameSource {
   reads?: readonly OperationId[]
   /** The attribute that names a record. */
   field: string
+  /**
+   * Its read of one record (`{path: {id}}`), asked for an id its batch did not return: a 404
+   * there says the record is deleted (docs/decisions.md, "A reference to a deleted record").
+   */
+  confirm?: OperationId
 }
 
 /** A record another one refers to: its kind (the caller's key for a NameSource) and its id. */
@@ -37,6 +42,7 @@ export interface NameRef {
 }
 
 const LOADING: RecordName = { state: 'loading' }
+const DELETED: RecordName = { state: 'unnamed', reason: 'deleted' }
 const RANK: Record<RecordName['state'], number> = { loading: 0, unnamed: 1, named: 2 }
 
 /**
@@ -73,7 +79,9 @@ export function useNames(
 
   const entriesOf = (accountId: string, op: OperationId) =>
     cache.getEntries({ key: operationPrefix(accountId, op) })
-  const opsOf = (source: NameSource) => [source.list, ...(source.reads ?? [])]
+  const opsOf = (source: NameSource) => [
+    ...new Set([source.list, ...(source.reads ?? []), ...(source.confirm ? [source.confirm] : [])]),
+  ]
   const available = (source: NameSource) => operationInRelease(source.list, app.account?.release)
 
   /** Everything the cache says about names of one kind, for this window's account. */
@@ -112,15 +120,58 @@ export function useNames(
     return out
   }
 
-  const perKind = new Map<string, ComputedRef<Map<string, RecordName>>>()
-  function namesOf(kind: string): Map<string, RecordName> {
-    let names = perKind.get(kind)
-    if (!names) {
-      names = owner.run(() => computed(() => readNames(kind)))!
-      perKind.set(kind, names)
+  /** `base` with what the reads of the ids its batches answered without say: deleted on a 404. */
+  function confirmedNames(kind: string, base: Map<string, RecordName>): Map<string, RecordName> {
+    const source = sourceOf(kind)
+    const accountId = app.accountId
+    if (!source?.confirm || !accountId) return base
+    const out = new Map(base)
+    for (const entry of entriesOf(accountId, source.confirm)) {
+      const id = confirmedId(entry.key)
+      const known = id ? base.get(id) : undefined
+      if (!id || known?.state !== 'unnamed' || known.reason !== 'missing') continue
+      const { status, error } = entry.state.value
+      if (status === 'error' && toAppError(error).code === 'NOT_FOUND') out.set(id, DELETED)
+      else if (status === 'pending' && entry.asyncStatus.value === 'loading') out.set(id, LOADING)
     }
-    return names.value
+    return out
   }
+
+  // Per kind: what the batches and answers say, and that with the confirmations' word on top.
+  const perKind = new Map<
+    string,
+    { base: ComputedRef<Map<string, RecordName>>; names: ComputedRef<Map<string, RecordName>> }
+  >()
+  function kindNames(kind: string) {
+    let known = perKind.get(kind)
+    if (!known)
+      perKind.set(
+        kind,
+        (known = owner.run(() => {
+          const base = computed(() => readNames(kind))
+          return { base, names: computed(() => confirmedNames(kind, base.value)) }
+        })!),
+      )
+    return known
+  }
+  const namesOf = (kind: string) => kindNames(kind).names.value
+
+  /** The ids of each kind a batch answered without: each is read by itself (`confirm`). */
+  const missing = computed(() => {
+    const byKind: [string, string[]][] = []
+    for (const [kind, ids] of wanted.value) {
+      const source = sourceOf(kind)
+      if (!source?.confirm || !available(source)) continue
+      const base = kindNames(kind).base.value
+      const gone = ids.filter((id) => {
+        const name = base.get(id)
+        return name?.state === 'unnamed' && name.reason === 'missing'
+      })
+      if (gone.length) byKind.push([kind, gone])
+    }
+    return byKind
+  })
+  const missingKey = computed(() => JSON.stringify(missing.value))
 
   /** The name of one record (loading until its batch answers). */
   function nameOf(kind: string, id: string): RecordName {
@@ -129,6 +180,33 @@ export function useNames(
     const known = namesOf(kind).get(id)
     if (known) return known
     return available(source) ? LOADING : { state: 'unnamed', reason: 'release' }
+  }
+
+  /**
+   * The reads of each id a batch answered without, by itself: asked once, and again only when
+   * stale or refused offline while the service is back (a 404 is kept like any answer).
+   */
+  function confirmations(accountId: string, online: boolean): UseQueryEntry[] {
+    const out: UseQueryEntry[] = []
+    for (const [kind, ids] of missing.value) {
+      const op = sourceOf(kind)?.confirm
+      if (!op) continue
+      for (const id of ids) {
+        const input = { path: { id } }
+        const entry = cache.ensure<Answer<unknown>>({
+          key: operationKey(accountId, op, input),
+          query: ({ signal }) => fetchDynamic(accountId, op, input, signal),
+          staleTime: STALE_MS,
+        })
+        out.push(entry)
+        const { status, error } = entry.state.value
+        if (entry.asyncStatus.value === 'loading') continue
+        const offline = status === 'error' && toAppError(error).code === 'OFFLINE'
+        if (status === 'pending' || entry.stale || (offline && online))
+          void cache.fetch(entry).catch(() => undefined)
+      }
+    }
+    return out
   }
 
   /** Asks for the names not known yet and holds the batches this view shows. */
@@ -171,6 +249,7 @@ export function useNames(
           void cache.refresh(entry).catch(() => undefined)
         }
       }
+    if (accountId) for (const entry of confirmations(accountId, online)) next.add(entry)
     for (const entry of held) if (!next.has(entry)) cache.untrack(entry, owner)
     for (const entry of next) if (!held.has(entry)) cache.track(entry, owner)
     held = next
@@ -181,6 +260,7 @@ export function useNames(
       [
         app.accountId,
         wantedKey.value,
+        missingKey.value,
         app.accountId ? app.connectivityOf(app.accountId).state : null,
       ] as const,
     plan,
@@ -193,6 +273,12 @@ export function useNames(
   })
 
   return { nameOf }
+}
+
+/** The id a `confirm` read asked for (its path's `id`), or null for any other read. */
+function confirmedId(key: EntryKey): string | null {
+  const id = (parseKey(key)?.input as { path?: { id?: unknown } } | undefined)?.path?.id
+  return typeof id === 'string' && id ? id : null
 }
 
 /**

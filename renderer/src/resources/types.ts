@@ -176,6 +176,11 @@ export interface ResourceDef<L extends ListOperationId = ListOperationId> {
   filters?: FilterOf<L>[]
   rowActions?: RowActionDef<RowAttributes<L>>[]
   /**
+   * What a row's details (its drawer) say beyond its attributes, where the service's interface
+   * lacks what a user looks for there (a failed delivery: no redelivery); null for nothing.
+   */
+  rowNote?: (attributes: Record<string, unknown>) => string | null
+  /**
    * Rows that change by themselves: while the page of a list holds one, the list is asked again
    * with backoff, and when one settles the reads of `settles` are refreshed.
    */

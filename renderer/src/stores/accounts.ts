@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { AccountView } from '@contract/accounts'
-import type { AccountList, ChannelInput } from '@contract/channels'
+import type { AccountList, ChannelInput, DemoDirectory } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
 import type {
   AccessTokenState,
@@ -140,6 +140,19 @@ export const useAccountsStore = defineStore('accounts', () => {
     adding = false,
   ): Promise<Result<SignInOutcome>> {
     return withOutcome(request('accounts.secondFactor', input), adding)
+  }
+
+  /** The demo service's address and its other users (null without a demo account). */
+  function demoUsers(): Promise<Result<DemoDirectory | null>> {
+    return request('demo.users', {})
+  }
+
+  /**
+   * Adds another user of the demo service (main signs in with the demo's password, which stays
+   * there): signed in, it joins the list and becomes active; a challenge is finished as any.
+   */
+  function addDemoUser(username: string): Promise<Result<SignInOutcome>> {
+    return withOutcome(request('demo.addUser', { username }), true)
   }
 
   /** Starts the embedded demo service, adds its account and makes it active. */
@@ -288,6 +301,8 @@ export const useAccountsStore = defineStore('accounts', () => {
     applyOutcome,
     add,
     startDemo,
+    demoUsers,
+    addDemoUser,
     signIn,
     secondFactor,
     signOut,

@@ -14,11 +14,18 @@ export const ACTIVE_STATES: readonly ExportState[] = [
   'verifying',
 ]
 
-/** A download waiting for the user to type a folder (browser mode has no OS dialog). */
+/**
+ * A download, or other work that saves into the account's folder, waiting for the user to type a
+ * folder (browser mode has no OS dialog): a job to download once it is saved, or (`purpose`) the
+ * work that asked, told the folder (null when cancelled) through `resolve`.
+ */
 export interface FolderRequest {
   accountId: string
-  jobId: string
+  jobId: string | null
   saveAs: boolean
+  /** What the folder is needed for, said in the dialog ("The evidence of 11.3.2 is saved in it."). */
+  purpose?: string
+  resolve?: (folder: string | null) => void
 }
 
 /**
@@ -40,6 +47,7 @@ export const useExportsStore = defineStore('exports', () => {
     jobs.value = []
     error.value = null
     loading.value = false
+    folderRequest.value?.resolve?.(null)
     folderRequest.value = null
     loadSeq++
     void load()
@@ -179,19 +187,40 @@ export const useExportsStore = defineStore('exports', () => {
     return after(request('exports.download', { jobId }))
   }
 
-  /** Saves the folder typed in browser mode and continues the download that needed it. */
+  /** Saves the folder typed in browser mode and continues the work that needed it. */
   async function saveFolder(folder: string): Promise<Result<{ folder: string | null }>> {
     const pending = folderRequest.value
     if (!pending) return { ok: false, error: { code: 'INTERNAL', message: 'Nothing to save.' } }
     const result = await request('files.setFolder', { accountId: pending.accountId, folder })
     if (!result.ok) return result
     folderRequest.value = null
-    await after(request('exports.download', { jobId: pending.jobId }))
+    pending.resolve?.(result.data.folder)
+    if (pending.jobId) await after(request('exports.download', { jobId: pending.jobId }))
     return result
   }
 
   function cancelFolder(): void {
+    folderRequest.value?.resolve?.(null)
     folderRequest.value = null
+  }
+
+  /**
+   * The account's download folder for work that saves into it (evidence, an audit folder): the one
+   * set, or — asked in place before any work starts (issue 36) — one chosen now: the OS dialog in
+   * Electron, the folder dialog in browser mode, saying `purpose`. Null when none was chosen.
+   */
+  async function ensureFolder(purpose: string): Promise<Result<{ folder: string | null }>> {
+    const id = scope.accountId.value
+    if (!id)
+      return { ok: false, error: { code: 'UNKNOWN_ACCOUNT', message: 'No account is active.' } }
+    const current = await request('files.getFolder', { accountId: id })
+    if (!current.ok || current.data.folder) return current
+    if (!isBrowser()) return request('files.setFolder', { accountId: id })
+    folderRequest.value?.resolve?.(null)
+    const folder = await new Promise<string | null>((resolve) => {
+      folderRequest.value = { accountId: id, jobId: null, saveAs: false, purpose, resolve }
+    })
+    return { ok: true, data: { folder } }
   }
 
   on('exports.changed', upsert)
@@ -216,5 +245,6 @@ export const useExportsStore = defineStore('exports', () => {
     download,
     saveFolder,
     cancelFolder,
+    ensureFolder,
   }
 })

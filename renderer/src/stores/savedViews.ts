@@ -1,10 +1,11 @@
 import { defineStore } from 'pinia'
-import { computed, toRaw } from 'vue'
+import { computed, ref, toRaw } from 'vue'
 import type { RouteLocationRaw } from 'vue-router'
 import type { GroupId } from '@contract/catalog'
-import { savedViewsDocument, type SavedView, type SavedViewsFile } from '@contract/views'
+import { z } from 'zod'
+import type { SavedView, SavedViewsDocument, SavedViewsFile } from '@contract/views'
 import { request } from '@/bridge/bridge'
-import { readViewsFile, viewsToFile } from '@/data/savedViewsFile'
+import { mergeImported, readStoredViews, readViewsFile, viewsToFile } from '@/data/savedViewsFile'
 import { useDraft } from '@/data/useDraft'
 import { RESOURCE_LISTS, resourceByKey, resourcesOf } from '@/resources'
 import { useAppStore } from './app'
@@ -36,7 +37,15 @@ const newId = () => `view-${Date.now().toString(36)}-${Math.random().toString(36
  */
 export const useSavedViewsStore = defineStore('savedViews', () => {
   const app = useAppStore()
-  const draft = useDraft('saved-views', savedViewsDocument)
+  /** Views of the stored document that could not be read (an older version's), left on disk. */
+  const unreadable = ref(0)
+  // Read view by view (readStoredViews): one view a newer rule refuses never hides the others.
+  const stored: z.ZodType<SavedViewsDocument> = z.unknown().transform((data) => {
+    const read = readStoredViews(data, newId)
+    unreadable.value = read.unreadable
+    return { views: read.views }
+  })
+  const draft = useDraft('saved-views', stored)
   const views = computed<SavedView[]>(() => draft.value.value?.views ?? [])
   const loaded = computed(() => draft.loaded.value)
   const error = computed(() => draft.error.value)
@@ -93,15 +102,27 @@ export const useSavedViewsStore = defineStore('savedViews', () => {
       ),
     )
   }
-  /** Adds every view of an import file (new ids; a default stays one only if its list has none). */
-  async function addFromFile(file: SavedViewsFile): Promise<number> {
-    const next = [...views.value]
-    for (const v of file.views) {
-      const taken = next.some((n) => n.resource === v.resource && n.isDefault)
-      next.push({ ...v, id: newId(), isDefault: v.isDefault && !taken })
-    }
-    await write(next)
-    return file.views.length
+  /**
+   * Adds the views of an import file (mergeImported: a view saved already is not added twice, a
+   * taken name gets ` (2)`, past the cap nothing is imported); the outcome in words.
+   */
+  async function addFromFile(file: SavedViewsFile): Promise<{ done: string } | { error: string }> {
+    const merged = mergeImported(views.value, file, newId)
+    if (!merged.ok) return { error: merged.error }
+    if (merged.added > 0) await write(merged.views)
+    if (draft.error.value) return { error: draft.error.value.message }
+    const { added, alreadySaved, renamed } = merged
+    const parts = [`Imported ${added} ${added === 1 ? 'view' : 'views'}`]
+    if (alreadySaved)
+      parts.push(`${alreadySaved} ${alreadySaved === 1 ? 'was' : 'were'} saved already`)
+    if (renamed.length)
+      parts.push(
+        `${renamed.length} renamed because the name was taken (${renamed
+          .slice(0, 3)
+          .map((n) => `“${n}”`)
+          .join(', ')}${renamed.length > 3 ? ', …' : ''})`,
+      )
+    return { done: `${parts.join('; ')}.` }
   }
   /** Where a view opens: its group's page, its list's tab, its address words. */
   function routeOf(view: SavedView): RouteLocationRaw {
@@ -155,13 +176,12 @@ export const useSavedViewsStore = defineStore('savedViews', () => {
       return result.data.suggestedFolder ? { askPath: result.data.suggestedFolder } : null
     const read = readViewsFile(result.data.text, new Set(Object.keys(RESOURCE_LISTS)))
     if (!read.ok) return { error: read.error }
-    const count = await addFromFile(read.file)
-    if (draft.error.value) return { error: draft.error.value.message }
-    return { done: `Imported ${count} ${count === 1 ? 'view' : 'views'}.` }
+    return addFromFile(read.file)
   }
 
   return {
     views,
+    unreadable,
     exportFile,
     importFile,
     loaded,

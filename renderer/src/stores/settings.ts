@@ -127,6 +127,11 @@ export const useSettingsStore = defineStore('settings', () => {
     return request('files.setFolder', input)
   }
 
+  /** Browser mode: the folders to offer as an account's download folder (recent, home's). */
+  function folderChoices(accountId: string): Promise<Result<ChannelOutput<'files.folderChoices'>>> {
+    return request('files.folderChoices', { accountId })
+  }
+
   /** What is kept of an account's answers on this computer. */
   function cacheStatus(accountId: string): Promise<Result<CacheStatus>> {
     return request('cache.status', { accountId })
@@ -153,6 +158,7 @@ export const useSettingsStore = defineStore('settings', () => {
     setCacheMaxBytes,
     downloadFolder,
     setDownloadFolder,
+    folderChoices,
     cacheStatus,
     clearCache,
   }

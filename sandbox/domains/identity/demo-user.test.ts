@@ -63,4 +63,34 @@ describe('the demo user', () => {
       await second.sb.close()
     }
   })
+
+  it('lists the users the account panel offers as they are seeded: role, password, second factor', async () => {
+    const { sb } = await startLogged()
+    try {
+      expect(sb.users.map((u) => u.username)).toEqual([
+        'analyst@sandbox.test',
+        'demo@sandbox.test',
+        'manager@sandbox.test',
+        'admin@sandbox.test',
+        'sms@sandbox.test',
+      ])
+      for (const user of sb.users) {
+        const answer = await signIn(sb, user.username, user.password)
+        expect(answer.status, user.username).toBe(200)
+        // a second factor exactly where the list says one is asked
+        expect(answer.json.two_factor_required === true, user.username).toBe(
+          user.twoFactor !== 'none',
+        )
+        if (user.twoFactor !== 'none') {
+          expect(answer.json.methods, user.username).toContain(user.twoFactor)
+          continue
+        }
+        const me = await call(sb, 'GET', '/v2/user', { token: answer.json.token })
+        expect(me.json.data.attributes.role, user.username).toBe(user.role)
+        expect(user.about, user.username).toContain(user.role)
+      }
+    } finally {
+      await sb.close()
+    }
+  })
 })

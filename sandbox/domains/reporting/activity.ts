@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHmac } from 'node:crypto'
 import type { Row, SandboxContext } from '../../types'
 import { nowIso } from './util'
@@ -25,10 +26,22 @@ export function emailOf(ctx: SandboxContext, userId: string | null | undefined):
 }
 
 /**
+ * The request being answered, as the audit middleware sees it (audit-writes.ts): where it came
+ * from, and whether its handler recorded an event of its own (then the middleware records none).
+ */
+export const auditScope = new AsyncLocalStorage<{
+  recorded: boolean
+  ipAddress?: string
+  userAgent?: string
+}>()
+
+/**
  * Appends an event to the audit log. Exported so other domains (sign-in, scans) can record what
  * they do: `recordAudit(ctx, { organizationId, action: 'user.sign_in', actorId })`.
  */
 export function recordAudit(ctx: SandboxContext, input: AuditInput): Row {
+  const scope = auditScope.getStore()
+  if (scope) scope.recorded = true
   return ctx.db.insert('audit_events', {
     id: ctx.db.nextId('aud'),
     type: 'audit_event',
@@ -38,8 +51,8 @@ export function recordAudit(ctx: SandboxContext, input: AuditInput): Row {
       actor_email: input.actorEmail ?? emailOf(ctx, input.actorId),
       resource_type: input.resourceType ?? null,
       resource_id: input.resourceId ?? null,
-      ip_address: input.ipAddress ?? '127.0.0.1',
-      user_agent: input.userAgent ?? 'ScanDesk',
+      ip_address: input.ipAddress ?? scope?.ipAddress ?? '127.0.0.1',
+      user_agent: input.userAgent ?? scope?.userAgent ?? 'ScanDesk',
       details: input.details ?? null,
       occurred_at: input.occurredAt ?? nowIso(ctx),
     },

@@ -1,6 +1,7 @@
 import type { SandboxDomain } from '../../types'
 import { reportingCollections } from './collections'
 import { completeDueFiles, keepTargetNames } from './files'
+import { auditWrites } from './audit-writes'
 import { advancedReportHandlers } from './handlers/advanced-reports'
 import { auditHandlers } from './handlers/audit'
 import { notificationHandlers } from './handlers/notifications'
@@ -8,7 +9,7 @@ import { reportHandlers } from './handlers/reports'
 import { saqHandlers } from './handlers/saq'
 import { webhookHandlers } from './handlers/webhooks'
 import { whiteLabelHandlers } from './handlers/white-label'
-import { seedNotifications, seedAudit, seedWebhooks } from './seed-activity'
+import { reserveReferencedIds, seedNotifications, seedAudit, seedWebhooks } from './seed-activity'
 import { seedAdvancedReports, seedReports } from './seed-reports'
 import { seedSaqs, seedSaqTypes, seedWhiteLabel } from './seed-saq'
 
@@ -32,11 +33,14 @@ export const reportingDomain: SandboxDomain = {
     seedWhiteLabel(ctx)
     seedSaqTypes(ctx)
     seedSaqs(ctx)
+    reserveReferencedIds(ctx)
   },
   upgrade(ctx) {
     keepTargetNames(ctx, 'reports')
     keepTargetNames(ctx, 'advanced_reports')
+    reserveReferencedIds(ctx)
   },
+  around: auditWrites,
   handlers: {
     ...reportHandlers,
     ...advancedReportHandlers,

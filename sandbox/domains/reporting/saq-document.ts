@@ -3,10 +3,10 @@ import {
   SAQ_COMPLIANCE_LABELS,
   SAQ_PAYMENT_CHANNEL_LABELS,
   SAQ_RESPONSE_LABELS,
-  summaryTable,
   type SaqCompliance,
   type SaqResponse,
 } from '@contract/saq'
+import { summaryTable } from '@contract/saq-progress'
 import type { Row } from '../../types'
 import { answerMap, answersOf, templateOfRow } from './saq-answers'
 import { buildPdf, textWidth, type PdfBlock } from './pdf'
@@ -77,11 +77,67 @@ function summaryBlocks(summary: Summary | null | undefined): PdfBlock[] {
   return blocks
 }
 
+/** One evidence file the approval listed (catalog `saqEvidenceFile`). */
+interface EvidenceFile {
+  requirement: string
+  name: string
+  sha256: string
+  size: number
+  origin?: {
+    operation: string
+    resource_id?: string | null
+    query?: Record<string, unknown> | null
+  } | null
+  attached_at?: string
+}
+
+/** Where an evidence file came from, in words. */
+export function originText(origin: EvidenceFile['origin']): string {
+  if (!origin) return 'attached by the assessor from their own computer'
+  if (origin.operation === 'reports.download')
+    return `report ${origin.resource_id ?? '?'} of this service, downloaded and its SHA-256 verified with the service`
+  const query = Object.entries(origin.query ?? {})
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&')
+  if (origin.operation === 'vulnerabilities.list')
+    return `this service's findings list${query ? ` (${query})` : ''}, written as CSV`
+  return `${origin.operation}${origin.resource_id ? ` ${origin.resource_id}` : ''}${query ? ` (${query})` : ''}`
+}
+
+/**
+ * Appendix C: the evidence files the approval rests on (kept by the assessor; the service has no
+ * upload), each with its requirement, name, size, SHA-256 and origin.
+ */
+function evidenceBlocks(evidence: EvidenceFile[] | null | undefined): PdfBlock[] {
+  const blocks: PdfBlock[] = [
+    { kind: 'spacer' },
+    { kind: 'heading', text: 'Appendix C: Evidence files' },
+  ]
+  const list = evidence ?? []
+  if (!list.length)
+    return [...blocks, { kind: 'text', text: 'The approval listed no evidence files.' }]
+  blocks.push({
+    kind: 'text',
+    text: `${list.length} ${list.length === 1 ? 'file was' : 'files were'} before the approver. The files stay with the assessor; each SHA-256 identifies the exact file approved against.`,
+  })
+  for (const f of list)
+    blocks.push(
+      { kind: 'spacer' },
+      { kind: 'text', text: `${f.requirement} - ${f.name}`, bold: true },
+      { kind: 'text', text: `SHA-256 ${f.sha256}` },
+      {
+        kind: 'text',
+        text: `${f.size.toLocaleString('en-US')} bytes${f.attached_at ? `, attached ${f.attached_at.slice(0, 10)}` : ''}; origin: ${originText(f.origin)}`,
+      },
+    )
+  return blocks
+}
+
 /**
  * The PDF of an SAQ: header facts (type, organization, template version, status, compliance,
- * attestation), the executive summary, the per-section summary table, each section's
- * requirements with answer and explanation, then an appendix with the compensating-control
- * worksheets and the action plans of Not in Place answers.
+ * attestation, approval note), the executive summary, the per-section summary table, each
+ * section's requirements with answer and explanation, then appendices with the compensating-control
+ * worksheets, the action plans of Not in Place answers and (approved) the evidence files.
  */
 export function saqPdf(row: Row): Buffer {
   const a = row.attributes
@@ -113,6 +169,11 @@ export function saqPdf(row: Row): Buffer {
       kind: 'text',
       text: `Attested by ${attestation.signer_name ?? '?'}, ${attestation.signer_title ?? '?'}, on ${attestation.date ?? '?'}`,
     })
+  if (approved && a.approval_note)
+    blocks.push(
+      { kind: 'text', text: 'Approval note', bold: true },
+      { kind: 'text', text: cut(String(a.approval_note), APPENDIX_MAX) },
+    )
   if (a.description) blocks.push({ kind: 'text', text: cut(String(a.description), 600) })
 
   blocks.push(...summaryBlocks(a.executive_summary as Summary | null))
@@ -217,5 +278,6 @@ export function saqPdf(row: Row): Buffer {
       })
     } else if (!x.legal_exception) blocks.push({ kind: 'text', text: 'No action plan recorded.' })
   }
+  if (approved) blocks.push(...evidenceBlocks(a.evidence as EvidenceFile[] | null | undefined))
   return buildPdf({ title: String(a.name), createdAt: String(a.created_at ?? ''), blocks })
 }

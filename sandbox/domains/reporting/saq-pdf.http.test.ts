@@ -91,6 +91,75 @@ describe('SAQ PDFs over HTTP', () => {
     expect(answersFile('saq.show', {})).toBe(false)
   })
 
+  it('lists the evidence files the approval rests on, and the approval note (issue 36)', async () => {
+    const template = await call(s.sb, 'GET', '/v2/saq/types/A/template', { token: s.admin })
+    const required: string[] = template.json.data.attributes.sections
+      .flatMap((x: { requirements: { number: string; required: boolean }[] }) => x.requirements)
+      .filter((r: { required: boolean }) => r.required)
+      .map((r: { number: string }) => r.number)
+    const draft = await call(s.sb, 'POST', '/v2/saq', {
+      token: s.admin,
+      body: { saq_type: 'A', name: 'Evidence listed' },
+    })
+    const id = draft.json.data.id
+    const report = 'a'.repeat(64)
+    const csv = 'b'.repeat(64)
+    const byHand = 'c'.repeat(64)
+    const ok = await call(s.sb, 'PUT', `/v2/saq/${id}/approve`, {
+      token: s.admin,
+      body: {
+        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2026-11-20' },
+        answers: required.map((n) => ({ requirement: n, response: 'in_place' })),
+        note: 'Approved with 1 answer that contradicts the scan evidence, confirmed by the approver: 11.3.2 In Place.',
+        evidence: [
+          {
+            requirement: '11.3.2',
+            name: 'Perimeter - PCI report - rpt-003 - 2026-11-20.pdf',
+            sha256: report,
+            size: 48213,
+            origin: {
+              operation: 'reports.download',
+              resource_id: 'rpt-003',
+              query: { format: 'pdf' },
+            },
+            attached_at: '2026-11-19T10:00:00.000Z',
+          },
+          {
+            requirement: '6.3.3',
+            name: 'Findings 6.3.3 - Acme - 2026-11-20.csv',
+            sha256: csv,
+            size: 912,
+            origin: {
+              operation: 'vulnerabilities.list',
+              resource_id: null,
+              query: { cvss_score_min: 7, first_seen_before: '2026-10-20' },
+            },
+          },
+          { requirement: '8.3.1', name: 'mfa-policy.txt', sha256: byHand, size: 12, origin: null },
+        ],
+      },
+    })
+    expect(ok.status).toBe(200)
+    expect(ok.json.data.attributes.evidence).toHaveLength(3)
+    const pdf = await download(s.sb, `/v2/saq/${id}?format=pdf`, s.admin)
+    // The printed lines, joined: wrapping is the layout's business, the words are the test's.
+    const printed = [...pdf.bytes.toString('latin1').matchAll(/\(((?:\\.|[^\\)])*)\) Tj/g)]
+      .map((m) => m[1].replace(/\\(.)/g, '$1'))
+      .join(' ')
+    for (const phrase of [
+      'Approval note Approved with 1 answer that contradicts the scan evidence',
+      'Appendix C: Evidence files 3 files were before the approver.',
+      `11.3.2 - Perimeter - PCI report - rpt-003 - 2026-11-20.pdf SHA-256 ${report} 48,213 bytes, attached 2026-11-19; origin: report rpt-003 of this service, downloaded and its SHA-256 verified with the service`,
+      `6.3.3 - Findings 6.3.3 - Acme - 2026-11-20.csv SHA-256 ${csv} 912 bytes; origin: this service's findings list (cvss_score_min=7&first_seen_before=2026-10-20), written as CSV`,
+      `8.3.1 - mfa-policy.txt SHA-256 ${byHand} 12 bytes; origin: attached by the assessor from their own computer`,
+    ])
+      expect(printed, phrase).toContain(phrase)
+    if (hasPdftoppm || process.env.CI === 'true') expect(renderPages(pdf.bytes)).toBeGreaterThan(0)
+    // A questionnaire approved without any says so.
+    const seeded = await download(s.sb, '/v2/saq/saq-005?format=pdf', s.admin)
+    expect(seeded.bytes.toString('latin1')).toContain('(The approval listed no evidence files.) Tj')
+  })
+
   it.skipIf(!hasPdftoppm && process.env.CI !== 'true')(
     'renders every seeded SAQ with pdftoppm',
     async () => {

@@ -114,6 +114,34 @@ const RESOURCE_PREFIX: Record<string, string> = {
   webhook: 'whk',
 }
 
+/**
+ * How many records of each type the seeded history names (`<prefix>-001` on): the seeded ones,
+ * and past them a few deleted since (exceptions exc-007 and exc-008, webhook whk-004, SAQs saq-009
+ * and saq-010).
+ */
+const RESOURCE_POOL: Record<string, number> = {
+  scan: 15,
+  report: 10,
+  target: 15,
+  exception: 8,
+  saq: 10,
+  webhook: 4,
+}
+
+/**
+ * Marks every id the seeded history names as used (the audit log's resources, the notifications'
+ * records), so a record created later never takes the id of one the history says existed: the
+ * seeded `exception.create` of `exc-007` stays that (deleted) exception, and the first exception
+ * a user creates is `exc-009`. Also run on a loaded state (upgrade).
+ */
+export function reserveReferencedIds(ctx: SandboxContext): void {
+  for (const collection of ['audit_events', 'notifications'])
+    for (const row of ctx.db.list(collection)) {
+      const id = row.attributes.resource_id
+      if (typeof id === 'string') ctx.db.reserveId(id)
+    }
+}
+
 /** Seeds 220 audit events over the last 30 days, oldest first (aud-001 is org-001's). */
 export function seedAudit(ctx: SandboxContext): void {
   const total = 220
@@ -122,8 +150,12 @@ export function seedAudit(ctx: SandboxContext): void {
     const org = i % 11 === 10 ? 'org-002' : 'org-001'
     const actor = org === 'org-002' ? 'usr-006' : actors001[i % actors001.length]
     const [action, resourceType] = ACTIONS[(i * 7) % ACTIONS.length]
+    // Each action moves on to another record every round of the actions (an exception is not
+    // created fifteen times); ids past the seeded records are of records deleted since.
+    const pool = resourceType ? RESOURCE_POOL[resourceType] : 1
+    const n = ((i * 13 + Math.floor(i / ACTIONS.length) * 2) % pool) + 1
     const resourceId = resourceType
-      ? `${RESOURCE_PREFIX[resourceType]}-${String(((i * 13) % (resourceType === 'report' ? 10 : 15)) + 1).padStart(3, '0')}`
+      ? `${RESOURCE_PREFIX[resourceType]}-${String(n).padStart(3, '0')}`
       : null
     recordAudit(ctx, {
       organizationId: org,

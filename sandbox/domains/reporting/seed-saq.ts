@@ -39,6 +39,10 @@ export function seedSaqTypes(ctx: SandboxContext): void {
         description: t.description,
         applies_to: t.applies_to,
         requirements_count: template.sections.reduce((n, s) => n + s.requirements.length, 0),
+        optional_requirements_count: template.sections.reduce(
+          (n, s) => n + s.requirements.filter((r) => !r.required).length,
+          0,
+        ),
         template_version: template.version,
         eligibility: t.eligibility,
       },

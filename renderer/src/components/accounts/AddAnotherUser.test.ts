@@ -1,9 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
-import { click, formSettled, inputOf, shown, theTestId, typeInto } from '@/test/dom'
+import { byTestId, click, formSettled, inputOf, shown, theTestId, typeInto } from '@/test/dom'
 import { useFakeBridge } from '@/test/fakeApp'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
@@ -25,8 +25,19 @@ const MANAGER: AccountView = {
   username: 'manager@sandbox.test',
 }
 
+/** What main says of the demo service: its address and other users (never their password). */
+const DIRECTORY = {
+  baseUrl: DEMO.baseUrl,
+  users: [
+    { username: 'manager@sandbox.test', about: 'manager of Acme Payments', twoFactor: 'none' },
+    { username: 'admin@sandbox.test', about: 'administrator', twoFactor: 'app' },
+  ],
+}
+
 const fake = useFakeBridge((fake) => {
   fake.handle('accounts.add', () => ({ status: 'signedIn', account: MANAGER }))
+  fake.handle('demo.users', () => DIRECTORY)
+  fake.handle('demo.addUser', () => ({ status: 'signedIn', account: MANAGER }))
   fake.handle('accounts.setActive', (p: { accountId: string }) => ({
     accounts: [DEMO, MANAGER],
     activeId: p.accountId,
@@ -106,6 +117,57 @@ describe('adding another user of a service', () => {
     await flushPromises()
     await flushPromises()
     expect(title()).toBe('Add another user of Demo service')
+    wrapper.unmount()
+  })
+
+  it('shows the demo service’s address and its other users in the account panel, each one click away', async () => {
+    const wrapper = mountWithApp(AccountSwitcher)
+    await flushPromises()
+    await click('account-switcher')
+    await flushPromises()
+    // no ⋯ menu to open: the demo account's row says it
+    expect(theTestId('demo-note-url').textContent?.trim()).toBe(DEMO.baseUrl)
+    const users = byTestId('demo-note-user')
+    expect(users.map((u) => u.dataset.user)).toEqual(DIRECTORY.users.map((u) => u.username))
+    expect(users[1].textContent).toContain('authenticator app')
+    // the password stays in main: nothing here says or sends it
+    expect(theTestId('demo-note').textContent).not.toContain('sandbox-password')
+    users[0].querySelector<HTMLElement>('[data-testid="demo-note-add"]')!.click()
+    await flushPromises()
+    expect(fake.calls.filter((c) => c.channel === 'demo.addUser').map((c) => c.payload)).toEqual([
+      { username: 'manager@sandbox.test' },
+    ])
+    expect(useAccountsStore().activeId).toBe(MANAGER.id)
+    wrapper.unmount()
+  })
+
+  it('goes on to the second step for a demo user who has one, and says who is added already', async () => {
+    fake.handle('demo.addUser', () => ({
+      status: 'challenge',
+      challenge: {
+        challengeId: 'chl-1',
+        accountId: null,
+        label: 'Demo admin',
+        username: 'admin@sandbox.test',
+        methods: ['app'],
+        defaultMethod: 'app',
+        phoneHint: null,
+        smsResendAt: null,
+        expiresAt: '2099-01-01T00:00:00Z',
+      },
+    }))
+    fake.emit('accounts.changed', { accounts: [DEMO, MANAGER], activeId: DEMO.id })
+    const wrapper = mountWithApp(AccountSwitcher)
+    await flushPromises()
+    await click('account-switcher')
+    await flushPromises()
+    const [manager, admin] = byTestId('demo-note-user')
+    expect(manager.textContent).toContain('added')
+    expect(manager.querySelector('[data-testid="demo-note-add"]')).toBeNull()
+    admin.querySelector<HTMLElement>('[data-testid="demo-note-add"]')!.click()
+    await vi.waitFor(() =>
+      expect(theTestId('demo-user-challenge').textContent).toContain('admin@sandbox.test'),
+    )
     wrapper.unmount()
   })
 })

@@ -168,4 +168,47 @@ describe('the folder dialog in browser mode', () => {
     })
     expect(byTestId('export-job')[0].dataset.state).toBe('downloading')
   })
+
+  it('offers the recent folders and the home folder’s subfolders; one click picks a folder', async () => {
+    fake.handle('app.info', browserAppInfo)
+    const job = exportJob('acct-aaaa', { state: 'ready' })
+    jobs = [job]
+    fake.handle('files.getFolder', () => ({ folder: null }))
+    fake.handle('files.folderChoices', () => ({
+      home: '/home/me',
+      recent: ['/home/me/Audits/2026'],
+      homeFolders: ['Audits', 'Downloads', 'Reports'],
+    }))
+    fake.handle('files.setFolder', (p: { folder: string }) => ({ folder: p.folder }))
+    fake.handle('exports.download', () => ({ ...job, state: 'downloading' }))
+    const { useAppStore } = await import('@/stores/app')
+    await useAppStore().load()
+    await openTray()
+    byTestId('export-download-button')[0].click()
+    await vi.waitFor(() => expect(byTestId('folder-choice-home')).toHaveLength(3))
+    expect(fake.calls.find((c) => c.channel === 'files.folderChoices')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+    })
+    const recent = byTestId('folder-choice-recent')
+    expect(recent.map((r) => r.dataset.path)).toEqual(['/home/me/Audits/2026'])
+    expect(byTestId('folder-choice-home').map((r) => r.textContent?.trim())).toEqual([
+      'Audits',
+      'Downloads',
+      'Reports',
+    ])
+    // the most recent folder is offered first, picked already
+    expect(recent[0].querySelector('input')?.checked).toBe(true)
+    const reports = byTestId('folder-choice-home').find(
+      (r) => r.dataset.path === '/home/me/Reports',
+    )!
+    reports.querySelector('input')!.click()
+    await flushPromises()
+    byTestId('folder-save')[0].click()
+    await flushPromises()
+    expect(fake.calls.find((c) => c.channel === 'files.setFolder')?.payload).toEqual({
+      accountId: 'acct-aaaa',
+      folder: '/home/me/Reports',
+    })
+    expect(byTestId('export-job')[0].dataset.state).toBe('downloading')
+  })
 })

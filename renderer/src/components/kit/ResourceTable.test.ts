@@ -43,6 +43,24 @@ function mountTable(key: string) {
 }
 
 describe('a resource table', () => {
+  it('gives its columns the room of an actions column whose rows offer nothing', async () => {
+    const actionsCol = () =>
+      document.querySelector<HTMLElement>('.light-table__table colgroup col:last-child')!.style
+        .width
+    // hosts: read only (no Delete, no row actions): the title and the rest get the room
+    permissions = ['hosts.read']
+    const hosts = mountTable('hosts')
+    await flushPromises()
+    expect(actionsCol()).toBe('16px')
+    hosts.unmount()
+    document.body.innerHTML = ''
+    // targets the user may delete: Delete on each row
+    permissions = ['targets.read', 'targets.write']
+    mountTable('targets')
+    await flushPromises()
+    expect(actionsCol()).toBe('110px')
+  })
+
   it('says it is final only once both its rows and the user permissions are in', async () => {
     const held = deferred<unknown>()
     fake.handle('api.call', (p: { op: string }) => {

@@ -18,7 +18,8 @@ function recordRoute(
   has: (opId: string) => boolean,
 ): RouteLocationRaw | null {
   if (!resource?.ops.show || !has(resource.ops.show)) return null
-  if (name.state === 'unnamed' && name.reason === 'missing') return null
+  if (name.state === 'unnamed' && (name.reason === 'missing' || name.reason === 'deleted'))
+    return null
   return detailRoute(resource, id)
 }
 

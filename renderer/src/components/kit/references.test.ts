@@ -118,9 +118,13 @@ describe('a record’s attributes', () => {
     expect(cell('scanner_id').textContent?.trim()).toBe('No scanner')
     expect(cell('credential_ids').textContent?.trim()).toBe('No credential')
     expect(cell('schedule_id').textContent?.trim()).toBe('Nightly')
-    expect(cell('port_list_id').textContent?.trim()).toBe(
-      'prt-404 (not found: deleted or not visible to you)',
-    )
+    // not in its batch, and its own read answers 404: deleted
+    expect(cell('port_list_id').textContent?.trim()).toBe('prt-404 (deleted)')
+    expect(
+      (apiCalls(fake) as { op: string; input?: unknown }[])
+        .filter((c) => c.op === 'port_lists.show')
+        .map((c) => c.input),
+    ).toEqual([{ path: { id: 'prt-404' } }])
     expect(cell('severity_counts').textContent).not.toContain('{')
     expect(cell('severity_counts').textContent).toContain('2 C')
     expect(batches(fake, 'targets.list')).toHaveLength(1)

@@ -1,4 +1,5 @@
 import { SAQ_COMPLIANCE_LABELS } from '@contract/saq-compliance'
+import { deliveryNote } from './webhookNotes'
 import { defineResource } from '../types'
 
 /** Webhooks, audit, notifications, organizations, users, SAQ and billing features. */
@@ -39,6 +40,8 @@ export const serviceResources = [
         resource: 'webhook_deliveries',
         op: 'webhooks.deliveries',
         show: { op: 'webhooks.delivery', param: 'delivery_id' },
+        // with what the interface lacks: a delivery cannot be sent again
+        component: () => import('@/views/webhooks/WebhookDeliveriesTab.vue'),
       },
     ],
   }),
@@ -60,6 +63,7 @@ export const serviceResources = [
     ],
     filters: ['status', 'event'],
     defaultSort: '-delivered_at',
+    rowNote: deliveryNote,
   }),
   defineResource({
     key: 'audit',

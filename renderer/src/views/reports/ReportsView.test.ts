@@ -142,4 +142,20 @@ describe('the reports list', () => {
     })
     expect(byTestId('row-export')[0].textContent).toContain('Generating')
   })
+
+  it('shows the SHA-256 beside “Verified” on a downloaded report’s row, whole on hover', async () => {
+    const sha256 = 'ab12cd34ef56'.padEnd(64, '0')
+    fake.handle('exports.list', () => [
+      exportJob('acct-aaaa', { resourceId: 'rpt-001', state: 'verified', sha256 }),
+      exportJob('acct-aaaa', { resourceId: 'rpt-002', state: 'ready', sha256: null }),
+    ])
+    mountScreen(ReportsView)
+    await flushPromises()
+    const [verified, ready] = byTestId('row-export')
+    expect(verified.textContent).toContain('Verified')
+    const short = verified.querySelector<HTMLElement>('[data-testid="library-hash-short"]')!
+    expect(short.textContent).toBe('ab12cd34ef56…')
+    expect(short.getAttribute('title')).toBe(sha256)
+    expect(ready.querySelector('[data-testid="library-hash"]')).toBeNull()
+  })
 })

@@ -43,6 +43,7 @@ const TYPES = [
       name: 'Partly outsourced e-commerce',
       applies_to: 'E-commerce merchants',
       requirements_count: 140,
+      optional_requirements_count: 2,
       template_version: '4.0.1',
       eligibility: ['E-commerce only', 'Your site controls the redirect', 'No card data stored'],
     },
@@ -149,6 +150,8 @@ describe('the type picker', () => {
     expect(radios.map((r) => r.getAttribute('role'))).toEqual(['radio', 'radio'])
     expect(radios.map((r) => r.tabIndex)).toEqual([0, -1])
     expect(text(card('A'))).toContain('31 requirements')
+    // the one count said everywhere: required ones, the optional ones named apart (issue 36)
+    expect(text(card('A-EP'))).toContain('138 required requirements and 2 optional')
     expect(text(card('A'))).toContain('template version 4.0.1')
     expect(text(card('A'))).toContain('Merchants')
 

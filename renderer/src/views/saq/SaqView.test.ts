@@ -4,6 +4,9 @@ import { byTestId, click, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
 import { useRoutedScreen } from '@/test/routed'
+import { browserAppInfo } from '@/test/fixtures'
+import { useAppStore } from '@/stores/app'
+import { useExportsStore } from '@/stores/exports'
 import type { SaqDraft } from './draft'
 import { SAQ_A_SECTIONS } from './saqFixtures'
 import SaqView from './SaqView.vue'
@@ -59,6 +62,7 @@ const fake = useFakeApp({
   setup: (fake) => {
     stored = {}
     fake.handle('api.cancel', () => ({ cancelled: true }))
+    fake.handle('files.getFolder', () => ({ folder: '/home/dana/ScanDesk' }))
     fake.handle('drafts.list', () =>
       Object.entries(stored).map(([key, v]) => ({ kind: 'saq', key, savedAt: v.savedAt })),
     )
@@ -117,10 +121,10 @@ describe('the questionnaires page', () => {
     expect(rows.map((r) => r.dataset.key)).toEqual(['saq-009', 'local-aaa'])
     expect(text(inRow(rows[1], 'saq-draft-name'))).toBe('Web shop 2030')
     expect(text(rows[1])).toContain('SAQ A')
-    expect(text(inRow(rows[1], 'saq-draft-progress'))).toContain('2 / 3 answered')
+    expect(text(inRow(rows[1], 'saq-draft-progress'))).toContain('2 / 3 required answered')
     expect(text(inRow(rows[1], 'saq-draft-state'))).toBe('Not submitted')
     expect(text(inRow(rows[0], 'saq-draft-state'))).toBe('Submitted, being revised')
-    expect(text(inRow(rows[0], 'saq-draft-progress'))).toContain('0 / 3 answered')
+    expect(text(inRow(rows[0], 'saq-draft-progress'))).toContain('0 / 3 required answered')
     expect(text(inRow(rows[1], 'saq-draft-saved'))).toMatch(/^saved .+/)
   })
 
@@ -128,6 +132,12 @@ describe('the questionnaires page', () => {
     stored['local-aaa'] = { data: draft(), savedAt: '2030-01-01T09:00:00Z' }
     stored['saq-009'] = { data: draft({ saqId: 'saq-009' }), savedAt: '2030-01-02T09:00:00Z' }
     await mountView()
+    // the name is a link to the same place as Open (issue 36)
+    const names = byTestId('saq-draft-row').map((r) => inRow(r, 'saq-draft-name'))
+    expect(names.map((n) => [n.tagName, n.getAttribute('href')])).toEqual([
+      ['A', '/saq/saq-009'],
+      ['A', '/saq/draft/local-aaa'],
+    ])
     inRow(byTestId('saq-draft-row')[1], 'saq-draft-open').click()
     await flushPromises()
     expect(screen.router.currentRoute.value.fullPath).toBe('/saq/draft/local-aaa')
@@ -250,6 +260,29 @@ describe('the audit bundle', () => {
     expect(files[0].querySelector('b')).toBeNull()
   })
 
+  it('without a download folder asks for one in place before making anything (issue 36)', async () => {
+    fake.handle('app.info', browserAppInfo)
+    await useAppStore().load()
+    let folder: string | null = null
+    fake.handle('files.getFolder', () => ({ folder }))
+    fake.handle('files.setFolder', (p: { folder: string }) => ({ folder: (folder = p.folder) }))
+    fake.handle('saq.auditBundle', () => ({
+      folder: '/f',
+      manifest: '/f/manifest.json',
+      files: [],
+    }))
+    await mountView()
+    await click('saq-audit')
+    byTestId('saq-audit-item')[0].querySelector('input')!.click()
+    await flushPromises()
+    await click('saq-audit-create')
+    expect(useExportsStore().folderRequest?.purpose).toBe('The audit folder is made inside it.')
+    expect(fake.calls.some((c) => c.channel === 'saq.auditBundle')).toBe(false)
+    await useExportsStore().saveFolder('/home/dana/ScanDesk')
+    await flushPromises()
+    expect(fake.calls.filter((c) => c.channel === 'saq.auditBundle')).toHaveLength(1)
+  })
+
   it('selects all, and says plainly which file failed its check', async () => {
     fake.handle(
       'saq.auditBundle',
@@ -272,7 +305,7 @@ describe('the audit bundle', () => {
     expect(byTestId('saq-audit-result')).toHaveLength(0)
   })
 
-  it('asks for the audit events of the period when ticked, and names their file', async () => {
+  it('asks for the audit events of the period when ticked, names their file, and says why one has none', async () => {
     fake.handle('saq.auditBundle', (p: { saqIds: string[]; auditEvents?: boolean }) => ({
       folder: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000',
       manifest: '/home/dana/ScanDesk/Acme/SAQ/Audit 2030-01-03 1000/manifest.json',
@@ -289,6 +322,34 @@ describe('the audit bundle', () => {
             },
           ]
         : [],
+      ...(p.auditEvents
+        ? {
+            auditEvents: [
+              {
+                saqId: 'saq-003',
+                saqName: 'Web shop',
+                path: 'saq-003 - Web shop/audit-events.jsonl',
+                events: 4,
+                from: '2030-01-01T00:00:00.000Z',
+                to: '2030-01-02T00:00:00.002Z',
+                ends: 'approval',
+                approvalEvent: 'aud-9',
+                note: null,
+              },
+              {
+                saqId: 'saq-004',
+                saqName: 'Stores 2029',
+                path: null,
+                events: 0,
+                from: '2029-01-01T00:00:00.000Z',
+                to: '2029-01-02T00:00:00.000Z',
+                ends: 'approval',
+                approvalEvent: null,
+                note: 'The account’s audit log begins on 2029-11-01, after this period ended.',
+              },
+            ],
+          }
+        : {}),
     }))
     await mountView()
     await click('saq-audit')
@@ -301,7 +362,11 @@ describe('the audit bundle', () => {
       saqIds: ['saq-003'],
       auditEvents: true,
     })
-    expect(text(theTestId('saq-audit-events-files'))).toBe('saq-003 - Web shop/audit-events.jsonl')
+    const items = byTestId('saq-audit-events-item').map((e) => text(e))
+    expect(items[0]).toBe('saq-003 - Web shop/audit-events.jsonl 4 events, to its approval')
+    expect(items[1]).toBe(
+      'Stores 2029: no fileThe account’s audit log begins on 2029-11-01, after this period ended.',
+    )
     // the next opening starts without it
     await click('saq-audit-close')
     await click('saq-audit')

@@ -203,3 +203,11 @@ export function summaryFromService(value: unknown): SaqDraft['summary'] {
 export function plainDraft(value: SaqDraft): SaqDraft {
   return JSON.parse(JSON.stringify(value)) as SaqDraft
 }
+
+/** A clone's suggested name: "Web shop SAQ A 2025" → "Web shop SAQ A 2026"; otherwise "(copy)". */
+export function nextName(name: string): string {
+  const m = /(19|20)\d{2}(?!.*(19|20)\d{2})/.exec(name)
+  return m
+    ? name.slice(0, m.index) + (Number(m[0]) + 1) + name.slice(m.index + 4)
+    : `${name} (copy)`
+}

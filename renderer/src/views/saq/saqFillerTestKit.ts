@@ -82,6 +82,7 @@ export function useSaqFillerTests(): void {
     s.fake.handle('drafts.delete', () => ({ deleted: true }))
     s.fake.handle('saq.evidence.list', () => [])
     s.fake.handle('saq.evidence.link', () => ({ linked: 0 }))
+    s.fake.handle('files.getFolder', () => ({ folder: '/home/dana/ScanDesk' }))
     s.fake.handle('api.call', (p: { op: string }) => fallback(p.op))
   })
   afterEach(() => {

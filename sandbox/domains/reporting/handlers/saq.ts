@@ -5,8 +5,8 @@ import {
   complianceOf,
   describeBlockers,
   offeredResponses,
-  progressOf as contractProgress,
 } from '@contract/saq'
+import { progressOf as contractProgress } from '@contract/saq-progress'
 import type { FieldErrors } from '@contract/errors'
 import { can } from '../../identity/permissions'
 import type { Caller, Handlers, Row, SandboxContext, SandboxRequest } from '../../../types'
@@ -371,6 +371,7 @@ export const saqHandlers: Handlers = {
       executive_summary: body.executive_summary ?? row.attributes.executive_summary ?? null,
       attestation: body.attestation,
       approval_note: body.note ?? null,
+      evidence: body.evidence ?? [],
       progress: progressOf(template, answers),
       status: 'approved',
       compliance: complianceOf(answerMap(answers).values()),

@@ -103,9 +103,9 @@ describe('the light table', () => {
     const boxes = () => w.findAll<HTMLInputElement>('[data-testid="table-check-row"]')
     expect([page().checked, page().indeterminate]).toEqual([false, false])
     expect(boxes().map((b) => b.attributes('aria-label'))).toEqual([
-      'Choose alpha',
-      'Choose beta',
-      'Choose gamma',
+      'Select alpha',
+      'Select beta',
+      'Select gamma',
     ])
 
     chosen.add('r2')
@@ -159,7 +159,7 @@ describe('the light table', () => {
     const boxes = rows.map((tr) => tr.find<HTMLInputElement>('input[type="checkbox"]'))
     // r2's place now holds r5, which is not chosen; the boxes are named for their new rows.
     expect(boxes.map((b) => b.element.checked)).toEqual([false, false])
-    expect(boxes.map((b) => b.attributes('aria-label'))).toEqual(['Choose delta', 'Choose epsilon'])
+    expect(boxes.map((b) => b.attributes('aria-label'))).toEqual(['Select delta', 'Select epsilon'])
     await rows[1].trigger('click')
     expect(w.emitted('rowClick')).toEqual([['r5']])
     await boxes[0].setValue(true)

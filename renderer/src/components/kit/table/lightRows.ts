@@ -48,7 +48,7 @@ export default defineComponent({
         h('input', {
           type: 'checkbox',
           checked: props.chosen(row.id),
-          'aria-label': `Choose ${props.rowName(row)}`,
+          'aria-label': `Select ${props.rowName(row)}`,
           'data-testid': 'table-check-row',
           onClick: stop,
           onChange: () => emit('toggle', row.id),
