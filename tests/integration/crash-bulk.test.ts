@@ -13,7 +13,7 @@ import {
   type RecordedSandbox,
   type TestCore,
 } from './core-helpers'
-import { crashRoot, keychainAfterCrash, spawnCrashChild, until } from './crash-helpers'
+import { crashRoot, heldFor, keychainAfterCrash, spawnCrashChild, until } from './crash-helpers'
 import { startFaultProxy, type FaultProxy } from './faults-helpers'
 
 const WRITES = 300
@@ -74,11 +74,8 @@ describe('a bulk run killed in the middle', () => {
           CHILD_PAGE: String(round),
           CHILD_WRITES: String(WRITES),
         })
-        const T0 = Date.now()
         const runId = await child.waitFor((w) => w === 'run', 'the run to start')
-        console.log('run said', Date.now() - T0)
-        await held
-        console.log('held', Date.now() - T0)
+        await heldFor(child, held)
         await child.kill()
         proxy.dropHeld()
         // The sandbox made the held one too: its answer never reached the killed process.
@@ -90,7 +87,6 @@ describe('a bulk run killed in the middle', () => {
           vault: await keychainAfterCrash(child.secrets()),
           httpLimits: { backoffBaseMs: 5, backoffMaxMs: 20 },
         })
-        console.log('restarted', Date.now() - T0)
         try {
           let run: BulkRunDetails | null = null
           await until(async () => {
@@ -100,21 +96,6 @@ describe('a bulk run killed in the middle', () => {
             return true
           }, 'the run to finish after the restart')
           const done = run!
-          console.log('finished', Date.now() - T0)
-          const ms = (re: RegExp) =>
-            sandbox.lines
-              .slice(from)
-              .filter((l) => re.test(l.line))
-              .map((l) => Number(/\((\d+) ms\)/.exec(l.line)?.[1] ?? 0))
-          const sum = (a: number[]) => [a.length, a.reduce((x, y) => x + y, 0)]
-          console.log(
-            'list',
-            sum(ms(/^GET \/v2\/exceptions /)),
-            'post',
-            sum(ms(/^POST \/v2\/exceptions /)),
-            'all',
-            sum(ms(/./)),
-          )
           expect(done.counts).toMatchObject({ total: WRITES, done: WRITES, failed: 0, skipped: 0 })
           // The sandbox's own log: each write created once, none sent again after the restart.
           expect(creates(from)).toHaveLength(WRITES)

@@ -6,6 +6,13 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import {
+  MAX_SAVED_VIEWS,
+  savedViewsFile,
+  VIEWS_FILE_FORMAT,
+  type SavedView,
+  type SavedViewsFile,
+} from '@contract/views'
 import { nodeFileOps, type WritableFile } from '../../electron/core/files/fs-ops'
 import { runChild, startChildCore, untilKilled, type ChildCore } from './crash-child-core'
 
@@ -179,46 +186,46 @@ async function bundle(c: ChildCore): Promise<void> {
   await c.d('saq.auditBundle', { accountId, saqIds: [approved[0].id, approved[1].id] })
 }
 
-/** The views a file of the import holds (as `views.export` writes them). */
-function viewsFile(count: number) {
+/** A views file as `views.export` writes it: `count` views named `<prefix> <i>`. */
+function viewsFile(prefix: string, count: number): SavedViewsFile {
   return {
-    format: 'scandesk-saved-views',
+    format: VIEWS_FILE_FORMAT,
     version: 1,
     views: Array.from({ length: count }, (_, i) => ({
-      name: `Imported ${i + 1}`,
+      name: `${prefix} ${i + 1}`,
       resource: 'vulnerabilities',
-      query: { severity: ['critical', 'high', 'medium', 'low'][i % 4], sort: '-cvss' },
+      query: { severity: ['critical', 'high', 'medium', 'low'][i % 4], q: `${prefix} ${i + 1}` },
       isDefault: false,
     })),
   }
 }
 
 /**
- * Saves CHILD_VIEWS views of its own (`ack 0`), then imports a file of CHILD_IMPORT views again
- * and again as the renderer does (views.import reads it; the stored views plus the file's, with
- * new ids, saved as one draft), saying `ack <n>` after each, until it is killed.
+ * Saves CHILD_VIEWS views of its own (`ack 0`), then imports files of CHILD_IMPORT new views one
+ * after another as the renderer's store does (views.import reads the file, checked against the
+ * views file schema; the stored views plus the file's, with new ids `import-<n>-<i>`, saved as one
+ * draft: what the store's mergeImported makes of views not saved yet), saying `ack <n>` after
+ * each, until it is killed.
  */
 async function views(c: ChildCore): Promise<void> {
   const accountId = await addAccount(c)
-  const own = viewsFile(Number(env('CHILD_VIEWS'))).views.map((v, i) => ({
+  const own = viewsFile('Own', Number(env('CHILD_VIEWS'))).views.map((v, i) => ({
     ...v,
     id: `own-${i + 1}`,
-    name: `Own ${i + 1}`,
   }))
-  const save = (list: unknown[]) =>
+  const save = (list: SavedView[]) =>
     c.d('drafts.save', { accountId, kind: 'saved-views', key: '', data: { views: list } })
   await save(own)
   await c.saySecrets(accountId)
   c.say('ack', 0)
   const file = path.join(env('CHILD_HOME'), 'views.json')
-  fs.writeFileSync(file, JSON.stringify(viewsFile(Number(env('CHILD_IMPORT')))))
-  let stored: unknown[] = own
-  for (let n = 1; stored.length + Number(env('CHILD_IMPORT')) <= 500; n++) {
+  let stored: SavedView[] = own
+  for (let n = 1; stored.length + Number(env('CHILD_IMPORT')) <= MAX_SAVED_VIEWS; n++) {
+    fs.writeFileSync(file, JSON.stringify(viewsFile(`Import ${n}`, Number(env('CHILD_IMPORT')))))
     const read = await c.d<{ text: string }>('views.import', { accountId, path: file })
-    const imported = (JSON.parse(read.text) as ReturnType<typeof viewsFile>).views
-    const next = [...stored, ...imported.map((v, i) => ({ ...v, id: `import-${n}-${i + 1}` }))]
-    await save(next)
-    stored = next
+    const imported = savedViewsFile.parse(JSON.parse(read.text)).views
+    stored = [...stored, ...imported.map((v, i) => ({ ...v, id: `import-${n}-${i + 1}` }))]
+    await save(stored)
     c.say('ack', n)
   }
   throw new Error('the imports reached the cap before the kill')

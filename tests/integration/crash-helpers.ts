@@ -164,3 +164,14 @@ export async function until(
   }
   throw new Error(`timed out waiting for ${what}`)
 }
+
+/**
+ * Waits for `held` (a request the fault proxy holds for the child); rejects when the child ends
+ * first, with what it wrote on stderr (a scenario that failed never leaves the test waiting).
+ */
+export function heldFor<T>(child: CrashChild, held: Promise<T>): Promise<T> {
+  return Promise.race([
+    held,
+    child.ended().then(() => Promise.reject(new Error('the child ended before the hold'))),
+  ])
+}

@@ -24,6 +24,7 @@ import {
 } from './core-helpers'
 import {
   crashRoot,
+  heldFor,
   keychainAfterCrash,
   spawnCrashChild,
   until,
@@ -93,7 +94,7 @@ describe('killed in the middle of an outbox replay', () => {
       // The third mark: the sandbox makes it, its answer never reaches the process.
       const held = proxy.hold({ matching: isMark, skip: 2, at: 'answer' })
       const c = child('outbox', dataDir, { CHILD_MARKS: '6', CHILD_REASON: 'Crash replay' })
-      await held
+      await heldFor(c, held)
       await kill(c)
       const marks = c.said('marks')[0].split(',')
       expect(marks).toHaveLength(6)
@@ -150,7 +151,7 @@ describe('killed while a report is made and downloaded', () => {
       const asked = proxy.hold({ matching: isGenerate, at: 'answer' })
       const first = child('report', dataDir, { CHILD_FOLDER: folder, CHILD_REPORT: report })
       const jobId = await first.waitFor((w) => w === 'job', 'the job')
-      await asked
+      await heldFor(first, asked)
       await kill(first)
       expect(logged(from, `PUT /v2/reports/${report}/generate `)).toHaveLength(1)
       sandbox.advanceClock(GENERATION_MS)
@@ -167,7 +168,7 @@ describe('killed while a report is made and downloaded', () => {
         CHILD_JOB: jobId,
         CHILD_SECRETS: JSON.stringify(first.secrets()),
       })
-      await body
+      await heldFor(second, body)
       // The download's temp file is there (the half that arrived is in its 1 MiB buffer).
       const partial = () => namesIn(folder).filter((n) => n.endsWith('.partial'))
       await until(() => partial().length === 1, 'the download to start writing')
@@ -212,13 +213,11 @@ describe('killed while an audit bundle is built', () => {
     try {
       // The third PDF asked for: the second bundle's second SAQ (the first bundle has one).
       const isPdf = (m: string, p: string, url: string) =>
-        m === 'GET' && p.startsWith('/v2/saqs/') && url.includes('format=pdf')
+        m === 'GET' && p.startsWith('/v2/saq/') && url.includes('format=pdf')
       const held = proxy.hold({ matching: isPdf, skip: 2, at: 'body' })
       const c = child('bundle', dataDir, { CHILD_FOLDER: folder, CHILD_HOME: home })
       const bundle = await c.waitFor((w) => w === 'bundle', 'the first bundle')
-      console.log('bundle said')
-      await Promise.race([held, c.ended()]).catch((e) => console.log('ENDED', String(e).slice(-3000)))
-      console.log('held', proxy.seen.filter((x) => x.path.startsWith('/v2/saqs')).map((x) => x.method + ' ' + x.path))
+      await heldFor(c, held)
       const saqFolder = path.join(folder, 'SAQ')
       const building = () => namesIn(saqFolder).filter((n) => n.endsWith('.building'))
       expect(building()).toHaveLength(1)

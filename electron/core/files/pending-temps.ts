@@ -21,7 +21,8 @@ const MAX_NOTED = 50
 export class PendingTemps implements TempJournal {
   constructor(private readonly settings: SettingsRepo) {}
 
-  private noted(): string[] {
+  /** The temp files noted now (of writes in flight, or of writes a kill stopped). */
+  noted(): string[] {
     const value = this.settings.get<unknown>(KEY, [])
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
   }
