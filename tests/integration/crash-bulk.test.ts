@@ -5,7 +5,7 @@
 // flight is recognised by the check before any re-send (never sent again). Three times, on one
 // sandbox (its large seed: 64,000 findings the analyst sees), each round on its own findings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BulkRunDetails } from '@contract/bulk'
+import type { BulkRunDetails, BulkRunView } from '@contract/bulk'
 import type { ApiCallOutput } from '@contract/channels'
 import {
   startRecordedSandbox,
@@ -88,14 +88,17 @@ describe('a bulk run killed in the middle', () => {
           httpLimits: { backoffBaseMs: 5, backoffMaxMs: 20 },
         })
         try {
-          let run: BulkRunDetails | null = null
-          await until(async () => {
-            const view = await t.ok<BulkRunDetails>('bulk.get', { runId, page: 1, perPage: 1 })
-            if (view.state !== 'finished') return false
-            run = await t.ok<BulkRunDetails>('bulk.get', { runId })
-            return true
-          }, 'the run to finish after the restart')
-          const done = run!
+          // The run's own event says when it finished (reading it meanwhile would compete with
+          // the deliveries for this one event loop, which the sandbox and the proxy share).
+          const finished = () =>
+            t.events.some(
+              (e) =>
+                e.name === 'bulk.changed' &&
+                (e.payload as BulkRunView).id === runId &&
+                (e.payload as BulkRunView).state === 'finished',
+            )
+          await until(finished, 'the run to finish after the restart')
+          const done = await t.ok<BulkRunDetails>('bulk.get', { runId })
           expect(done.counts).toMatchObject({ total: WRITES, done: WRITES, failed: 0, skipped: 0 })
           // The sandbox's own log: each write created once, none sent again after the restart.
           expect(creates(from)).toHaveLength(WRITES)
