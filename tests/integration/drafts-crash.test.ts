@@ -4,99 +4,46 @@
 // was saved. The same holds when the kill lands while the offline copy is being refreshed, and
 // the file ledger keeps its rows. Drafts and the copy are sealed with the account's key, which the
 // OS keychain keeps across the crash: the child prints it and the next core's vault holds it.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { DraftView } from '@contract/drafts'
 import type { LedgerEntry } from '@contract/files'
 import type { CacheStatus } from '@contract/offline'
-import { MemoryVault } from '../../electron/core/accounts/memory-vault'
 import { startTestCore } from './core-helpers'
+import { crashRoot, keychainAfterCrash, spawnCrashChild, type ChildSecrets } from './crash-helpers'
 
 const KILL_AFTER_ACKS = 300
 const KILL_AFTER_REFRESHES = 60
 
-/** The next start's vault: the keychain still holds the account's key after the crash. */
-async function keychainAfterCrash(accountId: string, key: string): Promise<MemoryVault> {
-  const vault = new MemoryVault()
-  await vault.set(accountId, 'cache_key', key)
-  return vault
-}
-
-/** Runs the child until it acknowledged enough saves, kills it, returns what it printed. */
-function runAndKill(
+/** Runs the child until it acknowledged enough saves, kills it, returns what it said. */
+async function runAndKill(
   dataDir: string,
   mode: 'drafts' | 'cache' = 'drafts',
-): Promise<{ accountId: string; lastAck: number; ledgerId: string; key: string }> {
-  return new Promise((resolve, reject) => {
-    // `node --import tsx` runs the child in this very process (the tsx command line would start
-    // a second node under it, which a SIGKILL of the first would leave running); the child also
-    // leads its own process group, and the whole group is killed.
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'tests/integration/drafts-crash-child.ts'],
-      {
-        env: {
-          ...process.env,
-          TSX_TSCONFIG_PATH: 'tsconfig.node.json',
-          CHILD_DATA_DIR: dataDir,
-          CHILD_MODE: mode,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      },
-    )
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
-      } catch {
-        child.kill('SIGKILL')
-      }
-    }
-    let out = ''
-    let err = ''
-    let accountId = ''
-    let ledgerId = ''
-    let key = ''
-    let lastAck = 0
-    let killed = false
-    const timer = setTimeout(killGroup, 60_000)
-    child.stderr.on('data', (b: Buffer) => (err += b.toString()))
-    child.stdout.on('data', (b: Buffer) => {
-      out += b.toString()
-      const lines = out.split('\n')
-      out = lines.pop() ?? ''
-      for (const line of lines) {
-        const [word, value] = line.split(' ')
-        if (word === 'account') accountId = value
-        if (word === 'ledger') ledgerId = value
-        if (word === 'key') key = value
-        if (word === 'ack') lastAck = Number(value)
-      }
-      if (!killed && lastAck >= (mode === 'cache' ? KILL_AFTER_REFRESHES : KILL_AFTER_ACKS)) {
-        killed = true
-        killGroup()
-      }
-    })
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer)
-      if (signal === 'SIGKILL' && killed) resolve({ accountId, lastAck, ledgerId, key })
-      else reject(new Error(`child ended with ${code ?? signal}: ${err}`))
-    })
+): Promise<{ accountId: string; lastAck: number; ledgerId: string; held: ChildSecrets }> {
+  const child = spawnCrashChild('tests/integration/drafts-crash-child.ts', {
+    CHILD_DATA_DIR: dataDir,
+    CHILD_MODE: mode,
   })
+  const enough = mode === 'cache' ? KILL_AFTER_REFRESHES : KILL_AFTER_ACKS
+  await child.waitFor((word, value) => word === 'ack' && Number(value) >= enough, 'the acks')
+  await child.kill()
+  return {
+    accountId: child.said('account')[0],
+    // Acks said before the kill landed count too: each was said once its save was answered.
+    lastAck: Number(child.said('ack').at(-1)),
+    ledgerId: child.said('ledger')[0] ?? '',
+    held: child.secrets(),
+  }
 }
 
 describe('drafts survive a crash', () => {
   it('keeps every acknowledged edit when the process is killed during rapid saves', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
-    const dataDir = path.join(root, 'data')
-    fs.mkdirSync(dataDir)
+    const { dataDir, remove } = crashRoot()
     try {
-      const { accountId, lastAck, key } = await runAndKill(dataDir)
+      const { accountId, lastAck, held } = await runAndKill(dataDir)
       expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_ACKS)
-      const t = await startTestCore({ dataDir, vault: await keychainAfterCrash(accountId, key) })
+      const t = await startTestCore({ dataDir, vault: await keychainAfterCrash(held) })
       try {
         const draft = await t.ok<DraftView | null>('drafts.get', {
           accountId,
@@ -117,19 +64,17 @@ describe('drafts survive a crash', () => {
         await t.close()
       }
     } finally {
-      fs.rmSync(root, { recursive: true, force: true })
+      remove()
     }
   }, 120_000)
 
   it('keeps drafts and ledger rows when killed while the offline copy is refreshed', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scandesk-crash-'))
-    const dataDir = path.join(root, 'data')
-    fs.mkdirSync(dataDir)
+    const { dataDir, remove } = crashRoot()
     try {
-      const { accountId, lastAck, ledgerId, key } = await runAndKill(dataDir, 'cache')
+      const { accountId, lastAck, ledgerId, held } = await runAndKill(dataDir, 'cache')
       expect(lastAck).toBeGreaterThanOrEqual(KILL_AFTER_REFRESHES)
       expect(ledgerId).not.toBe('')
-      const t = await startTestCore({ dataDir, vault: await keychainAfterCrash(accountId, key) })
+      const t = await startTestCore({ dataDir, vault: await keychainAfterCrash(held) })
       try {
         const draft = await t.ok<DraftView | null>('drafts.get', {
           accountId,
@@ -151,7 +96,7 @@ describe('drafts survive a crash', () => {
         await t.close()
       }
     } finally {
-      fs.rmSync(root, { recursive: true, force: true })
+      remove()
     }
   }, 120_000)
 })

@@ -37,12 +37,36 @@ export interface ProxyFaults {
   drip: { bytes: number; everyMs: number } | null
 }
 
+/**
+ * Where a held request stops: before the sandbox sees it ('request'), once the sandbox answered
+ * (its work done, the answer kept back: 'answer'), or with the head and half the answer's body
+ * sent ('body').
+ */
+export type HoldAt = 'request' | 'answer' | 'body'
+
+/** Which request to hold, and where (FaultProxy.hold). */
+export interface HoldSpec {
+  /** `path` without the query; `url` with it. */
+  matching: (method: string, path: string, url: string) => boolean
+  /** This many matching requests pass before the one held (default 0: the first). */
+  skip?: number
+  at: HoldAt
+}
+
 /** A loopback proxy in front of one sandbox; it forwards every request and records each answer. */
 export interface FaultProxy {
   baseUrl: string
   faults: ProxyFaults
   /** Each request as it arrived (method, path, time), with the status the client got once sent. */
   seen: { method: string; path: string; at: number; status: number | null }[]
+  /**
+   * Holds the next request `spec` matches (after `skip`), never to be answered: resolves once it
+   * is held where `spec.at` says. The crash tests kill the client then, with that request sent
+   * and unanswered; `close` (or `dropHeld`) breaks its connection.
+   */
+  hold(spec: HoldSpec): Promise<{ method: string; path: string }>
+  /** Breaks the connections of the requests held so far, and disarms a hold not yet met. */
+  dropHeld(): void
   close(): Promise<void>
 }
 
@@ -64,10 +88,13 @@ export function httpDate(seconds: number): string {
 /** Starts a fault proxy on 127.0.0.1 (a free port) in front of `sandbox`. */
 export async function startFaultProxy(sandbox: { baseUrl: string }): Promise<FaultProxy> {
   const to = new URL(sandbox.baseUrl)
+  const holding = holdingOf()
   const proxy: FaultProxy = {
     baseUrl: '',
     faults: { ...NO_PROXY_FAULTS },
     seen: [],
+    hold: holding.hold,
+    dropHeld: holding.drop,
     close: async () => undefined,
   }
   const server = http.createServer((req, res) => {
@@ -78,6 +105,8 @@ export async function startFaultProxy(sandbox: { baseUrl: string }): Promise<Fau
       status: null as number | null,
     }
     proxy.seen.push(seen)
+    const held = holding.take(seen.method, seen.path, req.url ?? '')
+    if (held?.at === 'request') return holding.keep(res, held, seen)
     const upstream = http.request(
       {
         host: to.hostname,
@@ -113,6 +142,12 @@ export async function startFaultProxy(sandbox: { baseUrl: string }): Promise<Fau
           }
           headers['content-length'] = String(body.length)
           delete headers['transfer-encoding']
+          if (held?.at === 'answer') return holding.keep(res, held, seen)
+          if (held?.at === 'body') {
+            res.writeHead(status, headers)
+            res.write(body.subarray(0, Math.floor(body.length / 2)))
+            return holding.keep(res, held, seen)
+          }
           seen.status = status
           res.writeHead(status, headers)
           if (!f.drip || body.length === 0) return void res.end(body)
@@ -142,6 +177,41 @@ export async function startFaultProxy(sandbox: { baseUrl: string }): Promise<Fau
       server.closeAllConnections()
     })
   return proxy
+}
+
+/** The proxy's holds (FaultProxy.hold): one armed at a time, the held answers kept open. */
+function holdingOf() {
+  type Held = { method: string; path: string }
+  let armed: { spec: HoldSpec; left: number; resolve: (held: Held) => void } | null = null
+  const kept: http.ServerResponse[] = []
+  return {
+    hold: (spec: HoldSpec) =>
+      new Promise<Held>((resolve, reject) => {
+        if (armed) return reject(new Error('a hold is armed already'))
+        armed = { spec, left: spec.skip ?? 0, resolve }
+      }),
+    /** Where the request now arriving is held (and how to tell the test), or null. */
+    take(
+      method: string,
+      path: string,
+      url: string,
+    ): { at: HoldAt; told: (held: Held) => void } | null {
+      if (!armed || !armed.spec.matching(method, path, url)) return null
+      if (armed.left-- > 0) return null
+      const taken = { at: armed.spec.at, told: armed.resolve }
+      armed = null
+      return taken
+    },
+    /** Keeps `res` unanswered and tells the test. */
+    keep(res: http.ServerResponse, held: { told: (held: Held) => void }, seen: Held): void {
+      kept.push(res)
+      held.told({ method: seen.method, path: seen.path })
+    },
+    drop(): void {
+      armed = null
+      for (const res of kept.splice(0)) res.destroy()
+    },
+  }
 }
 
 /** Sandbox request lines after index `from` matching `re` ("GET /v2/targets → 200"). */

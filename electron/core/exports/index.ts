@@ -8,6 +8,7 @@ import { downloadToFolder } from '../files/download'
 import { hashFile } from '../files/hash'
 import { removeSaqLeftovers, removeStalePartials } from '../files/leftovers'
 import { SAQ_FOLDER, documentFileName, saqFileName } from '../files/names'
+import { PendingTemps } from '../files/pending-temps'
 import { quarantineFile } from '../files/quarantine'
 import type { HostServices } from '../host'
 import type { AccountClient } from '../http/client'
@@ -55,9 +56,12 @@ export interface ExportServices {
   folders: DownloadFolders
   /** SAQ evidence files and audit bundles. */
   saq: SaqFiles
+  /** Temp files of CSV and views files being saved (swept at start). */
+  pending: PendingTemps
   /**
-   * Removes the temp files interrupted downloads left in the download folders, resumes stored
-   * jobs and starts following sign-ins (call once the core is ready).
+   * Removes the temp files interrupted downloads and saves left (in the download folders, and
+   * those `pending` noted), resumes stored jobs and starts following sign-ins (call once the core
+   * is ready).
    */
   start(): Promise<void>
   close(): Promise<void>
@@ -126,6 +130,7 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     now,
   })
 
+  const pending = new PendingTemps(deps.settings)
   const signedIn = new Map<string, boolean>()
   let unsubscribe: (() => void) | null = null
   return {
@@ -133,6 +138,7 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
     library,
     folders,
     saq,
+    pending,
     async start() {
       const accounts = (await deps.accounts.list()).accounts
       for (const a of accounts) signedIn.set(a.id, a.signedIn)
@@ -158,6 +164,9 @@ export function createExportServices(deps: ExportServicesDeps): ExportServices {
           'info',
           `removed ${saqLeft.length} unfinished audit bundle(s) or evidence copies`,
         )
+      // And the temp files of CSV and views files being saved elsewhere (typed or picked paths).
+      const saving = await pending.sweep()
+      if (saving.length) deps.log?.('info', `removed ${saving.length} unfinished saved file(s)`)
       unsubscribe = deps.events.on('accounts.changed', ({ accounts }) => {
         const present = new Set(accounts.map((a) => a.id))
         for (const id of signedIn.keys())

@@ -90,10 +90,13 @@ export async function generateStep(
     const named = await documentName(client, kind, job.resourceId, call)
     if (named !== job.resourceName) job = ctx.set(jobId, { resourceName: named }) ?? job
   }
+  const startedAt = job.generationStartedAt ?? ctx.deps.now().toISOString()
+  // Stored before the request leaves: a start after a crash with the request in flight finds the
+  // job generating and asks the service how the file stands (asking again only for a file it
+  // does not have), so the request is never sent twice.
+  job = ctx.set(jobId, { state: 'generating', error: null, generationStartedAt: startedAt })!
   let status: 'generating' | 'ready' = 'generating'
   if (request) status = await requestGeneration(client, kind, job.resourceId, job.format, call)
-  const startedAt = job.generationStartedAt ?? ctx.deps.now().toISOString()
-  job = ctx.set(jobId, { state: 'generating', error: null, generationStartedAt: startedAt })!
   for (let attempt = 0; status !== 'ready'; attempt++) {
     await sleep(backoffDelay(attempt, ctx.deps.backoff ?? DEFAULT_BACKOFF), signal)
     const state = await fileState(client, kind, job.resourceId, job.format, call)

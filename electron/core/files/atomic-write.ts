@@ -22,6 +22,7 @@ import {
   type WritableFile,
 } from './fs-ops'
 import { partialName } from './names'
+import type { TempJournal } from './pending-temps'
 import { placeWithoutOverwrite } from './place'
 
 /** How an atomic write takes its name. */
@@ -50,6 +51,11 @@ export interface AtomicWriteOptions {
    * temp file is created, while it is written or before it takes its name.
    */
   confined?: boolean
+  /**
+   * Notes the temp file while it exists (a folder the start-up sweep of download folders does not
+   * read: the next start removes a temp file a crash left there; see pending-temps.ts).
+   */
+  journal?: TempJournal
 }
 
 function keptFile(target: string): AppFailure {
@@ -64,7 +70,8 @@ function keptFile(target: string): AppFailure {
  * (`.<name>.<random>.partial`, see `partialName`), written whole, fsynced and closed, then moved to
  * its name as `place` says and the folder fsynced. A busy rename is tried again (EBUSY, EPERM:
  * `nodeFileOps.rename`). Leaves no temp file behind on failure; throws an AppFailure with a plain
- * message (`fileFailure`: DISK_FULL, PERMISSION_DENIED, a name too long → VALIDATION, …).
+ * message (`fileFailure`: DISK_FULL, PERMISSION_DENIED, a name too long → VALIDATION, …). A
+ * kill can leave the temp file (never a partial file at the name): `journal` notes it meanwhile.
  * Returns the final path.
  */
 export async function writeAtomically(
@@ -73,8 +80,24 @@ export async function writeAtomically(
   text: string,
   options: AtomicWriteOptions,
 ): Promise<string> {
-  const ops = options.ops ?? nodeFileOps
   const temp = path.join(folder, partialName(fileName))
+  options.journal?.add(temp)
+  try {
+    return await writeTemp(folder, fileName, text, temp, options)
+  } finally {
+    options.journal?.remove(temp)
+  }
+}
+
+/** writeAtomically's work, through the temp file `temp`. */
+async function writeTemp(
+  folder: string,
+  fileName: string,
+  text: string,
+  temp: string,
+  options: AtomicWriteOptions,
+): Promise<string> {
+  const ops = options.ops ?? nodeFileOps
   let file: WritableFile | null
   try {
     if (options.confined) await confirmRealFolder(folder)

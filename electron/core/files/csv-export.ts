@@ -14,6 +14,7 @@ import { escapeCsvAnswer } from './csv-text'
 import { writeAtomically } from './atomic-write'
 import { formatBytes } from './download'
 import type { FileOps } from './fs-ops'
+import type { TempJournal } from './pending-temps'
 import { isListCsv, listCsv, listJsonLines, type ListReadOptions } from './list-csv'
 import { safeFileName } from './names'
 import { chooseSaveTarget, type SaveTarget } from './save-target'
@@ -59,6 +60,8 @@ export interface CsvExportDeps {
   /** The file system layer (tests inject failures); default the real one. */
   fileOps?: FileOps
   maxBytes?: number
+  /** Notes each temp file while it is written (the next start removes one a crash left). */
+  journal?: TempJournal
 }
 
 /**
@@ -158,6 +161,7 @@ export class CsvExports {
         }),
       ops: deps.fileOps,
       confined: true,
+      journal: deps.journal,
     })
     this.saved.add(target)
     return { saved: true, path: target, rows: csv.rows, escapedCells: csv.escapedCells }

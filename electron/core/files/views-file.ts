@@ -5,6 +5,7 @@ import type { DownloadFolders, HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
 import { writeAtomically } from './atomic-write'
 import { readChosenFile } from './chosen-file'
+import type { TempJournal } from './pending-temps'
 import { safeFileName } from './names'
 import { chooseSaveTarget, saveFolderOf } from './save-target'
 
@@ -17,6 +18,8 @@ export interface ViewFilesDeps {
   folders: DownloadFolders
   accountLabel(accountId: string): string
   now(): Date
+  /** Notes each temp file while it is written (the next start removes one a crash left). */
+  journal?: TempJournal
 }
 
 /**
@@ -55,6 +58,7 @@ export class ViewFiles {
         place: replace ? 'replace' : 'new',
         doing: 'save the views file',
         confined: true,
+        journal: this.deps.journal,
         taken: (file) =>
           new AppFailure({
             code: 'CONFLICT',

@@ -31,6 +31,7 @@ export function csvExportsOf(ctx: HandlerContext): LazyCsvExports {
       },
       accountLabel: (accountId) => ctx.accounts.row(accountId).label,
       now: () => new Date(),
+      journal: ctx.exports.pending,
     })
   return () =>
     (made ??= loadCsvModule().then(

@@ -12,6 +12,7 @@ export function viewsHandlers(
     folders: ctx.exports.folders,
     accountLabel: (accountId) => ctx.accounts.row(accountId).label,
     now: () => new Date(),
+    journal: ctx.exports.pending,
   })
   return {
     'views.export': async (input) => {

@@ -52,6 +52,10 @@ function send(accountId: string, opId: string, input: CallInput): Promise<unknow
   return err ? Promise.reject(err) : Promise.resolve({ data: { success: true } })
 }
 
+/** Each call sent, as `<op> <target>` (a mark-all has no target). */
+const calls = () =>
+  sent.map((s) => `${s.op} ${(s.input.path as { id?: string } | undefined)?.id ?? ''}`.trim())
+
 function outbox(over: Partial<OutboxDeps> = {}): Outbox {
   const o = new Outbox({
     db,
@@ -255,11 +259,15 @@ describe('replay', () => {
     ])
     expect(changed.at(-1)).toEqual({ accountId: ACME.id, queued: 2, failed: 0 })
 
-    // Back online: the rest goes, in order.
+    // Back online: the rest goes, in order; the one tried before is checked for first.
     failures.clear()
     sent = []
     await o.replay(ACME.id)
-    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-004' }, { id: 'ntf-005' }])
+    expect(calls()).toEqual([
+      'notifications.show ntf-004',
+      'notifications.mark_read ntf-004',
+      'notifications.mark_seen ntf-005',
+    ])
     expect(await o.list()).toEqual([])
   })
 
@@ -355,7 +363,7 @@ describe('retry and discard', () => {
     failures.clear()
     sent = []
     expect(await o.retry(item.id)).toEqual([])
-    expect(sent.map((s) => s.input.path)).toEqual([{ id: 'ntf-002' }])
+    expect(calls()).toEqual(['notifications.show ntf-002', 'notifications.mark_read ntf-002'])
     expect(await o.get(item.id)).toBeNull()
   })
 
@@ -394,11 +402,45 @@ describe('retry and discard', () => {
     release()
     await Promise.all([running, retried])
     expect(await o.get(refused.id)).toBeNull()
-    expect(sent.map((x) => (x.input.path as { id: string }).id)).toEqual([
-      'ntf-002',
-      'ntf-003',
-      'ntf-002',
+    expect(calls()).toEqual([
+      'notifications.mark_read ntf-002',
+      'notifications.mark_read ntf-003',
+      'notifications.show ntf-002',
+      'notifications.mark_read ntf-002',
     ])
+  })
+
+  it('sends an item handed over before only if the service does not have it yet', async () => {
+    const first = outbox()
+    await first.enqueue(ACME, MARK_READ, { path: { id: 'ntf-002' } })
+    await first.enqueue(ACME, MARK_SEEN, { path: { id: 'ntf-003' } })
+    await first.enqueue(ACME, op('notifications.mark_all_read'), {})
+    await first.enqueue(ACME, MARK_ALL_SEEN, {})
+    // All four were handed over and their answers lost (a crash with them in flight).
+    db.prepare("UPDATE outbox SET state = 'sending', attempts = 1").run()
+    // The service has made the first and the third; the second and the fourth it has not.
+    const o = outbox({
+      send: (accountId, opId, input) => {
+        sent.push({ accountId, op: opId, input })
+        const id = (input.path as { id?: string } | undefined)?.id
+        if (opId === 'notifications.show')
+          return Promise.resolve({ data: { attributes: { read: id === 'ntf-002', seen: false } } })
+        const query = input.query as Record<string, unknown> | undefined
+        if (opId === 'notifications.list')
+          return Promise.resolve({ data: query?.read === 'false' ? [] : [{ id: 'ntf-009' }] })
+        return Promise.resolve({ data: { success: true } })
+      },
+    })
+    await o.replay(ACME.id)
+    expect(calls()).toEqual([
+      'notifications.show ntf-002',
+      'notifications.show ntf-003',
+      'notifications.mark_seen ntf-003',
+      'notifications.list',
+      'notifications.list',
+      'notifications.mark_all_seen',
+    ])
+    expect(await o.list()).toEqual([])
   })
 
   it('retry of an unknown item refuses with NOT_FOUND', async () => {

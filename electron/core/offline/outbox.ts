@@ -11,6 +11,7 @@ import { prepareRequest, type CallInput } from '../http/request'
 import type { Db } from '../store/database'
 import { statementCache, type Statements } from '../store/statements'
 import { isUnreachable } from './connectivity'
+import { alreadyMade } from './outbox-checks'
 
 interface Row {
   id: string
@@ -102,6 +103,7 @@ function targetOf(input: CallInput): string | null {
  * were made, with the account's session, when the account is back online or the user asks; a
  * refusal (conflict, gone, not allowed) keeps the item as 'failed' with the service's words and
  * the replay goes on with the next; losing the service again stops the replay, the rest waits.
+ * An item handed over before (its answer lost) is checked for first (outbox-checks.ts): sent once.
  */
 export class Outbox {
   private readonly replaying = new Map<string, Promise<void>>()
@@ -112,7 +114,7 @@ export class Outbox {
 
   constructor(private readonly deps: OutboxDeps) {
     this.stmt = statementCache(deps.db)
-    // Items caught mid-send by a crash go back to the queue (marks are idempotent).
+    // Items caught mid-send by a crash go back to the queue (checked for before a re-send).
     deps.db.prepare("UPDATE outbox SET state = 'queued' WHERE state = 'sending'").run()
   }
 
@@ -332,6 +334,8 @@ export class Outbox {
         this.changed(accountId)
         continue
       }
+      // Handed over before, its answer lost (a crash, a dropped connection): asked for first.
+      const again = row.attempts > 0
       this.deps.db
         .prepare(
           "UPDATE outbox SET state = 'sending', attempts = attempts + 1, last_tried_at = ? WHERE id = ?",
@@ -339,7 +343,9 @@ export class Outbox {
         .run(this.now(), row.id)
       this.changed(accountId)
       try {
-        await this.deps.send(accountId, row.op, payload.input)
+        const call = (op: string, input: CallInput) => this.deps.send(accountId, op, input)
+        if (!(again && (await alreadyMade(call, row.op, payload.input))))
+          await call(row.op, payload.input)
         this.deps.db.prepare('DELETE FROM outbox WHERE id = ?').run(row.id)
         this.deps.report(accountId, true, '')
         this.changed(accountId)

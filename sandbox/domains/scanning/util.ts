@@ -16,9 +16,20 @@ export function visible(
   id: string,
 ): Row {
   const spec = COLLECTIONS[collection]
-  const row = ctx.db.get(collection, id)
-  if (!row || !inScope(spec, row, req)) ctx.notFound(`${spec.type} ${id}`)
+  const row = findVisible(ctx, req, collection, id)
+  if (!row) ctx.notFound(`${spec.type} ${id}`)
   return row
+}
+
+/** A row of `collection` the caller may see, or undefined (one lookup, not a scan). */
+export function findVisible(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+  collection: string,
+  id: string,
+): Row | undefined {
+  const row = ctx.db.get(collection, id)
+  return row && inScope(COLLECTIONS[collection], row, req) ? row : undefined
 }
 
 /** Rows of `collection` the caller may see. */
