@@ -15,7 +15,7 @@ import {
 } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
-import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useDelayedFlag } from '@/utils/delayedFlag'
 import { toAppError, type OperationError } from '@/data/errors'
 import { fetchOperation, type Answer } from '@/data/fetchOperation'
 import { operationKey, parseKey } from '@/data/keys'
