@@ -2,8 +2,24 @@
 import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
 import type { BulkRunView } from '@contract/bulk'
-import type { OutboxItem } from '@contract/offline'
+import type { Connectivity, ConnectivityState, OutboxItem } from '@contract/offline'
 import { Fail } from './fakeScandesk'
+
+/** What main reports about acct-aaaa's service (checked now, no next check planned). */
+export function connectivity(
+  state: ConnectivityState,
+  over: Partial<Connectivity> = {},
+): Connectivity {
+  return {
+    accountId: 'acct-aaaa',
+    state,
+    online: state === 'online',
+    checkedAt: new Date().toISOString(),
+    message: null,
+    nextCheckAt: null,
+    ...over,
+  }
+}
 
 /** An account as main would describe it. */
 export function account(id: string, extra: Partial<AccountView> = {}): AccountView {
