@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import type { ConnectivityState } from '@contract/offline'
 import { useFakeBridge } from '@/test/fakeApp'
-import { account as baseAccount, connectivity, upcomingAnswer } from '@/test/fixtures'
+import { account as baseAccount, appInfo, connectivity, upcomingAnswer } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { pinFromLocation, useAppStore } from './app'
 import { useUpcomingScansStore } from './upcomingScans'
@@ -64,11 +64,7 @@ const reach = (accountId: string, state: ConnectivityState, checkedAt = '2030-01
 
 describe('connectivity', () => {
   it('loads the overview at start, then follows events and the work-offline switch', async () => {
-    fake.handle('app.info', () => ({
-      mode: 'electron',
-      version: '1',
-      keychain: { available: true, message: null },
-    }))
+    fake.handle('app.info', () => appInfo('electron'))
     fake.handle('connectivity.get', () => ({
       workOffline: false,
       network: true,

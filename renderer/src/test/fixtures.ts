@@ -134,10 +134,13 @@ export function reportsAnswer(n: number, total = n, page = 1) {
   }
 }
 
-/** app.info as main answers it in the browser build (no native dialogs), keychain available. */
-export function browserAppInfo() {
-  return { mode: 'browser', version: '1.0.0', keychain: { available: true, message: null } }
+/** app.info as main answers it in `mode` (the browser build has no native dialogs), keychain available. */
+export function appInfo(mode: 'browser' | 'electron') {
+  return { mode, version: '1.0.0', keychain: { available: true, message: null } }
 }
+
+/** What main says about itself in browser mode. */
+export const browserAppInfo = () => appInfo('browser')
 
 /** main's answer to a second factor sent after the sign-in's time ran out. */
 export function challengeExpired(): Fail {
