@@ -1,8 +1,14 @@
 // Small builders of contract values for unit tests.
 import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
+import type { Settings } from '@contract/channels'
 import type { BulkRunView } from '@contract/bulk'
-import type { Connectivity, ConnectivityState, OutboxItem } from '@contract/offline'
+import {
+  CACHE_MAX_BYTES,
+  type Connectivity,
+  type ConnectivityState,
+  type OutboxItem,
+} from '@contract/offline'
 import { Fail } from './fakeScandesk'
 
 /** What main reports about acct-aaaa's service (checked now, no next check planned). */
@@ -20,6 +26,33 @@ export function connectivity(
     ...over,
   }
 }
+
+/** The settings main keeps, as they start (light theme), with `over` on top. */
+export function settingsOf(over: Partial<Settings> = {}): Settings {
+  return {
+    theme: 'light',
+    mismatchAction: 'quarantine',
+    notifyOnFinish: true,
+    maxDownloadBytes: 4 * 1024 ** 3,
+    cacheMaxBytes: CACHE_MAX_BYTES.default,
+    mutedNotificationKinds: [],
+    ...over,
+  }
+}
+
+/** Port list prt-1 ("Web servers", external) as the service shows it, `over` its attributes. */
+export const portListRecord = (over: Record<string, unknown> = {}) => ({
+  id: 'prt-1',
+  type: 'port_list',
+  attributes: {
+    name: 'Web servers',
+    app_type: 'external_scan',
+    activated: true,
+    ranges: [],
+    port_count: 1025,
+    ...over,
+  },
+})
 
 /** An account as main would describe it. */
 export function account(id: string, extra: Partial<AccountView> = {}): AccountView {

@@ -5,6 +5,7 @@ import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
 import { Fail } from '@/test/fakeScandesk'
+import { portListRecord } from '@/test/fixtures'
 import PortRangeEditor from './PortRangeEditor.vue'
 
 type Call = ApiCall
@@ -12,17 +13,7 @@ const STORED = [
   { id: 'rng-1', start: 1, end: 1024, protocol: 'tcp' },
   { id: 'rng-2', start: 53, end: 53, protocol: 'udp' },
 ]
-const portList = (ranges = STORED) => ({
-  id: 'prt-1',
-  type: 'port_list',
-  attributes: {
-    name: 'Web servers',
-    app_type: 'external_scan',
-    activated: true,
-    ranges,
-    port_count: 1025,
-  },
-})
+const portList = (ranges = STORED) => portListRecord({ ranges })
 
 const serve = (over: ApiAnswers = {}): void =>
   serveAnalyst(
