@@ -4,7 +4,7 @@ import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { Fail } from '@/test/fakeScandesk'
+import { invalid } from '@/test/fakeScandesk'
 import { portListRecord } from '@/test/fixtures'
 import PortRangeEditor from './PortRangeEditor.vue'
 
@@ -95,12 +95,7 @@ describe('the port range editor', () => {
     serve({
       'port_lists.add_range': (p) =>
         (p.input?.body as { start: number }).start === 9000
-          ? new Fail({
-              code: 'VALIDATION',
-              status: 422,
-              message: 'The range could not be added.',
-              fieldErrors: { start: ['overlaps tcp 8990–9010 (rng-7)'] },
-            })
+          ? invalid({ start: ['overlaps tcp 8990–9010 (rng-7)'] }, 'The range could not be added.')
           : answer(portList()),
     })
     await mountEditor()
