@@ -51,13 +51,15 @@ const MAY_IMPORT = {
   renderer: ['contract'],
   sandbox: ['contract'],
 }
+// A folder's type, and the renderer's layers below (each a type of its own: 'renderer-data', …).
+const typesOf = (folder) => (folder === 'renderer' ? 'renderer*' : folder)
 const folderPolicies = [
   ...Object.entries(MAY_IMPORT).map(([from, allowed]) => {
     const others = Object.keys(LAYERS).filter((t) => t !== from && !allowed.includes(t))
     const may = allowed.length ? `only ${allowed.join(' and ')}` : 'nothing of ours outside itself'
     return {
-      from: { element: { type: from } },
-      disallow: { to: { element: { types: others } } },
+      from: { element: { type: typesOf(from) } },
+      disallow: { to: { element: { types: others.map(typesOf) } } },
       message: `${LAYERS[from]} may import ${may} ({{ to.element.type }} is out of bounds; docs/architecture.md).`,
     }
   }),
@@ -65,6 +67,82 @@ const folderPolicies = [
   {
     from: { element: { type: 'main', fileInternalPath: 'demo.ts' } },
     allow: { to: { element: { type: 'sandbox' } } },
+  },
+]
+
+// The renderer's layers, lowest first (docs/architecture.md, "The renderer's layers"): a file may
+// import its own layer and those below, never one above. Folders are the layers but for a few
+// files whose place is another layer's: the stores of the window's session (which account, its
+// release) sit under the data layer, which reads them; the sidebar's groups sit with the registry;
+// the router's first read of a list sits with the router.
+const RENDERER_FOLDERS = {
+  'renderer-utils': 'renderer/src/utils',
+  'renderer-bridge': 'renderer/src/bridge',
+  'renderer-data': 'renderer/src/data',
+  'renderer-resources': 'renderer/src/resources',
+  'renderer-stores': 'renderer/src/stores',
+  'renderer-composables': 'renderer/src/composables',
+  'renderer-kit': 'renderer/src/components/kit',
+  'renderer-components': 'renderer/src/components',
+  'renderer-views': ['renderer/src/views', 'renderer/src/layouts'],
+  // main.ts, App.vue, router.ts, screens.ts, navigation.ts (and test/, styles/: no layer)
+  'renderer-root': 'renderer/src',
+}
+const SESSION_STORES = '{app,accounts,scope,trust}.ts'
+const TOP_FILES = '{main.ts,App.vue,router.ts,screens.ts}'
+const rendererLayers = [
+  ['utils', [{ type: 'renderer-utils' }]],
+  ['bridge', [{ type: 'renderer-bridge' }]],
+  ['the session stores', [{ type: 'renderer-stores', fileInternalPath: SESSION_STORES }]],
+  ['data', [{ type: 'renderer-data' }]],
+  [
+    'the registry',
+    [{ type: 'renderer-resources' }, { type: 'renderer-root', fileInternalPath: 'navigation.ts' }],
+  ],
+  ['stores', [{ type: 'renderer-stores' }]],
+  ['composables', [{ type: 'renderer-composables' }]],
+  ['the kit', [{ type: 'renderer-kit' }]],
+  ['components', [{ type: 'renderer-components' }]],
+  ['views', [{ type: 'renderer-views' }]],
+  [
+    'the router and the app',
+    [
+      { type: 'renderer-root', fileInternalPath: TOP_FILES },
+      { type: 'renderer-data', fileInternalPath: 'firstReads.ts' },
+    ],
+  ],
+]
+const element = (selectors) => selectors.map((s) => ({ element: s }))
+const layerPolicy = ([name, selectors], i) => {
+  const above = rendererLayers.slice(i + 1).flatMap(([, layer]) => layer)
+  const below = rendererLayers.slice(0, i + 1).flatMap(([, layer]) => layer)
+  return [
+    ...(above.length
+      ? [
+          {
+            from: element(selectors),
+            disallow: { to: element(above) },
+            message: `${name} may not import a layer above it ({{ to.element.type }}; docs/architecture.md, "The renderer's layers").`,
+          },
+        ]
+      : []),
+    { from: element(selectors), allow: { to: element(below) } },
+  ]
+}
+// The last policy that matches decides: a layer cut out of a folder (the session's stores, the
+// router's first read) comes after its folder's.
+const CUT_OUT = new Set(['the session stores', 'the router and the app'])
+const layerPolicies = [
+  ...rendererLayers.flatMap((layer, i) => (CUT_OUT.has(layer[0]) ? [] : layerPolicy(layer, i))),
+  ...rendererLayers.flatMap((layer, i) => (CUT_OUT.has(layer[0]) ? layerPolicy(layer, i) : [])),
+  // The registry names the screens that show a resource by a lazy loader (`() => import(…)`):
+  // nothing loads until the screen opens, as with the router's routes.
+  {
+    from: element(rendererLayers[4][1]),
+    allow: {
+      to: element([{ type: 'renderer-components' }, { type: 'renderer-views' }]),
+      dependency: { nodeKind: 'dynamic-import' },
+    },
   },
 ]
 
@@ -123,16 +201,24 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       'boundaries/root-path': fileURLToPath(new URL('.', import.meta.url)),
-      'boundaries/elements': Object.entries(LAYERS).map(([type, pattern]) => ({
-        type,
-        pattern,
-        partialMatch: false,
-      })),
+      'boundaries/elements': [...Object.entries(RENDERER_FOLDERS), ...Object.entries(LAYERS)].map(
+        ([type, pattern]) => ({ type, pattern, partialMatch: false }),
+      ),
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
       'import/resolver': {
         [fileURLToPath(new URL('./scripts/eslint-import-resolver.cjs', import.meta.url))]: {},
       },
     },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        { default: 'allow', policies: [...folderPolicies, ...layerPolicies] },
+      ],
+    },
+  },
+  {
+    // Tests mount and fake across layers; only the folder boundaries hold for them.
+    files: ['renderer/**/*.test.ts', 'renderer/src/test/**', 'renderer/src/**/*TestKit.ts'],
     rules: {
       'boundaries/dependencies': ['error', { default: 'allow', policies: folderPolicies }],
     },

@@ -254,3 +254,69 @@ describe('folder boundaries in lint', () => {
     expect(store.messages.map((m) => m.ruleId)).not.toContain('no-restricted-syntax')
   })
 })
+
+/** Imports that run from a lower layer of the renderer up to a higher one (docs/architecture.md). */
+const upward: [string, string, string][] = [
+  ['a data file imports a store', 'renderer/src/data/x.ts', "import { a } from '@/stores/library'"],
+  ['a store of the session imports data', 'renderer/src/stores/app.ts', "import '@/data/envelope'"],
+  ['a store imports a composable', 'renderer/src/stores/x.ts', "import '@/composables/clock'"],
+  ['the registry imports a store', 'renderer/src/resources/x.ts', "import '@/stores/confirm'"],
+  ['utils import the bridge', 'renderer/src/utils/x.ts', "import '@/bridge/bridge'"],
+  [
+    'a composable imports a view’s module by a relative path',
+    'renderer/src/composables/x.ts',
+    "import '../views/saq/saqFillerTestKit'",
+  ],
+  [
+    'the kit imports another component by a relative path',
+    'renderer/src/components/kit/x.ts',
+    "import { paint } from '../charts/theme'",
+  ],
+  ['a component imports the screens', 'renderer/src/components/x.ts', "import '@/screens'"],
+  [
+    'the registry imports a view (not lazily)',
+    'renderer/src/resources/x.ts',
+    "import View from '@/views/reports/ReportsView.vue'",
+  ],
+  ['a view imports the router', 'renderer/src/views/x.ts', "import '@/router'"],
+]
+
+/** Imports along the layers, and the exceptions the layering names. */
+const alongLayers: [string, string, string][] = [
+  ['a data file reads the session', 'renderer/src/data/x.ts', "import '@/stores/app'"],
+  ['the session’s stores import each other', 'renderer/src/stores/app.ts', "import './accounts'"],
+  ['a store reads data', 'renderer/src/stores/x.ts', "import '@/data/envelope'"],
+  ['the kit reads the registry', 'renderer/src/components/kit/x.ts', "import '@/resources'"],
+  [
+    'the registry names a screen lazily',
+    'renderer/src/resources/x.ts',
+    "export const list = () => import('@/views/reports/ReportsView.vue')",
+  ],
+  [
+    'the router’s first read reads the registry and a composable',
+    'renderer/src/data/firstReads.ts',
+    "import '@/resources'\nimport '@/composables/tabInAddress'",
+  ],
+  ['the sidebar reads the groups', 'renderer/src/components/x.ts', "import '@/navigation'"],
+  ['a view imports the kit', 'renderer/src/views/x.ts', "import '@/components/kit/ReadError.vue'"],
+  ['the router imports a view', 'renderer/src/router.ts', "import '@/views/user/routes'"],
+  [
+    'a test mounts a view',
+    'renderer/src/data/x.test.ts',
+    "import '@/views/reports/ReportsView.vue'",
+  ],
+]
+
+describe('the renderer’s layers in lint', () => {
+  it.each(upward)('reports it when %s', async (_name, filePath, code) => {
+    const found = (await messages(filePath, code)).filter(
+      (m) => m.ruleId === 'boundaries/dependencies',
+    )
+    expect(found).toHaveLength(1)
+    expect(found[0].message).toContain('may not import a layer above it')
+  })
+
+  it.each(alongLayers)('allows it when %s', async (_name, filePath, code) => {
+    expect(await reported(filePath, code)).toEqual([])
+  })
+})

@@ -8,22 +8,18 @@ import { ChangesService } from './changes/service'
 import type { HandlerContext } from './handlers/context'
 import { RoutedBulkRuns } from './bulk/routed'
 import { ClientPool, loadClientModule } from './accounts/client-pool'
-import { DemoAccounts, type DemoService } from './accounts/demo-account'
-import type { Vault } from './accounts/vault'
+import { DemoAccounts } from './accounts/demo-account'
 import { openLinkFromOs } from './accounts/link-intake'
 import { loadCatalog } from './catalog'
-import type { CoreEvents } from './events'
-import { openBasics, type CoreBasics } from './start'
-import type { BackoffOptions } from './exports/backoff'
+import { openBasics, type Core, type CoreBasics, type CoreOptions } from './basics'
 import { createExportServices } from './exports/index'
-import { dispatch, type CallContext } from './handlers/dispatch'
+import { dispatch } from './handlers/dispatch'
 import { loadCsvModule } from './handlers/csv'
 import { clientOf } from './handlers/account-calls'
 import { offlineRead, onlineRead } from './handlers/changes'
 import { createHandlerTable } from './handlers/table'
-import { headlessHost, type HostServices } from './host'
+import { headlessHost } from './host'
 import { CancelRegistry } from './http/cancel'
-import type { ClientLimits } from './http/options'
 import { openCacheDatabase } from './offline/cache-db'
 import { CacheStore } from './offline/cache-store'
 import { DueCheck } from './notifications/due-check'
@@ -50,50 +46,7 @@ export type { DemoService } from './accounts/demo-account'
 export type { Vault } from './accounts/vault'
 export type { CallContext } from './handlers/dispatch'
 export { CoreEvents } from './events'
-
-/** How main (or browser mode) configures the core. */
-export interface CoreOptions {
-  /** The SQLite file lives at <dataDir>/scandesk.db. */
-  dataDir: string
-  mode: 'electron' | 'browser'
-  version: string
-  /** Default: the keychain (keytar) with an in-memory fallback. */
-  vault?: Vault
-  /** Starts the embedded sandbox (given by main / browser mode). */
-  demo?: () => Promise<DemoService>
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void
-  /** HTTP limits for every account client (tests shorten them). */
-  httpLimits?: Partial<ClientLimits>
-  /** OS dialogs, open/reveal and notifications. Default: headlessHost (no dialogs). */
-  host?: HostServices
-  /** Poll timing of export jobs (tests shorten it). */
-  exportBackoff?: BackoffOptions
-  /**
-   * Between two rounds of the notification watcher (default 60 s); 0 turns the watcher off
-   * (tests that count the service's requests).
-   */
-  notificationIntervalMs?: number
-  /** How long calls wait for a new sign-in after a session ended (default: a call's deadline). */
-  reauthWaitMs?: number
-  /** Connectivity probe backoff (tests shorten it; default 2 s doubling to 1 min). */
-  probeBackoff?: { baseMs: number; maxMs: number }
-}
-
-/** The main-process core: one dispatch for every channel, the event bus, and shutdown. */
-export interface Core {
-  /** Validates and runs one channel request; always resolves to the JSON text of a Result. */
-  dispatch(channel: string, payload: unknown, ctx: CallContext): Promise<string>
-  events: CoreEvents
-  /** Takes a link the OS handed over (scandesk://…): keeps it and emits 'links.opened'. */
-  openLink(link: string): Promise<void>
-  /** Aborts the running calls of one account (its window closed): they answer CANCELLED. */
-  abortCalls(accountId: string): void
-  /** The OS reports the network up or down (Electron main watches it). */
-  setNetwork(online: boolean | null): void
-  /** The computer woke from sleep: every account is checked again. */
-  resumed(): void
-  close(): Promise<void>
-}
+export type { Core, CoreBasics, CoreOptions } from './basics'
 
 /**
  * Opens the local store, sets up the vault, clients and handlers, and returns the core. A process

@@ -3,15 +3,8 @@ import { watchEffect } from 'vue'
 import type { GroupId } from '@contract/catalog'
 import { holdBackgroundReadsWhileNavigating } from './data/backgroundReads'
 import { GROUP_NAV, LIBRARY_NAV, groupPath } from './navigation'
-import { RESOURCE_GROUPS, RESOURCES, detailName } from './resources'
-import {
-  BUILT_GROUPS,
-  DETAIL_VIEWS,
-  GROUP_VIEWS,
-  OWN_ROUTES,
-  RESOURCE_DETAIL_VIEW,
-  RESOURCE_LIST_VIEW,
-} from './screens'
+import { BUILT_GROUPS, OWN_ROUTES, RESOURCE_GROUPS, RESOURCES, detailName } from './resources'
+import { DETAIL_VIEWS, GROUP_VIEWS, RESOURCE_DETAIL_VIEW, RESOURCE_LIST_VIEW } from './screens'
 import { useAccountsStore } from './stores/accounts'
 import { useAppStore } from './stores/app'
 import { userRoutes } from './views/user/routes'

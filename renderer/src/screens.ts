@@ -2,7 +2,7 @@ import type { Component } from 'vue'
 import type { GroupId } from '@contract/catalog'
 import { backgroundReads, type Limiter } from './data/backgroundReads'
 import { GROUP_NAV } from './navigation'
-import { RESOURCES, RESOURCE_GROUPS } from './resources'
+import { BUILT_GROUPS, GROUPS_WITHOUT_ENTRY, NOT_A_PAGE, OWN_ROUTES, RESOURCES } from './resources'
 
 type Loader = () => Promise<Component>
 
@@ -38,16 +38,20 @@ export function loadWhenIdle(
   idle(step)
 }
 
+/** The views of the groups without a registry entry (resources' GROUPS_WITHOUT_ENTRY). */
+const OWN_VIEWS: Record<(typeof GROUPS_WITHOUT_ENTRY)[number], Loader> = {
+  white_label: () => import('./views/white-label/WhiteLabelView.vue'),
+}
+
 /**
- * Groups with a view of their own: those a registry entry names (`custom.list`), and White label,
- * which has no entry (its settings are one record, not a list). The others with resources get
- * the registry's generic screens.
+ * Groups with a view of their own: those a registry entry names (`custom.list`), and those
+ * without an entry (White label). The others with resources get the registry's generic screens.
  */
 export const GROUP_VIEWS: Partial<Record<GroupId, Loader>> = {
   ...Object.fromEntries(
     RESOURCES.flatMap((r) => (r.custom?.list ? [[r.group, r.custom.list]] : [])),
   ),
-  white_label: () => import('./views/white-label/WhiteLabelView.vue'),
+  ...OWN_VIEWS,
 }
 
 /**
@@ -57,22 +61,6 @@ export const GROUP_VIEWS: Partial<Record<GroupId, Loader>> = {
 export const DETAIL_VIEWS: Partial<Record<string, Loader>> = Object.fromEntries(
   RESOURCES.flatMap((r) => (r.custom?.detail ? [[r.key, r.custom.detail]] : [])),
 )
-
-/** Groups whose routes are declared elsewhere (My account's tabs: views/user/routes.ts). */
-export const OWN_ROUTES: readonly GroupId[] = ['user']
-
-/**
- * Groups that are not a page: the Authentication operations live in the sign-in, link and
- * account dialogs.
- */
-export const NOT_A_PAGE: readonly GroupId[] = ['auth']
-
-/** Groups that have a screen: the sidebar offers these and names the rest as not built yet. */
-export const BUILT_GROUPS: ReadonlySet<GroupId> = new Set([
-  ...(Object.keys(GROUP_VIEWS) as GroupId[]),
-  ...OWN_ROUTES,
-  ...RESOURCE_GROUPS,
-])
 
 /**
  * Loads the code of the list screens, in the sidebar's order (the groups' own, as Vulnerabilities,

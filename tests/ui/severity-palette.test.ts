@@ -1,9 +1,9 @@
 // The stylesheet's severity variables are the palette whose contrast the renderer's tests check
-// (renderer/src/components/charts/severity.test.ts): read here, in Node, from the file itself.
+// (renderer/src/components/kit/severity.test.ts): read here, in Node, from the file itself.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SEVERITIES, SEVERITY_PALETTE, SEVERITY_TEXT } from '@/components/charts/severity'
+import { SEVERITIES, SEVERITY_PALETTE, SEVERITY_TEXT } from '@/components/kit/severity'
 
 const css = readFileSync(
   join(__dirname, '..', '..', 'renderer', 'src', 'styles', 'app.css'),

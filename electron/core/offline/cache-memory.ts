@@ -1,5 +1,5 @@
 import { jsonText } from '../json-text'
-import type { CachedAnswer } from './cache-store'
+import type { CachedAnswer } from './cache-types'
 
 /** One account's answers held in memory, least recently used first (Map order). */
 type Held = Map<string, { answer: CachedAnswer; size: number }>

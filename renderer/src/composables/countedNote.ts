@@ -1,7 +1,7 @@
 import { computed, watch } from 'vue'
 import { useRoute, useRouter, type LocationQuery } from 'vue-router'
 import { formatDateTime } from '@/utils/format'
-import { COUNTED_AT_KEY, COUNTED_KEY } from './findingFilterKeys'
+import { COUNTED_AT_KEY, COUNTED_KEY } from '@/resources/findingFilterKeys'
 
 // A count that leads to a list (the dashboard's) carries what it said and when, beside the very
 // query it counted (`counted=8&counted_at=…`): the list says when it no longer holds as many —

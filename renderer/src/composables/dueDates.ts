@@ -16,7 +16,7 @@ import { useAppStore } from '@/stores/app'
 import { useRemediationStore } from '@/stores/remediation'
 import { useClock } from './clock'
 import { useClockExceptions, useHeldFindings } from './dueHolds'
-import { DUE_WITHIN_KEY, OVERDUE_KEY } from './findingFilterKeys'
+import { DUE_WITHIN_KEY, OVERDUE_KEY } from '@/resources/findingFilterKeys'
 
 const MINUTE_MS = 60_000
 

@@ -2,7 +2,7 @@ import { computed } from 'vue'
 import { useRoute, useRouter, type LocationQuery } from 'vue-router'
 import type { z } from 'zod'
 import { findOperation } from '@contract/catalog'
-import { FIRST_SEEN_AFTER_KEY, FIRST_SEEN_BEFORE_KEY } from './findingFilterKeys'
+import { FIRST_SEEN_AFTER_KEY, FIRST_SEEN_BEFORE_KEY } from '@/resources/findingFilterKeys'
 
 /** The address keys of the vulnerabilities list's first-seen bounds (the query's names). */
 export { FIRST_SEEN_AFTER_KEY, FIRST_SEEN_BEFORE_KEY }

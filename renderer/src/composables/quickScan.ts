@@ -9,7 +9,7 @@ import { useRecord, useRows } from '@/data/useRecord'
 import { useSchemaForm } from '@/data/useSchemaForm'
 import { useAppStore } from '@/stores/app'
 import { useConfirmStore } from '@/stores/confirm'
-import { useOfflineGate } from './offlineGate'
+import { useOfflineGate } from '@/data/offlineGate'
 
 /** How long typing must pause before the hosts are counted. */
 export const QUICK_SCAN_DEBOUNCE_MS = 400

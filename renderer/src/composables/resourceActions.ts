@@ -7,7 +7,7 @@ import { isQueued, useOperationCall } from '@/data/useOperationCall'
 import type { ResourceDef, RowActionDef, ToolbarActionDef } from '@/resources'
 import { countOf, useConfirmStore } from '@/stores/confirm'
 import { useReleaseGuard } from '@/stores/scope'
-import { useOfflineGate } from './offlineGate'
+import { useOfflineGate } from '@/data/offlineGate'
 import { usePendingWrites } from './pendingWrites'
 import { usePermissions } from './permissions'
 

@@ -4,7 +4,7 @@ import type { AuditBundle, ExportJob, LedgerEntry } from '@contract/files'
 import { request } from '@/bridge/bridge'
 import { useAppStore } from '@/stores/app'
 import { useExportsStore } from '@/stores/exports'
-import { saqDraft, type SaqDraft } from '@/views/saq/draft'
+import { saqDraft, type SaqDraft } from '@/composables/saqDraft'
 
 /** A stored SAQ draft with what the list shows of it. */
 export interface SavedSaqDraft {

@@ -26,7 +26,7 @@ import {
   templateFromService,
   type DraftAnswer,
   type SaqDraft,
-} from '@/views/saq/draft'
+} from '@/composables/saqDraft'
 
 function summaryAttestation(value: unknown): SaqDraft['attestation'] {
   const v = (value ?? {}) as Record<string, unknown>

@@ -59,36 +59,29 @@ export const whereStep = z
     port_list_id: z.string(),
   })
   .superRefine((v, ctx) => {
+    const refuse = (field: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message })
     if (v.target_mode === 'saved') {
-      if (!v.target_ids.length)
-        ctx.addIssue({ code: 'custom', path: ['target_ids'], message: 'Choose a saved target.' })
+      if (!v.target_ids.length) refuse('target_ids', 'Choose a saved target.')
       else issuesOf(ctx, 'target_ids', shape.target_ids, v.target_ids)
     } else {
       const checked = checkHostList(v.hosts, v.exclusions)
       const bad = checked.lines.filter((l) => l.problem).length
       const badExcl = checked.exclusions.filter((l) => l.problem).length
-      if (checked.problem)
-        ctx.addIssue({ code: 'custom', path: ['hosts'], message: checked.problem })
-      else if (bad)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['hosts'],
-          message: refusedLines(bad),
-        })
+      if (checked.problem) refuse('hosts', checked.problem)
+      else if (bad) refuse('hosts', refusedLines(bad))
       else if (!checked.addresses.length)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['hosts'],
-          message: checked.lines.length
+        refuse(
+          'hosts',
+          checked.lines.length
             ? 'The exclusions leave no host to scan.'
             : 'Enter at least one host, one per line.',
-        })
+        )
       else if (checked.addresses.length > MAX_NEW_TARGETS)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['hosts'],
-          message: `These hosts make ${checked.addresses.length.toLocaleString('en-US')} targets; one scan takes at most ${MAX_NEW_TARGETS}. Use CIDR blocks or ranges, or a saved target.`,
-        })
+        refuse(
+          'hosts',
+          `These hosts make ${checked.addresses.length.toLocaleString('en-US')} targets; one scan takes at most ${MAX_NEW_TARGETS}. Use CIDR blocks or ranges, or a saved target.`,
+        )
       else
         issuesOf(
           ctx,
@@ -96,14 +89,8 @@ export const whereStep = z
           shape.new_targets,
           checked.addresses.map((address) => ({ address })),
         )
-      if (checked.exclusionsProblem)
-        ctx.addIssue({ code: 'custom', path: ['exclusions'], message: checked.exclusionsProblem })
-      else if (badExcl)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['exclusions'],
-          message: refusedLines(badExcl),
-        })
+      if (checked.exclusionsProblem) refuse('exclusions', checked.exclusionsProblem)
+      else if (badExcl) refuse('exclusions', refusedLines(badExcl))
     }
     if (v.port_list_id) issuesOf(ctx, 'port_list_id', shape.port_list_id, v.port_list_id)
   })

@@ -2,6 +2,7 @@ import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import type { SinceAnswer } from '@contract/since'
 import { mountComposable, switchAccount, useTwoAccounts } from '@/test/composables'
+import { connectivity } from '@/test/fixtures'
 import { useAllAccountsSince, useSinceLastVisit } from './sinceLastVisit'
 
 const zero = { value: 0, atLeast: false, note: null, fromCache: false }
@@ -92,14 +93,7 @@ describe('the digest moving on (issue 36 §1)', () => {
 
   it('counts again by itself once "Work offline" is switched off', async () => {
     fake.handle('since.counts', (p: { accountId: string }) => answerFor(p.accountId))
-    fake.emit('connectivity', {
-      accountId: 'acct-aaaa',
-      state: 'online',
-      online: true,
-      checkedAt: '2030-01-01T00:00:00Z',
-      message: null,
-      nextCheckAt: null,
-    })
+    fake.emit('connectivity', connectivity('online', { checkedAt: '2030-01-01T00:00:00Z' }))
     fake.emit('connectivity.mode', { workOffline: true, network: true })
     mountComposable(() => useSinceLastVisit())
     await flushPromises()

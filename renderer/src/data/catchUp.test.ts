@@ -1,8 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Connectivity, ConnectivityState } from '@contract/offline'
+import type { ConnectivityState } from '@contract/offline'
 import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
 import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { connectivity } from '@/test/fixtures'
 import { useOperation } from './useOperation'
 
 let fake: FakeScandesk
@@ -15,15 +16,8 @@ afterEach(() => {
 
 let minute = 0
 function report(accountId: string, state: ConnectivityState): void {
-  const c: Connectivity = {
-    accountId,
-    state,
-    online: state === 'online',
-    checkedAt: `2030-01-01T00:${String(minute++).padStart(2, '0')}:00Z`,
-    message: null,
-    nextCheckAt: null,
-  }
-  fake.emit('connectivity', c)
+  const checkedAt = `2030-01-01T00:${String(minute++).padStart(2, '0')}:00Z`
+  fake.emit('connectivity', connectivity(state, { accountId, checkedAt }))
 }
 
 const callsFor = (op: string) => apiCalls(fake).filter((c) => c.op === op)

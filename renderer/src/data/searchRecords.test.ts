@@ -44,6 +44,11 @@ function cacheWithLists() {
   return cache
 }
 
+/** searchList for acct-aaaa over those lists, `offline` or not, never cancelled. */
+const searchIn = (what: ListSearch, offline: boolean) =>
+  searchList(cacheWithLists(), 'acct-aaaa', what, offline, new AbortController().signal)
+const searchOnline = () => searchIn(search, false)
+
 describe('searching a list for the palette', () => {
   const fake = useTwoAccounts()
 
@@ -56,13 +61,7 @@ describe('searching a list for the palette', () => {
     fake.handle('api.call', () =>
       answer([target('s1', 'Pay 1'), target('s2', 'Pay 2'), target('s3', 'Pay 3')]),
     )
-    const found = await searchList(
-      cacheWithLists(),
-      'acct-aaaa',
-      search,
-      false,
-      new AbortController().signal,
-    )
+    const found = await searchOnline()
     expect(found).toEqual({
       rows: [
         { id: 's1', attributes: { name: 'Pay 1' } },
@@ -74,34 +73,20 @@ describe('searching a list for the palette', () => {
 
   it('falls back on the rows in memory when the service turns out to be out of reach', async () => {
     fake.handle('api.call', () => new Fail({ code: 'OFFLINE', message: 'No offline copy yet.' }))
-    const found = await searchList(
-      cacheWithLists(),
-      'acct-aaaa',
-      search,
-      false,
-      new AbortController().signal,
-    )
+    const found = await searchOnline()
     expect(found.rows.map((r) => r.attributes.name)).toEqual(['Payment API', 'Payroll'])
     expect(found.fromCopy).toBe(true)
   })
 
   it('offline, joins the copy of that search with the rows in memory', async () => {
     fake.handle('api.call', () => answer([target('t3', 'Payroll')], true))
-    const found = await searchList(
-      cacheWithLists(),
-      'acct-aaaa',
-      { ...search, limit: 5 },
-      true,
-      new AbortController().signal,
-    )
+    const found = await searchIn({ ...search, limit: 5 }, true)
     expect(found.rows.map((r) => r.id)).toEqual(['t3', 't1'])
     expect(found.fromCopy).toBe(true)
   })
 
   it('passes on any other failure', async () => {
     fake.handle('api.call', () => new Fail({ code: 'FORBIDDEN', message: 'Not for you.' }))
-    await expect(
-      searchList(cacheWithLists(), 'acct-aaaa', search, true, new AbortController().signal),
-    ).rejects.toMatchObject({ message: 'Not for you.' })
+    await expect(searchIn(search, true)).rejects.toMatchObject({ message: 'Not for you.' })
   })
 })

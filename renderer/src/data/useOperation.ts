@@ -10,7 +10,7 @@ import {
 } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
 import type { AppError } from '@contract/errors'
-import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useDelayedFlag } from '@/utils/delayedFlag'
 import { operationInRelease } from '@/stores/scope'
 import { useAppStore } from '@/stores/app'
 import { backgroundReads } from './backgroundReads'

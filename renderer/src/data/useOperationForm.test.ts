@@ -2,7 +2,7 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ref } from 'vue'
 import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { invalid, type FakeScandesk } from '@/test/fakeScandesk'
 import { useOperation } from './useOperation'
 import { useOperationForm } from './useOperationForm'
 
@@ -45,15 +45,11 @@ describe('a form bound to a write operation', () => {
   })
 
   it('puts the service’s field errors under their fields and the rest in the alert', async () => {
-    fake.handle(
-      'api.call',
-      () =>
-        new Fail({
-          code: 'VALIDATION',
-          status: 422,
-          message: 'The target could not be saved.',
-          fieldErrors: { address: ['is outside the licensed ranges'], owner: ['must be set'] },
-        }),
+    fake.handle('api.call', () =>
+      invalid(
+        { address: ['is outside the licensed ranges'], owner: ['must be set'] },
+        'The target could not be saved.',
+      ),
     )
     const root = ref<HTMLElement | null>(formElement(['name', 'address']))
     const { result: form } = mountComposable(() => useOperationForm('targets.create', { root }))

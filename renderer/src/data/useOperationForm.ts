@@ -1,7 +1,7 @@
 import { computed, type Ref } from 'vue'
 import { findOperation, type GroupId, type OperationId } from '@contract/catalog'
 import type { DynamicInput } from '@/bridge/bridge'
-import { useOfflineGate } from '@/composables/offlineGate'
+import { useOfflineGate } from '@/data/offlineGate'
 import { describeBody, type FieldSpec } from './schemaFields'
 import { toBody } from './typedSchema'
 import { isQueued, useOperationCall } from './useOperationCall'

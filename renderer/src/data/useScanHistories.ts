@@ -9,7 +9,7 @@ import {
   type Ref,
 } from 'vue'
 import type { AppError } from '@contract/errors'
-import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useDelayedFlag } from '@/utils/delayedFlag'
 import { operationInRelease } from '@/stores/scope'
 import { useAppStore } from '@/stores/app'
 import { rowsOf, type RowOf } from './envelope'

@@ -1,12 +1,14 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent } from 'vue'
 import { createMemoryHistory, createRouter, type Router } from 'vue-router'
 import { GROUP_NAV } from '@/navigation'
 import { syncWindowTitle, windowTitle } from '@/router'
 import { useAccountsStore } from '@/stores/accounts'
 import { useFakeApp } from '@/test/fakeApp'
-import { account } from '@/test/fixtures'
+import { theTestId } from '@/test/dom'
+import { emptyCache } from '@/test/fakeScandesk'
+import { account, settingsOf } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AppShell from './AppShell.vue'
 
@@ -104,5 +106,22 @@ describe('the app shell', () => {
     expect(document.title).toBe('Old Co — ScanDesk')
     stop()
     expect(windowTitle(null, 'Welcome')).toBe('Welcome · ScanDesk')
+  })
+
+  it('opens each of the top bar’s settings in its own dialog', async () => {
+    fake.handle('settings.get', () => settingsOf())
+    fake.handle('files.getFolder', () => ({ folder: null }))
+    fake.handle('cache.status', (p: { accountId: string }) => emptyCache(p.accountId))
+    const dialog = (id: string) => document.querySelector(`[data-testid="${id}"]`)
+    expect(dialog('download-settings')).toBeNull()
+    theTestId('download-settings-button').click()
+    await vi.dynamicImportSettled()
+    await flushPromises()
+    expect(dialog('download-settings')).not.toBeNull()
+    expect(dialog('offline-settings')).toBeNull()
+    theTestId('offline-settings-button').click()
+    await vi.dynamicImportSettled()
+    await flushPromises()
+    expect(dialog('offline-settings')).not.toBeNull()
   })
 })

@@ -66,6 +66,28 @@ function capital(s: string): string {
 /** Groups that have a generic screen. */
 export const RESOURCE_GROUPS: ReadonlySet<GroupId> = new Set(RESOURCES.map((r) => r.group))
 
+/**
+ * Groups with a view of their own and no registry entry: White label (its settings are one record,
+ * not a list). Their views are in screens.ts.
+ */
+export const GROUPS_WITHOUT_ENTRY = ['white_label'] as const satisfies readonly GroupId[]
+
+/** Groups whose routes are declared elsewhere (My account's tabs: views/user/routes.ts). */
+export const OWN_ROUTES: readonly GroupId[] = ['user']
+
+/**
+ * Groups that are not a page: the Authentication operations live in the sign-in, link and
+ * account dialogs.
+ */
+export const NOT_A_PAGE: readonly GroupId[] = ['auth']
+
+/** Groups that have a screen: the sidebar offers these and names the rest as not built yet. */
+export const BUILT_GROUPS: ReadonlySet<GroupId> = new Set([
+  ...RESOURCE_GROUPS,
+  ...GROUPS_WITHOUT_ENTRY,
+  ...OWN_ROUTES,
+])
+
 // Body and query fields that name another resource, by the service's naming habit.
 const REFERENCES: Record<string, ResourceKey> = {
   target_id: 'targets',

@@ -3,7 +3,15 @@ import { findOperation, type GroupId, type OperationDef } from '@contract/catalo
 import { describeBody } from '@/data/schemaFields'
 import { createAppRouter } from '@/router'
 import { DETAIL_VIEWS, GROUP_VIEWS } from '@/screens'
-import { RESOURCES, RESOURCE_GROUPS, RESOURCE_LISTS, detailName, pickerFor, resourceByKey } from '.'
+import {
+  BUILT_GROUPS,
+  RESOURCES,
+  RESOURCE_GROUPS,
+  RESOURCE_LISTS,
+  detailName,
+  pickerFor,
+  resourceByKey,
+} from '.'
 
 const op = (id: string): OperationDef => {
   const found = findOperation(id)
@@ -138,6 +146,13 @@ describe('views of their own', () => {
     // A group with entries has a view of its own only through one of them.
     const own = Object.keys(GROUP_VIEWS).filter((g) => RESOURCE_GROUPS.has(g as GroupId))
     expect(own.sort()).toEqual([...groups].sort())
+  })
+
+  it('count as built groups (the sidebar offers them), each with its route', () => {
+    for (const group of Object.keys(GROUP_VIEWS) as GroupId[]) {
+      expect(BUILT_GROUPS.has(group), group).toBe(true)
+      expect(componentOf(group), group).toBe(GROUP_VIEWS[group])
+    }
   })
 
   it('replace a record’s generic detail where its entry names its view', () => {

@@ -12,7 +12,7 @@ import type {
   SignInOutcome,
 } from '@contract/sessions'
 import { callApi, on, request, type ApiAnswer } from '@/bridge/bridge'
-import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useDelayedFlag } from '@/utils/delayedFlag'
 import { useTrustStore } from './trust'
 
 /** The accounts main knows, which one is active, and the actions on them. */

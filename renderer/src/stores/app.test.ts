@@ -3,9 +3,9 @@ import { createPinia, defineStore, setActivePinia } from 'pinia'
 import { watch } from 'vue'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AccountView } from '@contract/accounts'
-import type { Connectivity, ConnectivityState } from '@contract/offline'
+import type { ConnectivityState } from '@contract/offline'
 import { useFakeBridge } from '@/test/fakeApp'
-import { account as baseAccount, upcomingAnswer } from '@/test/fixtures'
+import { account as baseAccount, appInfo, connectivity, upcomingAnswer } from '@/test/fixtures'
 import { useAccountsStore } from './accounts'
 import { pinFromLocation, useAppStore } from './app'
 import { useUpcomingScansStore } from './upcomingScans'
@@ -56,22 +56,15 @@ describe('what the app knows about itself', () => {
 
 /** What main reports about one account's service. */
 const reach = (accountId: string, state: ConnectivityState, checkedAt = '2030-01-01T00:00:00Z') =>
-  ({
+  connectivity(state, {
     accountId,
-    state,
-    online: state === 'online',
     checkedAt,
     message: state === 'online' ? null : `${accountId} is ${state}`,
-    nextCheckAt: null,
-  }) satisfies Connectivity
+  })
 
 describe('connectivity', () => {
   it('loads the overview at start, then follows events and the work-offline switch', async () => {
-    fake.handle('app.info', () => ({
-      mode: 'electron',
-      version: '1',
-      keychain: { available: true, message: null },
-    }))
+    fake.handle('app.info', () => appInfo('electron'))
     fake.handle('connectivity.get', () => ({
       workOffline: false,
       network: true,

@@ -4,7 +4,7 @@ import type { ChannelInput } from '@contract/channels'
 import type { AppError, Result } from '@contract/errors'
 import type { FileCheck, LedgerEntry } from '@contract/files'
 import { on, request } from '@/bridge/bridge'
-import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useDelayedFlag } from '@/utils/delayedFlag'
 import { useAccountScope } from './scope'
 
 /**

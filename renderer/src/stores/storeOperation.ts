@@ -9,17 +9,15 @@ import {
   ref,
   toValue,
   watch,
-  type ComputedRef,
   type MaybeRefOrGetter,
-  type Ref,
 } from 'vue'
 import type { InputOf, OperationId, OutputOf } from '@contract/catalog'
-import type { AppError } from '@contract/errors'
-import { useDelayedFlag } from '@/composables/delayedFlag'
+import { useDelayedFlag } from '@/utils/delayedFlag'
 import { toAppError, type OperationError } from '@/data/errors'
 import { fetchOperation, type Answer } from '@/data/fetchOperation'
 import { operationKey, parseKey } from '@/data/keys'
 import { DATA_OPTIONS } from '@/data/options'
+import type { OperationState } from '@/data/useOperation'
 import { useAppStore } from './app'
 import { operationInRelease } from './scope'
 
@@ -32,13 +30,10 @@ export interface StoreOperationOptions {
 }
 
 /** A store's read: `useOperation`'s state plus what a store does with it. */
-export interface StoreOperation<T> {
-  data: ComputedRef<T | undefined>
-  loading: ComputedRef<boolean>
-  showLoading: Ref<boolean>
-  error: ComputedRef<AppError | null>
-  fromCache: ComputedRef<boolean>
-  fetchedAt: ComputedRef<string | null>
+export interface StoreOperation<T> extends Pick<
+  OperationState<T>,
+  'data' | 'loading' | 'showLoading' | 'error' | 'fromCache' | 'fetchedAt'
+> {
   /**
    * Asks for this window's account; callers share a request in flight. `force: false` asks only
    * when there is no fresh answer. Resolves once settled (a failure is `error`, never a throw).

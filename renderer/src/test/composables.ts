@@ -5,6 +5,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, type Component } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import { resourceByKey, type FormDialogProps, type ResourceKey } from '@/resources'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
 import { useFakePerTest } from './fakeApp'
@@ -97,4 +98,18 @@ export function mountScreen<C extends Component>(
   const plugins = [catchAllRouter(), ...(options.global?.plugins ?? [])]
   mountWithApp(ConfirmHost, { global: { plugins } })
   return mountWithApp(component, { ...options, global: { ...options.global, plugins } })
+}
+
+/**
+ * Mounts a form dialog of the registry open (as a list's toolbar or a row opens it) for the
+ * resource `key`: `props` names the operation and anything else the dialog takes.
+ */
+export function mountFormDialog(
+  dialog: Component,
+  key: ResourceKey,
+  props: Omit<FormDialogProps, 'resource'> & Record<string, unknown>,
+) {
+  return mountScreen(dialog, {
+    props: { resource: resourceByKey(key)!, modelValue: true, ...props },
+  })
 }

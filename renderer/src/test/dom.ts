@@ -45,6 +45,16 @@ export async function click(id: string): Promise<void> {
   await flushPromises()
 }
 
+/** Clicks the tab (Element Plus tabs) labelled `label` and lets every answer land. */
+export async function openTab(label: string): Promise<void> {
+  const tab = [...document.querySelectorAll<HTMLElement>('.el-tabs__item')].find(
+    (t) => t.textContent?.trim() === label,
+  )
+  if (!tab) throw new Error(`no tab labelled ${label}`)
+  tab.click()
+  await flushPromises()
+}
+
 /** Element Plus shows a form item's error after a short debounce (100 ms): wait past it. */
 export async function settle(): Promise<void> {
   await new Promise((r) => setTimeout(r, 130))

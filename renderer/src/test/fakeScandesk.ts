@@ -12,6 +12,11 @@ export class Fail {
   constructor(readonly error: AppError) {}
 }
 
+/** A failed call with field errors, as main reports a 422 (the service refused the values). */
+export function invalid(fieldErrors: Record<string, string[]>, message = 'The service refused.') {
+  return new Fail({ code: 'VALIDATION', status: 422, message, fieldErrors })
+}
+
 export interface FakeScandesk {
   bridge: ScanDeskBridge
   calls: { channel: ChannelName; payload: unknown }[]

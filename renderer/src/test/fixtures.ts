@@ -1,9 +1,58 @@
 // Small builders of contract values for unit tests.
 import type { ExportJob, LedgerEntry } from '@contract/files'
 import type { AccountView } from '@contract/accounts'
+import type { Settings } from '@contract/channels'
 import type { BulkRunView } from '@contract/bulk'
-import type { OutboxItem } from '@contract/offline'
+import {
+  CACHE_MAX_BYTES,
+  type Connectivity,
+  type ConnectivityState,
+  type OutboxItem,
+} from '@contract/offline'
 import { Fail } from './fakeScandesk'
+
+/** What main reports about acct-aaaa's service (checked now, no next check planned). */
+export function connectivity(
+  state: ConnectivityState,
+  over: Partial<Connectivity> = {},
+): Connectivity {
+  return {
+    accountId: 'acct-aaaa',
+    state,
+    online: state === 'online',
+    checkedAt: new Date().toISOString(),
+    message: null,
+    nextCheckAt: null,
+    ...over,
+  }
+}
+
+/** The settings main keeps, as they start (light theme), with `over` on top. */
+export function settingsOf(over: Partial<Settings> = {}): Settings {
+  return {
+    theme: 'light',
+    mismatchAction: 'quarantine',
+    notifyOnFinish: true,
+    maxDownloadBytes: 4 * 1024 ** 3,
+    cacheMaxBytes: CACHE_MAX_BYTES.default,
+    mutedNotificationKinds: [],
+    ...over,
+  }
+}
+
+/** Port list prt-1 ("Web servers", external) as the service shows it, `over` its attributes. */
+export const portListRecord = (over: Record<string, unknown> = {}) => ({
+  id: 'prt-1',
+  type: 'port_list',
+  attributes: {
+    name: 'Web servers',
+    app_type: 'external_scan',
+    activated: true,
+    ranges: [],
+    port_count: 1025,
+    ...over,
+  },
+})
 
 /** An account as main would describe it. */
 export function account(id: string, extra: Partial<AccountView> = {}): AccountView {
@@ -118,10 +167,13 @@ export function reportsAnswer(n: number, total = n, page = 1) {
   }
 }
 
-/** app.info as main answers it in the browser build (no native dialogs), keychain available. */
-export function browserAppInfo() {
-  return { mode: 'browser', version: '1.0.0', keychain: { available: true, message: null } }
+/** app.info as main answers it in `mode` (the browser build has no native dialogs), keychain available. */
+export function appInfo(mode: 'browser' | 'electron') {
+  return { mode, version: '1.0.0', keychain: { available: true, message: null } }
 }
+
+/** What main says about itself in browser mode. */
+export const browserAppInfo = () => appInfo('browser')
 
 /** main's answer to a second factor sent after the sign-in's time ran out. */
 export function challengeExpired(): Fail {

@@ -5,7 +5,24 @@ import { afterEach } from 'vitest'
 import type { Component } from 'vue'
 import { createMemoryHistory, createRouter, type Router, type RouteRecordRaw } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
+import { detailName, RESOURCES } from '@/resources'
 import { mountWithApp } from './mountApp'
+
+/**
+ * A memory router with `routes`, every record's page (`/<resource key>/:id`, named as the app
+ * names it) and a catch-all named 'any'; the pages render nothing.
+ */
+export function recordRouter(routes: RouteRecordRaw[] = []): Router {
+  const page = { render: () => null }
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      ...routes,
+      ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
+      { path: '/:rest(.*)*', name: 'any', component: page },
+    ],
+  })
+}
 
 /** What mountRouted gives back: the router, the screen's wrapper, and one way to unmount both. */
 export interface Routed {

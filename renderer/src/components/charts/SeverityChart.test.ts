@@ -2,7 +2,7 @@ import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import { catchAllRouter } from '@/test/composables'
 import SeverityChart from './SeverityChart.vue'
-import { SEVERITY_PALETTE } from './severity'
+import { SEVERITY_PALETTE } from '@/components/kit/severity'
 
 function mountChart(counts: Record<string, unknown> | null) {
   return mount(SeverityChart, {

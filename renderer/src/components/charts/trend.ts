@@ -1,5 +1,5 @@
 import { countOf } from './counts'
-import { SEVERITIES, type SeverityCounts } from './severity'
+import { SEVERITIES, type SeverityCounts } from '@/components/kit/severity'
 
 /** One point of a trend: open findings per severity at one time (a run, or a day). */
 export interface TrendPoint {

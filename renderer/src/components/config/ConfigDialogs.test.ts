@@ -5,7 +5,7 @@ import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, submitWith, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
 import { deferred, Fail } from '@/test/fakeScandesk'
-import { account } from '@/test/fixtures'
+import { account, portListRecord } from '@/test/fixtures'
 import ResourceDetailView from '@/views/resources/ResourceDetailView.vue'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
 import PortListSyncDialog from './PortListSyncDialog.vue'
@@ -25,18 +25,7 @@ const scanner = (over: Record<string, unknown> = {}) => ({
     ...over,
   },
 })
-const portList = (over: Record<string, unknown> = {}) => ({
-  id: 'prt-1',
-  type: 'port_list',
-  attributes: {
-    name: 'Web servers',
-    app_type: 'external_scan',
-    activated: true,
-    ranges: [],
-    port_count: 1025,
-    ...over,
-  },
-})
+const portList = portListRecord
 
 const serve = (over: ApiAnswers = {}): void =>
   serveAnalyst(fake, { 'scanners.show': () => answer(scanner()) }, over)

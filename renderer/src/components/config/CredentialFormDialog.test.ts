@@ -1,7 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
+import { apiCalls, mountFormDialog, useTwoAccounts } from '@/test/composables'
 import { byTestId, errorOfField, formSettled, submitWith } from '@/test/dom'
 import { Fail } from '@/test/fakeScandesk'
 import CredentialFormDialog from './CredentialFormDialog.vue'
@@ -38,9 +37,7 @@ function mountForm(props: {
   path?: Record<string, string>
   initial?: Record<string, unknown>
 }) {
-  return mountScreen(CredentialFormDialog, {
-    props: { resource: resourceByKey('credentials')!, modelValue: true, title: 'T', ...props },
-  })
+  return mountFormDialog(CredentialFormDialog, 'credentials', { title: 'T', ...props })
 }
 
 const STORED = { name: 'Linux fleet', kind: 'ssh_password', username: 'scanner' }

@@ -4,7 +4,8 @@ import { resourceByKey } from '@/resources'
 import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { Fail } from '@/test/fakeScandesk'
+import { invalid } from '@/test/fakeScandesk'
+import { portListRecord } from '@/test/fixtures'
 import PortRangeEditor from './PortRangeEditor.vue'
 
 type Call = ApiCall
@@ -12,17 +13,7 @@ const STORED = [
   { id: 'rng-1', start: 1, end: 1024, protocol: 'tcp' },
   { id: 'rng-2', start: 53, end: 53, protocol: 'udp' },
 ]
-const portList = (ranges = STORED) => ({
-  id: 'prt-1',
-  type: 'port_list',
-  attributes: {
-    name: 'Web servers',
-    app_type: 'external_scan',
-    activated: true,
-    ranges,
-    port_count: 1025,
-  },
-})
+const portList = (ranges = STORED) => portListRecord({ ranges })
 
 const serve = (over: ApiAnswers = {}): void =>
   serveAnalyst(
@@ -104,12 +95,7 @@ describe('the port range editor', () => {
     serve({
       'port_lists.add_range': (p) =>
         (p.input?.body as { start: number }).start === 9000
-          ? new Fail({
-              code: 'VALIDATION',
-              status: 422,
-              message: 'The range could not be added.',
-              fieldErrors: { start: ['overlaps tcp 8990–9010 (rng-7)'] },
-            })
+          ? invalid({ start: ['overlaps tcp 8990–9010 (rng-7)'] }, 'The range could not be added.')
           : answer(portList()),
     })
     await mountEditor()

@@ -1,7 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
+import { apiCalls, mountFormDialog, useTwoAccounts } from '@/test/composables'
 import { errorOfField, submitWith, theTestId } from '@/test/dom'
 import { Fail } from '@/test/fakeScandesk'
 import ScheduleFormDialog from './ScheduleFormDialog.vue'
@@ -44,19 +43,15 @@ const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').tri
 
 describe('the schedule form', () => {
   it('edits a schedule with the editor: plain words, the service’s next runs, the body sent', async () => {
-    mountScreen(ScheduleFormDialog, {
-      props: {
-        resource: resourceByKey('schedules')!,
-        modelValue: true,
-        title: 'Edit schedule',
-        op: 'schedules.update',
-        path: { id: 'sch-1' },
-        initial: {
-          name: 'Weekly perimeter',
-          frequency: 'weekly',
-          start_at: '2030-03-25T09:00',
-          time_zone: 'Europe/Berlin',
-        },
+    mountFormDialog(ScheduleFormDialog, 'schedules', {
+      title: 'Edit schedule',
+      op: 'schedules.update',
+      path: { id: 'sch-1' },
+      initial: {
+        name: 'Weekly perimeter',
+        frequency: 'weekly',
+        start_at: '2030-03-25T09:00',
+        time_zone: 'Europe/Berlin',
       },
     })
     await flushPromises()
@@ -72,13 +67,9 @@ describe('the schedule form', () => {
   })
 
   it('starts a new one weekly in this computer’s zone and refuses it without a first run', async () => {
-    mountScreen(ScheduleFormDialog, {
-      props: {
-        resource: resourceByKey('schedules')!,
-        modelValue: true,
-        title: 'New schedule',
-        op: 'schedules.create',
-      },
+    mountFormDialog(ScheduleFormDialog, 'schedules', {
+      title: 'New schedule',
+      op: 'schedules.create',
     })
     await flushPromises()
     expect(theTestId('schedule-frequency').textContent).toContain('Every week')

@@ -132,7 +132,8 @@ describe('the exports tray', () => {
 })
 
 describe('the folder dialog in browser mode', () => {
-  it('asks for an absolute folder, refuses a relative one, and downloads after saving', async () => {
+  /** A ready job of an account with no download folder yet: its Download clicked in the tray. */
+  async function downloadWithoutFolder() {
     fake.handle('app.info', browserAppInfo)
     const job = exportJob('acct-aaaa', { state: 'ready' })
     jobs = [job]
@@ -143,6 +144,11 @@ describe('the folder dialog in browser mode', () => {
     await useAppStore().load()
     await openTray()
     byTestId('export-download-button')[0].click()
+    return job
+  }
+
+  it('asks for an absolute folder, refuses a relative one, and downloads after saving', async () => {
+    const job = await downloadWithoutFolder()
     await vi.waitFor(() => expect(byTestId('folder-dialog')).toHaveLength(1))
 
     const input = document.querySelector<HTMLInputElement>(
@@ -170,21 +176,12 @@ describe('the folder dialog in browser mode', () => {
   })
 
   it('offers the recent folders and the home folder’s subfolders; one click picks a folder', async () => {
-    fake.handle('app.info', browserAppInfo)
-    const job = exportJob('acct-aaaa', { state: 'ready' })
-    jobs = [job]
-    fake.handle('files.getFolder', () => ({ folder: null }))
     fake.handle('files.folderChoices', () => ({
       home: '/home/me',
       recent: ['/home/me/Audits/2026'],
       homeFolders: ['Audits', 'Downloads', 'Reports'],
     }))
-    fake.handle('files.setFolder', (p: { folder: string }) => ({ folder: p.folder }))
-    fake.handle('exports.download', () => ({ ...job, state: 'downloading' }))
-    const { useAppStore } = await import('@/stores/app')
-    await useAppStore().load()
-    await openTray()
-    byTestId('export-download-button')[0].click()
+    await downloadWithoutFolder()
     await vi.waitFor(() => expect(byTestId('folder-choice-home')).toHaveLength(3))
     expect(fake.calls.find((c) => c.channel === 'files.folderChoices')?.payload).toEqual({
       accountId: 'acct-aaaa',

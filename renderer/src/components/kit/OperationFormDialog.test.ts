@@ -1,7 +1,6 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
+import { apiCalls, mountFormDialog, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, formSettled, submitWith, theTestId } from '@/test/dom'
 import { Fail } from '@/test/fakeScandesk'
 import OperationFormDialog from './OperationFormDialog.vue'
@@ -20,13 +19,9 @@ async function fill(name: string, value: string): Promise<void> {
 }
 
 async function openCreateTarget() {
-  const wrapper = mountScreen(OperationFormDialog, {
-    props: {
-      resource: resourceByKey('targets')!,
-      modelValue: true,
-      title: 'New target',
-      op: 'targets.create',
-    },
+  const wrapper = mountFormDialog(OperationFormDialog, 'targets', {
+    title: 'New target',
+    op: 'targets.create',
   })
   await flushPromises()
   await fill('name', 'Gateway')

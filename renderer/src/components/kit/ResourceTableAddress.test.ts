@@ -1,10 +1,10 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import { describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter, type Router } from 'vue-router'
+import type { Router } from 'vue-router'
 import { queryFromState, stateFromQuery } from '@/composables/listAddress'
-import { detailName, RESOURCES } from '@/resources'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
+import { recordRouter } from '@/test/routed'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
 import ResourceFilters from './ResourceFilters.vue'
 
@@ -41,19 +41,13 @@ const asked = () =>
 const lastAsked = () => asked().at(-1)
 
 async function mountAt(path: string): Promise<{ router: Router; wrapper: VueWrapper }> {
-  const page = { render: () => null }
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      {
-        path: '/vulnerabilities',
-        component: ResourceListView,
-        props: { group: 'vulnerabilities' },
-      },
-      ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
-      { path: '/:rest(.*)*', component: page },
-    ],
-  })
+  const router = recordRouter([
+    {
+      path: '/vulnerabilities',
+      component: ResourceListView,
+      props: { group: 'vulnerabilities' },
+    },
+  ])
   await router.push(path)
   const wrapper = mountWithApp({ template: '<router-view />' }, { global: { plugins: [router] } })
   await flushPromises()

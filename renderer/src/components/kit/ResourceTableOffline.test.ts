@@ -6,7 +6,7 @@ import { resourceByKey } from '@/resources'
 import { apiCalls, catchAllRouter, useTwoAccounts } from '@/test/composables'
 import { byTestId } from '@/test/dom'
 import { Fail } from '@/test/fakeScandesk'
-import { outboxItem } from '@/test/fixtures'
+import { connectivity, outboxItem } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import { isPendingFor } from '@/composables/pendingWrites'
 import ConfirmHost from './ConfirmHost.vue'
@@ -165,14 +165,7 @@ describe('writes of a list while the service is out of reach', () => {
   })
 
   it('include creating with a form, but not opening the wizard, whose last step needs the service', async () => {
-    const unreachable = {
-      accountId: 'acct-aaaa',
-      state: 'unreachable',
-      online: false,
-      checkedAt: new Date().toISOString(),
-      message: 'Connection refused.',
-      nextCheckAt: null,
-    }
+    const unreachable = connectivity('unreachable', { message: 'Connection refused.' })
     const create = () => byTestId<HTMLButtonElement>('resource-create')[0]
     rows = [{ id: 'tgt-9', attributes: { name: 'Nine', address: '10.0.0.9' } }]
     const targets = await mountTable('targets')

@@ -1,5 +1,5 @@
 import { createTextVNode, Fragment, h, type VNode } from 'vue'
-import { SEVERITIES } from '@/components/charts/severity'
+import { SEVERITIES } from '@/components/kit/severity'
 import type { ColumnDef, ColumnKind } from '@/resources'
 import { formatDateTime } from '@/utils/format'
 

@@ -6,8 +6,7 @@ import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import { ElDialog } from 'element-plus'
 import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref, type VNode } from 'vue'
-import { resourceByKey } from '@/resources'
-import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
+import { apiCalls, mountFormDialog, mountScreen, useTwoAccounts } from '@/test/composables'
 import { formSettled, theTestId } from '@/test/dom'
 import ActionDialog from './ActionDialog.vue'
 import OperationFormDialog from './OperationFormDialog.vue'
@@ -162,13 +161,9 @@ describe('a schema form in a dialog', () => {
       fetchedAt: '',
       fromCache: false,
     }))
-    const wrapper = mountScreen(OperationFormDialog, {
-      props: {
-        resource: resourceByKey('targets')!,
-        modelValue: true,
-        title: 'New target',
-        op: 'targets.create',
-      },
+    const wrapper = mountFormDialog(OperationFormDialog, 'targets', {
+      title: 'New target',
+      op: 'targets.create',
     })
     await flushPromises()
     for (const [name, value] of [

@@ -1,22 +1,13 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Settings } from '@contract/channels'
-import { CACHE_MAX_BYTES } from '@contract/offline'
 import { useAppStore } from '@/stores/app'
 import { mountScreen } from '@/test/composables'
 import { byTestId, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
-import { browserAppInfo } from '@/test/fixtures'
+import { browserAppInfo, settingsOf } from '@/test/fixtures'
 import DownloadSettingsDialog from './DownloadSettingsDialog.vue'
 
-const settings: Settings = {
-  theme: 'light',
-  mismatchAction: 'quarantine',
-  notifyOnFinish: true,
-  maxDownloadBytes: 4 * 1024 ** 3,
-  cacheMaxBytes: CACHE_MAX_BYTES.default,
-  mutedNotificationKinds: [],
-}
+const settings = settingsOf()
 let current: string | null = null
 /** What the OS folder dialog answers (Electron): a folder, or null when it was closed. */
 let picked: string | null = null

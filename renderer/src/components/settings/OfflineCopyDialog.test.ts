@@ -1,22 +1,16 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Settings } from '@contract/channels'
-import { CACHE_MAX_BYTES, type CacheStatus } from '@contract/offline'
+import type { CacheStatus } from '@contract/offline'
 import { mountScreen } from '@/test/composables'
 import { byTestId, click, inputOf, theTestId } from '@/test/dom'
 import { twoAccounts, useFakeApp } from '@/test/fakeApp'
 import { emptyCache } from '@/test/fakeScandesk'
+import { settingsOf } from '@/test/fixtures'
 import OfflineCopyDialog from './OfflineCopyDialog.vue'
 
 const MIB = 1024 ** 2
-const settings: Settings = {
-  theme: 'light',
-  mismatchAction: 'quarantine',
-  notifyOnFinish: true,
-  maxDownloadBytes: 4 * 1024 ** 3,
-  cacheMaxBytes: CACHE_MAX_BYTES.default,
-  mutedNotificationKinds: [],
-}
+const settings = settingsOf()
 const kept = (accountId: string): CacheStatus => ({
   ...emptyCache(accountId),
   entries: 42,

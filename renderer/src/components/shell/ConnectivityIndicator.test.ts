@@ -1,10 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Connectivity, ConnectivityState } from '@contract/offline'
 import { catchAllRouter } from '@/test/composables'
 import { theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
-import { outboxItem } from '@/test/fixtures'
+import { connectivity, outboxItem } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ConnectivityIndicator from './ConnectivityIndicator.vue'
 
@@ -13,16 +12,6 @@ let wrapper: ReturnType<typeof mountWithApp> | null = null
 afterEach(() => {
   wrapper?.unmount()
   wrapper = null
-})
-
-const reach = (state: ConnectivityState, over: Partial<Connectivity> = {}): Connectivity => ({
-  accountId: 'acct-aaaa',
-  state,
-  online: state === 'online',
-  checkedAt: new Date().toISOString(),
-  message: null,
-  nextCheckAt: null,
-  ...over,
 })
 
 async function mountIndicator() {
@@ -50,7 +39,7 @@ describe('the connectivity indicator', () => {
     ['work-offline', 'Working offline'],
   ] as const)('shows state %s as "%s"', async (state, text) => {
     await mountIndicator()
-    fake.emit('connectivity', reach(state))
+    fake.emit('connectivity', connectivity(state))
     await flushPromises()
     expect(theTestId('connectivity').textContent?.trim()).toBe(text)
     expect(theTestId('connectivity').dataset.state).toBe(state)
@@ -60,7 +49,7 @@ describe('the connectivity indicator', () => {
     await mountIndicator()
     fake.emit(
       'connectivity',
-      reach('unreachable', {
+      connectivity('unreachable', {
         message: 'The service did not answer within 30 s.',
         nextCheckAt: '2030-01-01T10:00:00Z',
       }),
@@ -88,7 +77,7 @@ describe('the connectivity indicator', () => {
   })
 
   it('checks the window’s account now', async () => {
-    fake.handle('connectivity.check', () => reach('online'))
+    fake.handle('connectivity.check', () => connectivity('online'))
     await mountIndicator()
     await openPanel()
     theTestId('check-now').click()

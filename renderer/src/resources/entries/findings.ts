@@ -3,7 +3,7 @@ import {
   FIRST_SEEN_AFTER_KEY,
   FIRST_SEEN_BEFORE_KEY,
   OVERDUE_KEY,
-} from '@/composables/findingFilterKeys'
+} from '@/resources/findingFilterKeys'
 import { defineResource } from '../types'
 
 const inactive = (a: { state?: unknown }) => a.state !== 'active'

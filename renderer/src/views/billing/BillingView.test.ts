@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { apiCalls, mountScreen, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorOfField, settle, submitWith, theTestId } from '@/test/dom'
 import { answer, serveAnalyst, type ApiAnswers, type ApiCall } from '@/test/fakeApi'
-import { deferred, Fail } from '@/test/fakeScandesk'
+import { deferred, Fail, invalid } from '@/test/fakeScandesk'
 import BillingView from './BillingView.vue'
 
 const grant = (limit: number, unlimited = false) => ({ limit, active: true, unlimited })
@@ -384,12 +384,10 @@ describe('editing a plan’s features', () => {
   it('keeps the dialog open with the service’s words when a call is refused', async () => {
     serve({
       'billing.revoke_features': () =>
-        new Fail({
-          code: 'VALIDATION',
-          status: 422,
-          message: 'The service did not accept some of the values.',
-          fieldErrors: { 'feature_codes.0': ['is not a known feature'] },
-        }),
+        invalid(
+          { 'feature_codes.0': ['is not a known feature'] },
+          'The service did not accept some of the values.',
+        ),
     })
     await mount()
     await openFeatures('PCI Professional')

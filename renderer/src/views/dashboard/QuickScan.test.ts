@@ -7,7 +7,7 @@ import { detailName, resourceByKey } from '@/resources'
 import { useConfirmStore } from '@/stores/confirm'
 import { apiCalls, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, errorUnder, inputOf, shown, theTestId, typeInto } from '@/test/dom'
-import { deferred, Fail } from '@/test/fakeScandesk'
+import { deferred, Fail, invalid } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import QuickScan from './QuickScan.vue'
@@ -176,12 +176,7 @@ describe('the quick scan field', () => {
   it('puts the service’s reason a count is refused under the field only, and sends no write', async () => {
     serve({
       'targets.calculate_hosts': () =>
-        new Fail({
-          code: 'VALIDATION',
-          status: 422,
-          message: 'The address could not be counted.',
-          fieldErrors: { address: ['is not a valid IPv4 address'] },
-        }),
+        invalid({ address: ['is not a valid IPv4 address'] }, 'The address could not be counted.'),
     })
     mountQuickScan()
     await flushPromises()
@@ -351,12 +346,7 @@ describe('Scan now', () => {
   it('puts the service’s reason under the field when the target cannot be created', async () => {
     serve({
       'targets.create': () =>
-        new Fail({
-          code: 'VALIDATION',
-          status: 422,
-          message: 'The target could not be saved.',
-          fieldErrors: { address: ['is outside the licensed ranges'] },
-        }),
+        invalid({ address: ['is outside the licensed ranges'] }, 'The target could not be saved.'),
     })
     mountQuickScan()
     await flushPromises()

@@ -1,6 +1,6 @@
 import type { DailyTotal } from '@contract/trends'
 import { countsOf, type RunSummary, type TrendPoint } from '@/components/charts/trend'
-import { SEVERITIES, type SeverityCounts } from '@/components/charts/severity'
+import { SEVERITIES, type SeverityCounts } from '@/components/kit/severity'
 
 /** Said beside the days ScanDesk recorded itself (the panel's label for its own facts). */
 export const RECORDED = 'Recorded by ScanDesk on this computer'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SEVERITY_COLORS } from '@/components/charts/severity'
+import { SEVERITY_COLORS } from '@/components/kit/severity'
 import { kindRows, stateRows } from '@/views/exceptions/statistics'
 import {
   findingKey,

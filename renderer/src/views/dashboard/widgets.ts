@@ -1,9 +1,9 @@
 import type { RouteLocationRaw } from 'vue-router'
 import { cvesOf, vulnerabilityKey } from '@contract/findings/identity'
 import { countOf, type ChartRow } from '@/components/charts/counts'
-import { SEVERITIES, SEVERITY_COLORS, SEVERITY_LABELS } from '@/components/charts/severity'
+import { SEVERITIES, SEVERITY_COLORS, SEVERITY_LABELS } from '@/components/kit/severity'
 import { countedWords } from '@/composables/countedNote'
-import { FIRST_SEEN_BEFORE_KEY } from '@/composables/findingFilterKeys'
+import { FIRST_SEEN_BEFORE_KEY } from '@/resources/findingFilterKeys'
 import { detailRoute, resourceByKey } from '@/resources'
 
 /** Filters of the vulnerabilities list a chart can drill down with (names of its query). */

@@ -1,10 +1,9 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
-import { detailName, RESOURCES } from '@/resources'
 import { theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
+import { recordRouter } from '@/test/routed'
 import ExceptionsView from './ExceptionsView.vue'
 
 const fake = useFakeApp()
@@ -33,15 +32,9 @@ function exception(id: string, state: string, expiresInMs: number) {
 }
 
 async function mountAt(path: string) {
-  const page = { render: () => null }
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/exceptions', name: 'exceptions', component: ExceptionsView },
-      ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
-      { path: '/:rest(.*)*', name: 'any', component: page },
-    ],
-  })
+  const router = recordRouter([
+    { path: '/exceptions', name: 'exceptions', component: ExceptionsView },
+  ])
   await router.push(path)
   mountWithApp(
     { template: '<router-view />' },

@@ -24,26 +24,26 @@ const KINDS = [
   ['false_positive', 'False positive'],
 ] as const
 
-/** exceptions.statistics' counts by state as bars, each leading to those exceptions. */
-export function stateRows(
-  byState: Partial<Record<string, unknown>> | null | undefined,
+type Counts = Partial<Record<string, unknown>> | null | undefined
+
+/** Bars of one of exceptions.statistics' counts, each leading to the exceptions it counts. */
+function barsOf<K extends string>(
+  by: 'state' | 'kind',
+  names: readonly (readonly [K, string])[],
+  colors: Record<K, string>,
+  counts: Counts,
 ): ChartRow[] {
-  return STATES.map(([state, label]) => ({
-    key: state,
+  return names.map(([key, label]) => ({
+    key,
     label,
-    value: countOf(byState?.[state]),
-    color: STATE_COLORS[state],
-    to: exceptionsWhere({ state }),
+    value: countOf(counts?.[key]),
+    color: colors[key],
+    to: exceptionsWhere({ [by]: key }),
   }))
 }
 
+/** exceptions.statistics' counts by state as bars, each leading to those exceptions. */
+export const stateRows = (byState: Counts) => barsOf('state', STATES, STATE_COLORS, byState)
+
 /** exceptions.statistics' counts by kind as bars, each leading to those exceptions. */
-export function kindRows(byKind: Partial<Record<string, unknown>> | null | undefined): ChartRow[] {
-  return KINDS.map(([kind, label]) => ({
-    key: kind,
-    label,
-    value: countOf(byKind?.[kind]),
-    color: KIND_COLORS[kind],
-    to: exceptionsWhere({ kind }),
-  }))
-}
+export const kindRows = (byKind: Counts) => barsOf('kind', KINDS, KIND_COLORS, byKind)

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LedgerEntry } from '@contract/files'
 import { catchAllRouter as router } from '@/test/composables'
 import { useFakeApp } from '@/test/fakeApp'
-import { account, ledgerEntry } from '@/test/fixtures'
+import { account, appInfo, ledgerEntry } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import { useAppStore } from '@/stores/app'
 import LibraryView from './LibraryView.vue'
@@ -194,11 +194,7 @@ describe('a file of the library', () => {
     const path = '/home/me/Reports/Good rpt-001 2030-01-01.pdf'
     entries.splice(0, entries.length, ledgerEntry({ resourceName: 'Good', path }))
     stubClipboard()
-    useAppStore().info = {
-      mode: 'browser',
-      version: '0.1.0',
-      keychain: { available: true, message: null },
-    }
+    useAppStore().info = appInfo('browser')
     mountLibrary()
     await flushPromises()
     within(rows()[0], 'library-open').click()
@@ -219,11 +215,7 @@ describe('a file of the library', () => {
 
   it('opens the file with the system in Electron', async () => {
     fake.handle('library.open', () => ({ opened: true }))
-    useAppStore().info = {
-      mode: 'electron',
-      version: '0.1.0',
-      keychain: { available: true, message: null },
-    }
+    useAppStore().info = appInfo('electron')
     mountLibrary()
     await flushPromises()
     within(rows()[0], 'library-open').click()

@@ -30,6 +30,12 @@ describe('approving', () => {
   }
   const ATTESTED = { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2030-01-02' }
   const approving = () => apiCalls(s.fake).filter((c) => c.op === 'saq.approve')
+  /** The draft of saq-5 at its page: every answer and the attestation given, unless `over` says. */
+  const mountSaq5 = (over: Parameters<typeof draft>[0] = {}) =>
+    mountDraft(
+      draft({ saqId: 'saq-5', answers: complete, attestation: ATTESTED, ...over }),
+      '/saq/draft/saq-5',
+    )
   /** Submitted and complete but for parts of the executive summary; the approval asked. */
   async function askWithSummary(summary: Record<string, unknown>): Promise<void> {
     s.fake.handle('api.call', (p: { op: string }) =>
@@ -37,10 +43,7 @@ describe('approving', () => {
         ? answer({ data: { id: 'saq-5', type: 'saq', attributes: { status: 'approved' } } })
         : fallback(p.op),
     )
-    await mountDraft(
-      draft({ saqId: 'saq-5', answers: complete, summary, attestation: ATTESTED }),
-      '/saq/draft/saq-5',
-    )
+    await mountSaq5({ summary })
     expect(text(theTestId('saq-approve-reason'))).toBe('Ready to approve.')
     theTestId('saq-approve').click()
     await flushPromises()
@@ -89,10 +92,7 @@ describe('approving', () => {
   })
 
   it('the button says what is missing until answers and attestation are complete', async () => {
-    await mountDraft(
-      draft({ saqId: 'saq-5', answers: { '2.2.1': complete['2.2.1'] } }),
-      '/saq/draft/saq-5',
-    )
+    await mountSaq5({ answers: { '2.2.1': complete['2.2.1'] }, attestation: draft().attestation })
     expect(text(theTestId('saq-approve-reason'))).toBe(
       "Cannot approve yet: 2 requirements unanswered; the attestation lacks the signer's name, signer's title, date. Go to 2.2.2",
     )
@@ -105,14 +105,7 @@ describe('approving', () => {
         ? answer({ data: { permissions: ['saq.read', 'saq.write', 'targets.read'] } })
         : fallback(p.op),
     )
-    await mountDraft(
-      draft({
-        saqId: 'saq-5',
-        answers: complete,
-        attestation: { signer_name: 'Ana Lyst', signer_title: 'Analyst', date: '2030-01-02' },
-      }),
-      '/saq/draft/saq-5',
-    )
+    await mountSaq5()
     expect(text(theTestId('saq-approve-reason'))).toContain(
       'Your role may not approve questionnaires (permission saq.approve)',
     )
@@ -120,14 +113,7 @@ describe('approving', () => {
   })
 
   it('waits for the service while “Work offline” is on, saying so, and the draft still saves', async () => {
-    await mountDraft(
-      draft({
-        saqId: 'saq-5',
-        answers: complete,
-        attestation: { signer_name: 'Ana Lyst', signer_title: 'Analyst', date: '2030-01-02' },
-      }),
-      '/saq/draft/saq-5',
-    )
+    await mountSaq5()
     expect(theTestId<HTMLButtonElement>('saq-approve').disabled).toBe(false)
     s.fake.emit('connectivity.mode', { workOffline: true, network: true })
     await flushPromises()
@@ -145,15 +131,7 @@ describe('approving', () => {
         ? answer({ data: { id: 'saq-5', type: 'saq', attributes: { status: 'approved' } } })
         : fallback(p.op),
     )
-    await mountDraft(
-      draft({
-        saqId: 'saq-5',
-        answers: complete,
-        summary: FULL_SUMMARY,
-        attestation: { signer_name: 'Dana Reyes', signer_title: 'CISO', date: '2030-01-02' },
-      }),
-      '/saq/draft/saq-5',
-    )
+    await mountSaq5({ summary: FULL_SUMMARY })
     expect(text(theTestId('saq-approve-reason'))).toBe('Ready to approve.')
     expect(text(theTestId('saq-compliance'))).toBe('Non-Compliant')
     theTestId('saq-approve').click()

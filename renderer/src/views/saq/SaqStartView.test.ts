@@ -4,7 +4,7 @@ import { byTestId, click, inputOf, theTestId, typeInto } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
 import { useRoutedScreen } from '@/test/routed'
-import { saqDraft, type SaqDraft } from './draft'
+import { saqDraft, type SaqDraft } from '@/composables/saqDraft'
 import { SAQ_A_SECTIONS } from './saqFixtures'
 import SaqStartView from './SaqStartView.vue'
 

@@ -7,7 +7,7 @@ import { useRoutedScreen } from '@/test/routed'
 import { browserAppInfo } from '@/test/fixtures'
 import { useAppStore } from '@/stores/app'
 import { useExportsStore } from '@/stores/exports'
-import type { SaqDraft } from './draft'
+import type { SaqDraft } from '@/composables/saqDraft'
 import { SAQ_A_SECTIONS } from './saqFixtures'
 import SaqView from './SaqView.vue'
 

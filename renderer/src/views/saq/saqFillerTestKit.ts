@@ -7,7 +7,7 @@ import { withTwoAccounts } from '@/test/composables'
 import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
 import { uninstallFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { mountRouted } from '@/test/routed'
-import type { SaqDraft } from './draft'
+import type { SaqDraft } from '@/composables/saqDraft'
 import SaqFillView from './SaqFillView.vue'
 
 /** What a filler test works with, fresh for each test (set in beforeEach and mountDraft). */

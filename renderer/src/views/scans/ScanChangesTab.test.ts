@@ -1,12 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import type { ChangesAnswer, ComparedRun, ScanRunChoice } from '@contract/changes'
 import type { SnapshotFinding } from '@contract/findings/compare'
-import { detailName, RESOURCES } from '@/resources'
 import { useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { mountWithApp } from '@/test/mountApp'
+import { recordRouter } from '@/test/routed'
 import ScanChangesTab from './ScanChangesTab.vue'
 
 let mounted: { unmount: () => void }[] = []
@@ -57,14 +56,7 @@ async function mountTab(
     notes: [],
   }))
   fake.handle('changes.compare', compare)
-  const page = { template: '<div />' }
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
-      { path: '/:rest(.*)*', name: 'any', component: page },
-    ],
-  })
+  const router = recordRouter()
   await router.push(options.path ?? '/scans/scn-1')
   const wrapper = mountWithApp(ScanChangesTab, {
     props: { scanId: 'scn-1' },

@@ -1,14 +1,13 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import ConfirmHost from '@/components/kit/ConfirmHost.vue'
 import { NOTIFY_ASKED_KEY, resetNotifyForTests } from '@/composables/notify'
-import { detailName, RESOURCES } from '@/resources'
 import { useConfirmStore } from '@/stores/confirm'
 import { apiCalls, useTwoAccounts } from '@/test/composables'
 import { byTestId, click, theTestId } from '@/test/dom'
 import { Fail } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
+import { recordRouter } from '@/test/routed'
 import ScanDetailView from './ScanDetailView.vue'
 
 let mounted: { unmount: () => void }[] = []
@@ -108,14 +107,7 @@ const text = (id: string) => theTestId(id).textContent?.replace(/\s+/g, ' ').tri
 
 /** The view as the app routes it (at `path`), with the shell's confirmation dialog. */
 async function mountDetail(path = '/scans/scn-1') {
-  const page = { render: () => null }
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
-      { path: '/:rest(.*)*', name: 'any', component: page },
-    ],
-  })
+  const router = recordRouter()
   await router.push(path)
   mounted.push(mountWithApp(ConfirmHost, { global: { plugins: [router] } }))
   const wrapper = mountWithApp(ScanDetailView, {

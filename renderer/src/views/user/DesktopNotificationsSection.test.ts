@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Settings } from '@contract/channels'
 import { useFakeApp } from '@/test/fakeApp'
 import { Fail } from '@/test/fakeScandesk'
+import { settingsOf } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import DesktopNotificationsSection from './DesktopNotificationsSection.vue'
 import { byTestId, click } from './userTestKit'
@@ -10,14 +11,7 @@ import { byTestId, click } from './userTestKit'
 const fake = useFakeApp()
 
 function serveSettings(muted: Settings['mutedNotificationKinds'], refuse = false) {
-  let current = {
-    theme: 'system',
-    mismatchAction: 'quarantine',
-    notifyOnFinish: true,
-    maxDownloadBytes: 1024 ** 3,
-    cacheMaxBytes: 512 * 1024 ** 2,
-    mutedNotificationKinds: muted,
-  } as Settings
+  let current = settingsOf({ theme: 'system', mutedNotificationKinds: muted })
   fake.handle('settings.get', () => current)
   fake.handle('settings.set', (patch: Partial<Settings>) => {
     if (refuse) return new Fail({ code: 'INTERNAL', message: 'The settings could not be saved.' })

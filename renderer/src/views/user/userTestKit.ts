@@ -48,11 +48,6 @@ export function answer(body: unknown) {
   return { data: body, fetchedAt: '2030-01-01T00:00:00Z', fromCache: false }
 }
 
-/** A failed call with field errors, as main reports a 422. */
-export function invalid(fieldErrors: Record<string, string[]>, message = 'The service refused.') {
-  return new Fail({ code: 'VALIDATION', status: 422, message, fieldErrors })
-}
-
 /**
  * Answers api.call per op id; ops without a handler fail loudly. Defaults: user.show and
  * user.permissions for an analyst. Returns the map so tests can replace handlers later.
@@ -93,3 +88,4 @@ export {
   submitWith,
   typeInto,
 } from '@/test/dom'
+export { invalid } from '@/test/fakeScandesk'

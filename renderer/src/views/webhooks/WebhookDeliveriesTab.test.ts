@@ -1,10 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMemoryHistory, createRouter } from 'vue-router'
-import { detailName, resourceByKey, RESOURCES } from '@/resources'
+import { resourceByKey } from '@/resources'
 import { byTestId, theTestId } from '@/test/dom'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
+import { recordRouter } from '@/test/routed'
 import WebhookDeliveriesTab from './WebhookDeliveriesTab.vue'
 
 type Call = { op: string; input: { path?: Record<string, string> } }
@@ -49,14 +49,7 @@ async function openDelivery(id: string): Promise<void> {
 
 describe('a webhook’s deliveries', () => {
   it('says above them that the interface has no redelivery, and so in a failed one’s details', async () => {
-    const page = { render: () => null }
-    const router = createRouter({
-      history: createMemoryHistory(),
-      routes: [
-        ...RESOURCES.map((r) => ({ path: `/${r.key}/:id`, name: detailName(r), component: page })),
-        { path: '/:rest(.*)*', name: 'any', component: page },
-      ],
-    })
+    const router = recordRouter()
     mountWithApp(WebhookDeliveriesTab, {
       props: { resource: resourceByKey('webhook_deliveries')!, id: 'whk-1' },
       global: { plugins: [router] },

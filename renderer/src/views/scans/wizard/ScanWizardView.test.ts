@@ -16,6 +16,7 @@ import {
   onStep,
   serve,
   sleep,
+  storeDraft,
   t,
   text,
   typeLines,
@@ -141,22 +142,10 @@ describe('the scan wizard', () => {
 
   it('restores the draft when opened again, and Start over forgets it', async () => {
     serve()
-    t.stored['acct-aaaa'] = {
-      savedAt: '2030-01-01T09:00:00.000Z',
-      data: {
-        step: 2,
-        what: { name: 'Restored scan', description: '', scan_profile: 'discovery' },
-        where: {
-          target_mode: 'saved',
-          target_ids: ['tgt-1'],
-          hosts: '',
-          exclusions: '',
-          port_list_id: 'pl-1',
-        },
-        how: { scanner_mode: 'auto', scanner_id: '', cred_ssh: '', cred_smb: '', cred_snmp: '' },
-        when: { start: 'none', frequency: 'weekly', start_at: '', time_zone: 'UTC' },
-      },
-    }
+    storeDraft(2, {
+      what: { name: 'Restored scan', scan_profile: 'discovery' },
+      where: { target_ids: ['tgt-1'], port_list_id: 'pl-1' },
+    })
     await mountWizard()
     expect(onStep('how')).toBe(true)
     await click('scan-wizard-back')
@@ -183,28 +172,11 @@ describe('the scan wizard', () => {
       'scans.create_from_wizard': () =>
         new Fail({ code: 'OFFLINE', message: 'The service cannot be reached.' }),
     })
-    t.stored['acct-aaaa'] = {
-      savedAt: '2030-01-01T09:00:00.000Z',
-      data: {
-        step: 4,
-        what: { name: 'Offline scan', description: '', scan_profile: 'full_and_fast' },
-        where: {
-          target_mode: 'saved',
-          target_ids: ['tgt-1'],
-          hosts: '',
-          exclusions: '',
-          port_list_id: '',
-        },
-        how: {
-          scanner_mode: 'auto',
-          scanner_id: '',
-          cred_ssh: 'crd-1',
-          cred_smb: '',
-          cred_snmp: '',
-        },
-        when: { start: 'none', frequency: 'weekly', start_at: '', time_zone: 'UTC' },
-      },
-    }
+    storeDraft(4, {
+      what: { name: 'Offline scan' },
+      where: { target_ids: ['tgt-1'] },
+      how: { cred_ssh: 'crd-1' },
+    })
     await mountWizard()
     expect(onStep('review')).toBe(true)
     await click('wizard-save')

@@ -12,7 +12,7 @@ import {
   next,
   onStep,
   serve,
-  t,
+  storeDraft,
   text,
   typeLines,
   useWizardTests,
@@ -67,22 +67,11 @@ describe('step 4 of the scan wizard (When)', () => {
   it('follows a profile read late, but never over a zone the draft already chose', async () => {
     const late = deferred<unknown>()
     serve({ 'user.show': () => late.promise })
-    t.stored['acct-aaaa'] = {
-      savedAt: '2030-01-01T09:00:00.000Z',
-      data: {
-        step: 3,
-        what: { name: 'Chosen zone', description: '', scan_profile: 'full_and_fast' },
-        where: {
-          target_mode: 'new',
-          target_ids: [],
-          hosts: '192.0.2.1',
-          exclusions: '',
-          port_list_id: '',
-        },
-        how: { scanner_mode: 'auto', scanner_id: '', cred_ssh: '', cred_smb: '', cred_snmp: '' },
-        when: { start: 'scheduled', frequency: 'weekly', start_at: '', time_zone: 'Asia/Tokyo' },
-      },
-    }
+    storeDraft(3, {
+      what: { name: 'Chosen zone' },
+      where: { target_mode: 'new', hosts: '192.0.2.1' },
+      when: { start: 'scheduled', time_zone: 'Asia/Tokyo' },
+    })
     await mountWizard()
     expect(zoneShown()).toBe('Asia/Tokyo')
     late.resolve(me(PROFILE_ZONE))

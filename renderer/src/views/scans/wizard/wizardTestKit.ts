@@ -12,11 +12,43 @@ import { click, shown, theTestId, typeInto } from '@/test/dom'
 import { serveDrafts, type StoredDrafts } from '@/test/fakeDrafts'
 import { Fail, uninstallFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
 import { mountWithApp } from '@/test/mountApp'
+import type { StepKey, Values } from '@/composables/scanWizardSteps'
 import ScanWizardView from './ScanWizardView.vue'
 
 /** What a wizard test works with, fresh for each test (set in beforeEach and mountWizard). */
 export const t = {} as { fake: FakeScandesk; stored: StoredDrafts; router: Router }
 let mounted: { unmount: () => void }[] = []
+
+/**
+ * Keeps a wizard draft for acct-aaaa as if saved earlier: at `step`, each step's values the
+ * defaults of a fresh wizard with `over` on top (what has a name and a profile).
+ */
+export function storeDraft(step: number, over: Partial<Record<StepKey, Values>> = {}): void {
+  t.stored['acct-aaaa'] = {
+    savedAt: '2030-01-01T09:00:00.000Z',
+    data: {
+      step,
+      what: { name: 'Stored scan', description: '', scan_profile: 'full_and_fast', ...over.what },
+      where: {
+        target_mode: 'saved',
+        target_ids: [],
+        hosts: '',
+        exclusions: '',
+        port_list_id: '',
+        ...over.where,
+      },
+      how: {
+        scanner_mode: 'auto',
+        scanner_id: '',
+        cred_ssh: '',
+        cred_smb: '',
+        cred_snmp: '',
+        ...over.how,
+      },
+      when: { start: 'none', frequency: 'weekly', start_at: '', time_zone: 'UTC', ...over.when },
+    },
+  }
+}
 
 /** Registers the fresh fake service, drafts and cleanup of each test of the calling file. */
 export function useWizardTests(): void {

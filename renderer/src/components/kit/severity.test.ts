@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SEVERITIES, SEVERITY_COLORS, SEVERITY_PALETTE, SEVERITY_TEXT } from './severity'
-import { paint } from './theme'
+import { paint } from '@/components/charts/theme'
 
 /** WCAG 2 relative luminance of #rrggbb. */
 function luminance(hex: string): number {

@@ -1,7 +1,7 @@
 import type { ApprovalConcern } from '@contract/pci/approval-check'
 import { emptySummaryFields, SAQ_SUMMARY_FIELDS } from '@contract/saq'
 import type { ConfirmRequest } from '@/stores/confirm'
-import type { SaqDraft } from './draft'
+import type { SaqDraft } from './saqDraft'
 
 /** A part of the executive summary that may be left empty. */
 export type SummaryField = keyof typeof SAQ_SUMMARY_FIELDS

@@ -1,6 +1,6 @@
 // The address keys of the Vulnerabilities screen's own filters (not the list operation's): kept
-// in a module of their own, without imports, so the registry (on the first screen) names them
-// too (custom.listReadFromAddress) without loading the composables that read them.
+// beside the registry, without imports, so the registry (on the first screen) names them
+// (custom.listReadFromAddress) and the composables that read them take them from below.
 
 /** ScanDesk's due filters (composables/dueDates.ts). */
 export const OVERDUE_KEY = 'overdue'

@@ -6,19 +6,11 @@ import ReadError from '@/components/kit/ReadError.vue'
 import { byTestId, theTestId } from '@/test/dom'
 import { mountComposable } from '@/test/composables'
 import { useFakeApp } from '@/test/fakeApp'
+import { connectivity } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import { NO_RETRY_WHILE_OFFLINE, offlineReason, useOfflineGate } from './offlineGate'
 
 const fake = useFakeApp({ store: 'app' })
-
-const reach = (state: ConnectivityState) => ({
-  accountId: 'acct-aaaa',
-  state,
-  online: state === 'online',
-  checkedAt: new Date().toISOString(),
-  message: null,
-  nextCheckAt: null,
-})
 
 describe('which operations wait for the service', () => {
   const outOfReach: ConnectivityState[] = ['work-offline', 'offline', 'unreachable']
@@ -51,12 +43,12 @@ describe('which operations wait for the service', () => {
 describe('the gate of the window’s account', () => {
   it('follows the account’s connectivity and the “Work offline” switch', async () => {
     const { result: gate, unmount } = mountComposable(() => useOfflineGate())
-    fake.emit('connectivity', reach('online'))
+    fake.emit('connectivity', connectivity('online'))
     await flushPromises()
     expect(gate.blocked('scans.start')).toBeNull()
     expect(gate.retryOffered.value).toBe(true)
 
-    fake.emit('connectivity', reach('unreachable'))
+    fake.emit('connectivity', connectivity('unreachable'))
     await flushPromises()
     expect(gate.blocked('scans.start')).toContain('cannot be reached')
     expect(gate.retryOffered.value).toBe(true)
