@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import vue from '@vitejs/plugin-vue'
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 
 const alias = {
   '@contract': fileURLToPath(new URL('./electron/contract', import.meta.url)),
@@ -17,25 +17,6 @@ const UNIT_WORKERS = Math.max(2, availableParallelism() - 1)
 // it keeps about half a core busy. SCANDESK_E2E_WORKERS overrides the count (measurements).
 const E2E_WORKERS = Number(process.env.SCANDESK_E2E_WORKERS) || 2
 
-// The node project's files: main, preload, core, contract, sandbox, scripts and the integration,
-// keychain and UI-contract suites.
-const NODE_FILES = [
-  'electron/**/*.test.ts',
-  'sandbox/**/*.test.ts',
-  'scripts/**/*.test.ts',
-  'tests/integration/**/*.test.ts',
-  'tests/keychain/**/*.test.ts',
-  'tests/ui/**/*.test.ts',
-]
-
-// Files that replace modules with vi.mock (electron's API, the core's start): each needs a module
-// graph of its own.
-const MOCKING_FILES = [
-  'electron/main/**/*.test.ts',
-  'electron/preload/**/*.test.ts',
-  'electron/core/start.test.ts',
-]
-
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -50,25 +31,14 @@ export default defineConfig({
           environment: 'node',
           sequence: { groupOrder: 0 },
           maxWorkers: UNIT_WORKERS,
-          include: NODE_FILES,
-          exclude: [...configDefaults.exclude, ...MOCKING_FILES],
-          // Workers kept between files, with the modules they loaded: a file imports the core,
-          // the sandbox and zod's schemas once per worker, not once per file (the project's import
-          // time halved). Files share a process, not state: each makes its own stores, servers,
-          // folders and ports. The files that replace modules (vi.mock) run isolated, below.
-          isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'node-isolated',
-          environment: 'node',
-          sequence: { groupOrder: 0 },
-          maxWorkers: UNIT_WORKERS,
-          include: MOCKING_FILES,
+          include: [
+            'electron/**/*.test.ts',
+            'sandbox/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+            'tests/keychain/**/*.test.ts',
+            'tests/ui/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
