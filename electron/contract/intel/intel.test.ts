@@ -263,6 +263,32 @@ describe('the priority rule', () => {
     )
   })
 
+  it('judges by a CVE likely by its percentile alone, even beside a higher but unlikely score', () => {
+    // fast-check's counterexample from CI: a second CVE's score rising from 0 to the smallest
+    // number hid the first CVE's 95th percentile and lowered the tier
+    const f = {
+      severity: 'high' as const,
+      cves: [CVES[1]!, CVES[0]!],
+      criticality: null,
+      exposure: null,
+      policyDue: null,
+    }
+    const at = (second: number) =>
+      prioritize(
+        input(f, null, {
+          scores: {
+            [CVES[0]!]: { epss: 0, percentile: 0.95 },
+            [CVES[1]!]: { epss: second, percentile: 0 },
+          },
+          stale: false,
+        }),
+      )
+    expect(at(0).exploitation).toBe('likely')
+    expect(at(5e-324).exploitation).toBe('likely')
+    expect(at(5e-324).epss?.cve).toBe(CVES[0])
+    expect(at(5e-324).tier).toBe(at(0).tier)
+  })
+
   it('never lowers a tier when an EPSS score or percentile rises', () => {
     fc.assert(
       fc.property(arbFinding, arbKev, arbEpss, arbScore, arbScore, (f, kev, epss, a, b) => {

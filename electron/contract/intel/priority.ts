@@ -115,17 +115,23 @@ function strongestKev(input: PriorityInput): KevEntry | null {
   return best
 }
 
+const likely = (s: EpssScore) => s.epss >= EPSS_LIKELY || s.percentile >= PERCENTILE_LIKELY
+
+// The score a finding is judged and explained by: a "likely" one first (so that a CVE whose
+// percentile alone makes it likely is never hidden behind another CVE's higher but unlikely
+// score), then the highest score, then the highest percentile.
 function highestEpss(input: PriorityInput): (EpssScore & { cve: string }) | null {
   let best: (EpssScore & { cve: string }) | null = null
   for (const cve of input.cves) {
     const s = input.epss?.score(cve)
-    if (
-      s &&
-      (!best || s.epss > best.epss || (s.epss === best.epss && s.percentile > best.percentile))
-    )
-      best = { ...s, cve }
+    if (s && (!best || outranks(s, best))) best = { ...s, cve }
   }
   return best
+}
+
+function outranks(s: EpssScore, best: EpssScore): boolean {
+  if (likely(s) !== likely(best)) return likely(s)
+  return s.epss > best.epss || (s.epss === best.epss && s.percentile > best.percentile)
 }
 
 /** Whether every CVE of the finding has a current (not stale) EPSS score. */
@@ -147,7 +153,6 @@ function assetWords(criticality: Criticality | null, exposure: Exposure | null):
   return `${/^[aeiou]/.test(phrase) ? 'an' : 'a'} ${phrase}`
 }
 
-const likely = (s: EpssScore) => s.epss >= EPSS_LIKELY || s.percentile >= PERCENTILE_LIKELY
 
 /** The tier, the reason and the due date of one open finding. */
 export function prioritize(input: PriorityInput): Priority {
