@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import vue from '@vitejs/plugin-vue'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 const alias = {
   '@contract': fileURLToPath(new URL('./electron/contract', import.meta.url)),
@@ -17,6 +17,28 @@ const UNIT_WORKERS = Math.max(2, availableParallelism() - 1)
 // it keeps about half a core busy. SCANDESK_E2E_WORKERS overrides the count (measurements).
 const E2E_WORKERS = Number(process.env.SCANDESK_E2E_WORKERS) || 2
 
+// The node project's files: 'units' runs the core's and the sandbox's unit tests with modules kept
+// between files; 'node' runs the rest, each file isolated, with the few units that mock modules
+// or change globals.
+const SHARED_MODULES = [
+  'electron/contract/**/*.test.ts',
+  'electron/core/**/*.test.ts',
+  'sandbox/**/*.test.ts',
+]
+const ISOLATED_UNITS = [
+  'electron/core/start.test.ts',
+  'sandbox/domains/reporting/saq-pdf.http.test.ts',
+]
+const ISOLATED_FILES = [
+  'electron/main/**/*.test.ts',
+  'electron/preload/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'tests/integration/**/*.test.ts',
+  'tests/keychain/**/*.test.ts',
+  'tests/ui/**/*.test.ts',
+  ...ISOLATED_UNITS,
+]
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -31,14 +53,25 @@ export default defineConfig({
           environment: 'node',
           sequence: { groupOrder: 0 },
           maxWorkers: UNIT_WORKERS,
-          include: [
-            'electron/**/*.test.ts',
-            'sandbox/**/*.test.ts',
-            'scripts/**/*.test.ts',
-            'tests/integration/**/*.test.ts',
-            'tests/keychain/**/*.test.ts',
-            'tests/ui/**/*.test.ts',
-          ],
+          include: ISOLATED_FILES,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The core's and the sandbox's unit tests, in workers that keep the modules they import
+          // between files (isolate: false): their import, not their tests, was most of their time.
+          // Only files that leave no state behind: no vi.mock or stubbed globals (those run in
+          // 'node', isolated), each server and database their own and closed in afterAll.
+          name: 'units',
+          environment: 'node',
+          sequence: { groupOrder: 0 },
+          maxWorkers: UNIT_WORKERS,
+          isolate: false,
+          include: SHARED_MODULES,
+          exclude: [...ISOLATED_UNITS, ...configDefaults.exclude],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
