@@ -4,11 +4,20 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { findOtp } from '../support/otp'
-import { launchChromium, startBrowserMode, watchPage, type BrowserMode } from './browser-mode'
+import {
+  launchChromium,
+  startBrowserMode,
+  useBrowserModeBundle,
+  watchPage,
+  type BrowserMode,
+} from './browser-mode'
 
 export * from './browser-mode'
+
+// Every journey's browser mode starts from the run's bundle (tests/e2e/global-setup.ts).
+useBrowserModeBundle(inject('browserModeBundle') ?? null)
 
 /** Waits until the element (an input found by `field`, or any locator) has the keyboard focus. */
 export async function waitForFocus(locator: ReturnType<Page['locator']>, timeout = 30_000) {
