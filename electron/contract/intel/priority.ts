@@ -153,7 +153,6 @@ function assetWords(criticality: Criticality | null, exposure: Exposure | null):
   return `${/^[aeiou]/.test(phrase) ? 'an' : 'a'} ${phrase}`
 }
 
-
 /** The tier, the reason and the due date of one open finding. */
 export function prioritize(input: PriorityInput): Priority {
   const sev = SEVERITY_RANK[input.severity] ?? SEVERITY_RANK.info!

@@ -10,6 +10,7 @@ import { useSchemaForm } from '@/data/useSchemaForm'
 import { useAppStore } from '@/stores/app'
 import { useConfirmStore } from '@/stores/confirm'
 import { useOfflineGate } from '@/data/offlineGate'
+import { withBusy } from '@/utils/busy'
 
 /** How long typing must pause before the hosts are counted. */
 export const QUICK_SCAN_DEBOUNCE_MS = 400
@@ -202,8 +203,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
       testId: 'quick-scan-confirm',
     })
     if (!ok) return
-    busy.value = true
-    try {
+    await withBusy(busy, async () => {
       const answer = await form.submit()
       if (!answer) return
       outcome.value = answer
@@ -211,9 +211,7 @@ export function useQuickScan(root?: Ref<HTMLElement | null | undefined>) {
         progress.value = null
         form.reset()
       }
-    } finally {
-      busy.value = false
-    }
+    })
   }
 
   async function create(addr: string): Promise<Result<QuickScanOutcome>> {

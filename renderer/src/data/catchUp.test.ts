@@ -1,18 +1,12 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ConnectivityState } from '@contract/offline'
-import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { apiCalls, listAnswer, mountComposable, useTwoAccounts } from '@/test/composables'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { connectivity } from '@/test/fixtures'
 import { useOperation } from './useOperation'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useTwoAccounts()
 
 let minute = 0
 function report(accountId: string, state: ConnectivityState): void {

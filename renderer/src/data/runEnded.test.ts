@@ -1,16 +1,10 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import type { FakeScandesk } from '@/test/fakeScandesk'
+import { describe, expect, it } from 'vitest'
+import { apiCalls, listAnswer, mountComposable, useTwoAccounts } from '@/test/composables'
 import { useOperation } from './useOperation'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
+const fake = useTwoAccounts((fake) => {
   fake.handle('api.call', (p: { op: string }) => listAnswer(p.op, 1))
-})
-afterEach(() => {
-  delete window.scandesk
 })
 
 const asked = (op: string) => apiCalls(fake).filter((c) => c.op === op).length

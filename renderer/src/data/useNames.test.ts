@@ -1,7 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ref } from 'vue'
-import { apiCalls, mountComposable, switchAccount, withTwoAccounts } from '@/test/composables'
+import { apiCalls, mountComposable, switchAccount, useTwoAccounts } from '@/test/composables'
 import { Fail, type FakeScandesk } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { useAppStore } from '@/stores/app'
@@ -51,13 +51,7 @@ const batchCalls = (fake: FakeScandesk) =>
 
 const refs = (kind: string, ...ids: string[]): NameRef[] => ids.map((id) => ({ kind, id }))
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useTwoAccounts()
 
 describe('reading names in batches', () => {
   it('asks once per kind for a page, ids deduplicated and sorted, per_page as many', async () => {

@@ -1,25 +1,19 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
 import {
   apiCalls,
   listAnswer,
   mountComposable,
   switchAccount,
-  withTwoAccounts,
+  useTwoAccounts,
 } from '@/test/composables'
-import { deferred, Fail, type FakeScandesk } from '@/test/fakeScandesk'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import { account } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import { useOperation } from './useOperation'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-})
+const fake = useTwoAccounts()
 
 describe('reading an operation', () => {
   it('asks for this window’s account and exposes the answer with its freshness', async () => {

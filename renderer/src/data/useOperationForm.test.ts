@@ -1,19 +1,12 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ref } from 'vue'
-import { apiCalls, listAnswer, mountComposable, withTwoAccounts } from '@/test/composables'
-import { invalid, type FakeScandesk } from '@/test/fakeScandesk'
+import { apiCalls, listAnswer, mountComposable, useTwoAccounts } from '@/test/composables'
+import { invalid } from '@/test/fakeScandesk'
 import { useOperation } from './useOperation'
 import { useOperationForm } from './useOperationForm'
 
-let fake: FakeScandesk
-beforeEach(() => {
-  fake = withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
+const fake = useTwoAccounts()
 
 /** A form element with one input per field, as the form kit renders it. */
 function formElement(fields: string[]): HTMLElement {

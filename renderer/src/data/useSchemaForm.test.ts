@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { mountComposable, withTwoAccounts } from '@/test/composables'
+import { mountComposable, useTwoAccounts } from '@/test/composables'
 import { useSchemaForm } from './useSchemaForm'
 
-beforeEach(() => {
-  withTwoAccounts()
-})
-afterEach(() => {
-  delete window.scandesk
-  document.body.innerHTML = ''
-})
+useTwoAccounts()
 
 // Two fields where one name begins with the other's, as the wizard's `start` and `start_at`.
 const schema = z.strictObject({

@@ -6,6 +6,7 @@ import type { OutboxItem } from '@contract/offline'
 import { on, request } from '@/bridge/bridge'
 import { useInvalidation } from '@/data/invalidation'
 import { useAppStore } from './app'
+import { withBusy } from '@/utils/busy'
 
 /** The groups whose reads the items that left the queue (sent) have changed. */
 export function sentGroups(before: readonly OutboxItem[], after: readonly OutboxItem[]): GroupId[] {
@@ -36,17 +37,14 @@ export const useOutboxStore = defineStore('outbox', () => {
       items.value = []
       return
     }
-    loading.value = true
-    try {
+    await withBusy(loading, async () => {
       const result = await request('outbox.list', { accountId })
       if (app.accountId !== accountId) return
       if (result.ok) {
         take(accountId, result.data)
         error.value = null
       } else error.value = result.error
-    } finally {
-      loading.value = false
-    }
+    })
   }
 
   /** Keeps the account's items of main's answer; reads changed by what was sent are refreshed. */

@@ -1,16 +1,16 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import type { ConnectionTest } from '@contract/sessions'
 import { useAccountsStore } from '@/stores/accounts'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useFakeBridge } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
 import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import AccountSettingsDialog from './AccountSettingsDialog.vue'
 import { click, submitWith, theTestId, typeInto } from '@/test/dom'
 
-let fake: FakeScandesk
+const fake = useFakeBridge(() => useAccountsStore())
 let wrapper: ReturnType<typeof mountWithApp> | null = null
 let current: AccountView
 
@@ -36,16 +36,9 @@ function start(extra: Partial<AccountView> = {}) {
   return flushPromises()
 }
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAccountsStore()
-})
 afterEach(() => {
   wrapper?.unmount()
   wrapper = null
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 describe('account settings', () => {

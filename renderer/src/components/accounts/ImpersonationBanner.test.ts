@@ -1,17 +1,17 @@
 import { flushPromises } from '@vue/test-utils'
-import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AccountView } from '@contract/accounts'
 import { useAccountsStore } from '@/stores/accounts'
 import { useAppStore } from '@/stores/app'
-import { Fail, installFakeScandesk, type FakeScandesk } from '@/test/fakeScandesk'
+import { useFakeBridge } from '@/test/fakeApp'
+import { Fail } from '@/test/fakeScandesk'
 import { account as baseAccount } from '@/test/fixtures'
 import { mountWithApp } from '@/test/mountApp'
 import ImpersonateDialog from './ImpersonateDialog.vue'
 import ImpersonationBanner from './ImpersonationBanner.vue'
 import { click, typeInto } from '@/test/dom'
 
-let fake: FakeScandesk
+const fake = useFakeBridge(() => useAppStore())
 let wrapper: { unmount(): void } | null = null
 
 const account = (id: string, extra: Partial<AccountView> = {}) =>
@@ -30,16 +30,9 @@ const acting = {
   since: '2030-01-01T10:00:00Z',
 }
 
-beforeEach(() => {
-  fake = installFakeScandesk()
-  setActivePinia(createPinia())
-  useAppStore()
-})
 afterEach(() => {
   wrapper?.unmount()
   wrapper = null
-  delete window.scandesk
-  document.body.innerHTML = ''
 })
 
 const banner = () => document.querySelector<HTMLElement>('[data-testid="impersonation-banner"]')
