@@ -2,6 +2,7 @@ import { useQuery, useQueryCache, type DefineQueryOptions } from '@pinia/colada'
 import {
   computed,
   getCurrentInstance,
+  ref,
   toValue,
   watch,
   type ComputedRef,
@@ -194,7 +195,30 @@ function useRead<I, T>(
     },
   )
 
-  const loading = computed(() => query.asyncStatus.value === 'loading')
+  // Loading ends with the answer: the cache sets an answer and, a microtask later, its "idle", and
+  // Vue drew between the two, so a list was drawn twice (its new rows under the loading mask,
+  // then again without it; 5-60 ms on the large seed). This watcher runs as the change is made:
+  // a read of one entry that has loading on is answered once that entry's state is replaced by
+  // one that is not pending (another entry's, or the state the read started from, is not it).
+  const answered = ref(false)
+  let loadingFrom: { key: string; state: unknown } | null = null
+  watch(
+    () =>
+      [
+        query.asyncStatus.value,
+        query.state.value,
+        JSON.stringify(operationKey(app.accountId ?? '-', op, toValue(input) ?? {})),
+      ] as const,
+    ([status, state, key]) => {
+      if (status !== 'loading') loadingFrom = null
+      else if (!loadingFrom || loadingFrom.key !== key) {
+        loadingFrom = { key, state }
+        answered.value = false
+      } else if (state !== loadingFrom.state && state.status !== 'pending') answered.value = true
+    },
+    { flush: 'sync', immediate: true },
+  )
+  const loading = computed(() => query.asyncStatus.value === 'loading' && !answered.value)
   const answer = computed(() => query.data.value)
   return {
     data: computed(() => answer.value?.data),
