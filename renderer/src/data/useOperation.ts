@@ -136,14 +136,14 @@ function readOptions<I, T>(
  * Starts the read `useOperation(op, input)` makes for `accountId` before anything uses it (the
  * router, while a screen's code loads): the same entry of the cache with the same request, so the
  * screen's own ask finds it on its way (or fresh) and sends nothing more. Nothing is sent when
- * the entry is fresh or already on its way.
+ * the entry is fresh or already on its way. Resolves once the entry is answered (or failed).
  */
 export function startOperationRead<Id extends OperationId>(
   cache: ReturnType<typeof useQueryCache>,
   accountId: string,
   op: Id,
   input: InputOf<Id>,
-): void {
+): Promise<void> {
   const entry = cache.ensure(
     readOptions(accountId, op, input, (a, i, signal) => fetchOperation(a, op, i, signal), {
       enabled: true,
@@ -153,7 +153,10 @@ export function startOperationRead<Id extends OperationId>(
     }),
   )
   // Its failure is the screen's to show (its ask finds the entry's error and asks again).
-  void cache.refresh(entry).catch(() => undefined)
+  return cache.refresh(entry).then(
+    () => undefined,
+    () => undefined,
+  )
 }
 
 function useRead<I, T>(
