@@ -1,11 +1,22 @@
 // Benchmark: the analyst's daily cost on lists. The sandbox with the large seed (the analyst sees
 // ~70,000 findings and ~14,000 targets), browser mode with an account on it, and Debian's
 // Chromium. For the vulnerabilities and targets lists each user action — open the list (cold and
-// revisited), choose a filter, sort, next page, 100 rows a page — is timed inside the page from
-// the action to the new rows on screen (the rows' ids changed, then two animation frames: painted).
-// The baseline, measured in the same page right after: the very bridge request the screen sent,
-// replayed with `fetch`, plus a plain <table> of its rows. Then the renderer's heap and the
-// browser-mode process's RSS across 100 list visits.
+// revisited), choose a filter, sort, next page, 100 rows a page — is timed inside the page as a
+// person sees it: from the action (a list opened: the address changed, as typed or followed from
+// a link; SCANDESK_BENCH_LISTS_CLICK=1 opens it by the sidebar's click instead; the others: the
+// click) to the new rows painted with no loading indicator left in the main content (a mask, a
+// skeleton, aria-busy, is-loading, a "Loading" text), then two animation frames. Cold is the
+// route's first opening in a fresh page load, its code perhaps still on its way. The baseline,
+// measured in the same page once no bridge call of it is on its way: the request whose answer
+// holds the rows shown, replayed with `fetch`, plus a plain <table> of its rows. Then the
+// renderer's heap and the browser-mode process's RSS across 100 list visits.
+//
+// This bench once read lower than that measure (median 1.33x against 1.79x; docs/decisions.md,
+// "Lists bench: what a person sees"): it ended at the rows (the table's loading mask was still on
+// for 4-63 ms more, every action that read), replayed the last request of the list's operation
+// (a revisit reads nothing, so it replayed the filter's 100 rows: 319 ms against 118-194 ms for
+// the 25 rows shown), and replayed it at once, beside the screen's tail reads (a targets
+// revisit's baseline 216 ms against 72 ms quiet). Each line still prints the old end in brackets.
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { waitForList, type BrowserMode } from '../tests/e2e/browser-mode'
