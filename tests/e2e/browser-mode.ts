@@ -70,15 +70,7 @@ export async function startBrowserMode(
       : ['--import', './node_modules/tsx/dist/loader.mjs', 'scripts/browser-cli.ts']
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      ...entry,
-      '--no-open',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      ...extraArgs,
-    ],
+    [...entry, '--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs],
     { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   )
   let out = ''
