@@ -8,7 +8,8 @@ import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
 import ResourceListView from '@/views/resources/ResourceListView.vue'
 import VulnerabilitiesView from '@/views/vulnerabilities/VulnerabilitiesView.vue'
-import { firstListRead } from './firstReads'
+import { createLimiter } from './backgroundReads'
+import { firstListRead, startFirstListRead } from './firstReads'
 
 const fake = useFakeApp()
 
@@ -156,5 +157,29 @@ describe('firstListRead', () => {
     expect(firstListRead('vulnerabilities', { first_seen_after: '2026-11-01' }, all)).toBeNull()
     expect(firstListRead('vulnerabilities', { overdue: 'true' }, all)).toBeNull()
     expect(firstListRead('targets', {}, () => false)).toBeNull()
+  })
+})
+
+describe('a list’s first read and the background work', () => {
+  it('holds the window’s background work until the list’s rows are drawn', async () => {
+    const { answerLists } = serve(new Set(['targets.list']))
+    const limiter = createLimiter(2)
+    const { router, codeIn } = await lists('/targets', 'targets', ResourceListView, {
+      group: 'targets',
+    })
+    router.beforeEach((to) => {
+      if (to.path === '/targets') startFirstListRead('targets', to.query, limiter)
+    })
+    const background = vi.fn(async () => undefined)
+    const arrived = router.push('/targets')
+    await vi.waitFor(() => expect(asked('targets.list').length).toBeGreaterThan(0))
+    void limiter.run(background)
+    codeIn()
+    await arrived
+    await new Promise((r) => setTimeout(r, 20))
+    // the page is entered, its list still on its way: the background waits
+    expect(background).not.toHaveBeenCalled()
+    answerLists()
+    await vi.waitFor(() => expect(background).toHaveBeenCalledTimes(1))
   })
 })

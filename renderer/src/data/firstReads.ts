@@ -10,6 +10,7 @@ import { tabNamed } from '@/composables/tabInAddress'
 import { groupTabs, RESOURCES, type ResourceDef } from '@/resources'
 import { useAppStore } from '@/stores/app'
 import { operationInRelease } from '@/stores/scope'
+import { backgroundReads, type Limiter } from './backgroundReads'
 import { listInput, type ListOperationId } from './useOperationList'
 import { startOperationRead } from './useOperation'
 
@@ -52,12 +53,41 @@ export function firstListRead(
   return tab ? readOf(tab.resource, tab.op ?? tab.resource.ops.list, query) : null
 }
 
-/** Starts the first read of the page of `group` at `query` for the window's account, if any. */
-export function startFirstListRead(group: GroupId, query: LocationQuery): void {
+/** The longest a list's first read holds the window's background work back (a slow service). */
+export const FIRST_READ_HOLD_MS = 3000
+
+/**
+ * Starts the first read of the page of `group` at `query` for the window's account, if any, and
+ * holds the window's background work (`limiter`: the lower panels' reads, the other screens'
+ * code loading while idle) until its rows are drawn: the frame after its answer, or
+ * FIRST_READ_HOLD_MS at most. The navigation's own hold ends a task after the move, while the
+ * list's read was still on its way; on the large seed the next screens' chunks then loaded
+ * beside it, and were parsed while its rows were drawn (issue 36, lists).
+ */
+export function startFirstListRead(
+  group: GroupId,
+  query: LocationQuery,
+  limiter: Limiter = backgroundReads,
+): void {
   const app = useAppStore()
   const accountId = app.accountId
   if (!accountId) return
   const release = app.account?.release
   const read = firstListRead(group, query, (op) => operationInRelease(op, release))
-  if (read) startOperationRead(useQueryCache(), accountId, read.op, read.input)
+  if (!read) return
+  const done = limiter.hold()
+  const timer = setTimeout(done, FIRST_READ_HOLD_MS)
+  void startOperationRead(useQueryCache(), accountId, read.op, read.input).then(() =>
+    afterDrawn(() => {
+      clearTimeout(timer)
+      done()
+    }),
+  )
+}
+
+/** Runs `run` once the next frame has been drawn (a task after it; in a test: a task later). */
+function afterDrawn(run: () => void): void {
+  if (typeof requestAnimationFrame === 'function')
+    requestAnimationFrame(() => void setTimeout(run, 0))
+  else setTimeout(run, 0)
 }

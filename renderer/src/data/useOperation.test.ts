@@ -145,3 +145,36 @@ describe('reading an operation', () => {
     })
   })
 })
+
+describe('the loading flag', () => {
+  it('is off in the very draw that shows the answer: a page of rows is drawn once, not twice', async () => {
+    const answers = [deferred<unknown>(), deferred<unknown>()]
+    let asked = 0
+    fake.handle('api.call', () => answers[asked++].promise)
+    const page = ref(1)
+    const draws: string[] = []
+    const Screen = defineComponent({
+      setup() {
+        const read = useOperation('targets.list', () => ({ query: { page: page.value } }), {
+          keepPrevious: true,
+        })
+        return () => {
+          draws.push(
+            `${read.data.value?.data.map((r) => r.id).join() ?? '-'}${read.loading.value ? ' loading' : ''}`,
+          )
+          return h('div')
+        }
+      },
+    })
+    mountWithApp(Screen)
+    await flushPromises()
+    answers[0].resolve(listAnswer('A', 1))
+    await flushPromises()
+    page.value = 2
+    await flushPromises()
+    answers[1].resolve(listAnswer('B', 1))
+    await flushPromises()
+    // the rows come with the flag off; never the new rows under the loading flag
+    expect(draws).toEqual(['- loading', 'A-1', 'A-1 loading', 'B-1'])
+  })
+})

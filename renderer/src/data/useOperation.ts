@@ -2,6 +2,7 @@ import { useQuery, useQueryCache, type DefineQueryOptions } from '@pinia/colada'
 import {
   computed,
   getCurrentInstance,
+  ref,
   toValue,
   watch,
   type ComputedRef,
@@ -135,14 +136,14 @@ function readOptions<I, T>(
  * Starts the read `useOperation(op, input)` makes for `accountId` before anything uses it (the
  * router, while a screen's code loads): the same entry of the cache with the same request, so the
  * screen's own ask finds it on its way (or fresh) and sends nothing more. Nothing is sent when
- * the entry is fresh or already on its way.
+ * the entry is fresh or already on its way. Resolves once the entry is answered (or failed).
  */
 export function startOperationRead<Id extends OperationId>(
   cache: ReturnType<typeof useQueryCache>,
   accountId: string,
   op: Id,
   input: InputOf<Id>,
-): void {
+): Promise<void> {
   const entry = cache.ensure(
     readOptions(accountId, op, input, (a, i, signal) => fetchOperation(a, op, i, signal), {
       enabled: true,
@@ -152,7 +153,10 @@ export function startOperationRead<Id extends OperationId>(
     }),
   )
   // Its failure is the screen's to show (its ask finds the entry's error and asks again).
-  void cache.refresh(entry).catch(() => undefined)
+  return cache.refresh(entry).then(
+    () => undefined,
+    () => undefined,
+  )
 }
 
 function useRead<I, T>(
@@ -194,7 +198,30 @@ function useRead<I, T>(
     },
   )
 
-  const loading = computed(() => query.asyncStatus.value === 'loading')
+  // Loading ends with the answer: the cache sets an answer and, a microtask later, its "idle", and
+  // Vue drew between the two, so a list was drawn twice (its new rows under the loading mask,
+  // then again without it; 5-60 ms on the large seed). This watcher runs as the change is made:
+  // a read of one entry that has loading on is answered once that entry's state is replaced by
+  // one that is not pending (another entry's, or the state the read started from, is not it).
+  const answered = ref(false)
+  let loadingFrom: { key: string; state: unknown } | null = null
+  watch(
+    () =>
+      [
+        query.asyncStatus.value,
+        query.state.value,
+        JSON.stringify(operationKey(app.accountId ?? '-', op, toValue(input) ?? {})),
+      ] as const,
+    ([status, state, key]) => {
+      if (status !== 'loading') loadingFrom = null
+      else if (!loadingFrom || loadingFrom.key !== key) {
+        loadingFrom = { key, state }
+        answered.value = false
+      } else if (state !== loadingFrom.state && state.status !== 'pending') answered.value = true
+    },
+    { flush: 'sync', immediate: true },
+  )
+  const loading = computed(() => query.asyncStatus.value === 'loading' && !answered.value)
   const answer = computed(() => query.data.value)
   return {
     data: computed(() => answer.value?.data),
