@@ -222,7 +222,12 @@ const PAGE_HELPERS = `
       for (const c of [...calls].reverse()) {
         if (c.op !== op || !c.response) continue
         if (!c.ids) {
-          let rows = JSON.parse(await c.response.clone().text())
+          // a read the app cancelled (a list left, a superseded page) has a body that fails with
+          // the app's AbortError, its copy too: it answered no rows on screen
+          let rows = null
+          try {
+            rows = JSON.parse(await c.response.clone().text())
+          } catch {}
           while (rows && !Array.isArray(rows)) rows = rows.data
           c.ids = new Set((rows ?? []).map((r) => String(r.id)))
         }
