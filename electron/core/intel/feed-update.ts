@@ -79,14 +79,13 @@ export async function updateFeed(
       maxBytes: MAX_PACK_FILE_BYTES,
       judge: (url) => feedAddressProblem(url.href),
     })
-    const before = new Set(deps.packs.list().map((p) => p.id))
-    const pack = await storePack(
+    const { pack, already } = await storePack(
       deps.packs,
       got.bytes,
       { source: address, importedAt: deps.now().toISOString() },
       feed,
     )
-    return { status: before.has(pack.id) ? 'current' : 'updated', pack }
+    return { status: already ? 'current' : 'updated', pack }
   } catch (err) {
     if (!(err instanceof AppFailure)) throw err
     const message = err.error.message.replace(/\s*Nothing was imported\.$/, '')
