@@ -47,7 +47,7 @@ describe('Update now', () => {
       address: 'http://mirror.example/kev.json',
     })
     expect(err.code).toBe('VALIDATION')
-    expect(JSON.stringify(err)).toContain('must start with https://')
+    expect(err.fieldErrors?.address?.[0]).toContain('must start with https://')
   })
 
   it('updates KEV, then the later edition becomes current and the first is kept', async () => {

@@ -1,5 +1,6 @@
 // Update now, one feed at a time, against a loopback server answering what a feed's address might:
 // the packs change only when a whole, right file arrives, and every refusal says so.
+import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AppFailure } from '@contract/errors'
@@ -76,7 +77,6 @@ describe('updating a feed from its address', () => {
       entries: 2,
       bytes: gz.length,
     })
-    const { createHash } = await import('node:crypto')
     expect(pack.sha256).toBe(createHash('sha256').update(gz).digest('hex'))
   })
 
