@@ -85,6 +85,9 @@ export const CHANNEL_NAMES = [
   'remediation.set',
   'intel.packs',
   'intel.import',
+  'intel.feeds',
+  'intel.setFeed',
+  'intel.update',
   'trends.daily',
 ] as const
 

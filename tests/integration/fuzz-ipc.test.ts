@@ -59,6 +59,10 @@ const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'connectivity.network',
   'cache.clear',
   'bulk.start',
+  // Update now fetches a feed's public address (the internet, for the analyst's account); saving
+  // an address changes what the next run's update would fetch.
+  'intel.update',
+  'intel.setFeed',
 ])
 
 /** The SAQ requirement a PCI evidence channel attaches to. */
@@ -175,6 +179,9 @@ function examples(
       notify: false,
     },
     'trends.daily': { accountId, days: 90 },
+    'intel.feeds': { accountId },
+    'intel.setFeed': { accountId, feed: 'kev', address: 'https://mirror.example/kev.json' },
+    'intel.update': { accountId, feed: 'kev' },
   }
 }
 

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { accountId } from '../accounts'
 import { absolutePath } from '../files'
+import { feedAddress, type FeedAddressView } from './feed-address'
 
 /** The feeds ScanDesk reads. */
 export const FEEDS = ['kev', 'epss'] as const
@@ -58,11 +59,30 @@ export const intelInputs = {
    * the file dialog; browser mode answers the folder it suggests.
    */
   'intel.import': z.strictObject({ accountId, path: absolutePath.optional() }),
+  /** Each feed's address as Update now uses it for `accountId` (the demo's: the sandbox's). */
+  'intel.feeds': z.strictObject({ accountId }),
+  /** Saves a feed's address for the whole app; null goes back to the public default. */
+  'intel.setFeed': z.strictObject({
+    accountId,
+    feed: z.enum(FEEDS),
+    address: feedAddress.nullable(),
+  }),
+  /**
+   * Update now: fetches the feed's address without any credential, through `accountId`'s
+   * connection settings (its CA bundle), and stores the pack it holds.
+   */
+  'intel.update': z.strictObject({ accountId, feed: z.enum(FEEDS) }),
 }
+
+/** What Update now did: a new current pack, or the same file as the current one. */
+export type FeedUpdate = { status: 'updated' | 'current'; pack: IntelPack }
 
 /** Outputs of the intelligence channels. */
 export interface IntelOutputs {
   'intel.packs': IntelPack[]
   'intel.import':
     { imported: true; pack: IntelPack } | { imported: false; suggestedFolder?: string }
+  'intel.feeds': FeedAddressView[]
+  'intel.setFeed': FeedAddressView[]
+  'intel.update': FeedUpdate
 }

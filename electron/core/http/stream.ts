@@ -79,7 +79,15 @@ export interface StreamTarget {
 export type StreamFault =
   | { kind: 'transport'; code?: string; reason: 'cancelled' | 'deadline' | null }
   | { kind: 'integrity'; message: string }
-  | { kind: 'status'; status: number; json: unknown; html: boolean; retryAfter: unknown }
+  | {
+      kind: 'status'
+      status: number
+      json: unknown
+      html: boolean
+      retryAfter: unknown
+      /** A redirect's Location (the service's client refuses it; a public download may follow). */
+      location?: string
+    }
 
 /** What `streamCore` takes from the thread it runs on (it may use nothing else from outside). */
 export interface StreamDeps {
@@ -323,7 +331,19 @@ export function streamCore(
     function readError(response: IncomingMessage, status: number): void {
       if (status >= 300 && status < 400) {
         response.resume()
-        return settle(statusOnly(status))
+        const location = response.headers.location
+        return settle(
+          location === undefined
+            ? statusOnly(status)
+            : deps.fault({
+                kind: 'status',
+                status,
+                json: undefined,
+                html: false,
+                retryAfter: undefined,
+                location,
+              }),
+        )
       }
       const chunks: Buffer[] = []
       let size = 0

@@ -7,7 +7,7 @@ import { gunzip } from 'node:zlib'
 import { AppFailure, fail } from '@contract/errors'
 import { parseEpssScores } from '@contract/intel/epss'
 import { parseKevCatalog } from '@contract/intel/kev'
-import { MAX_PACK_FILE_BYTES, type IntelPack } from '@contract/intel/packs'
+import { FEED_LABEL, MAX_PACK_FILE_BYTES, type Feed, type IntelPack } from '@contract/intel/packs'
 import { readChosenFile, type ChosenFileDeps } from '../files/chosen-file'
 import type { PackOrigin, PacksRepo, ParsedPack } from './packs-repo'
 
@@ -51,16 +51,27 @@ export function parsePack(text: string): ParsedPack {
   )
 }
 
-/** Stores a pack's bytes unless its feed's current pack is the same file; returns the pack. */
+/**
+ * Stores a pack's bytes unless its feed's current pack is the same file (`already`); returns the
+ * pack. With `expected`, a file of the other feed is refused (an address that answers the wrong
+ * feed).
+ */
 export async function storePack(
   repo: PacksRepo,
   bytes: Buffer,
   origin: Omit<PackOrigin, 'sha256' | 'bytes'>,
-): Promise<IntelPack> {
+  expected?: Feed,
+): Promise<{ pack: IntelPack; already: boolean }> {
   const pack = parsePack(await packText(bytes))
+  if (expected && pack.feed !== expected)
+    fail(
+      'VALIDATION',
+      `The file is ${FEED_LABEL[pack.feed]}, not ${FEED_LABEL[expected]}. Nothing was imported.`,
+    )
   const sha256 = createHash('sha256').update(bytes).digest('hex')
   const same = repo.list().find((p) => p.current && p.feed === pack.feed && p.sha256 === sha256)
-  return same ?? repo.save(pack, { ...origin, sha256, bytes: bytes.length })
+  if (same) return { pack: same, already: true }
+  return { pack: repo.save(pack, { ...origin, sha256, bytes: bytes.length }), already: false }
 }
 
 /** intel.import: the pack in the file the user chose. */
@@ -75,7 +86,7 @@ export async function importPackFile(
     tooLarge: `This file is larger than ${MIB} MiB: it is not a KEV or EPSS file. Nothing was imported.`,
   })
   if (!chosen.read) return { imported: false, ...chosen }
-  const pack = await storePack(deps.packs, chosen.bytes, {
+  const { pack } = await storePack(deps.packs, chosen.bytes, {
     source: chosen.path,
     importedAt: deps.now().toISOString(),
   })

@@ -1,10 +1,11 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { IntelPack } from '@contract/intel/packs'
+import { DEFAULT_FEED_ADDRESS, type FeedAddressView } from '@contract/intel/feed-address'
+import type { FeedUpdate, IntelPack } from '@contract/intel/packs'
 import { mountScreen } from '@/test/composables'
 import { byTestId, click, inputOf, theTestId } from '@/test/dom'
 import { twoAccounts, useFakeApp } from '@/test/fakeApp'
-import { Fail } from '@/test/fakeScandesk'
+import { deferred, Fail } from '@/test/fakeScandesk'
 import IntelPacksDialog from './IntelPacksDialog.vue'
 
 const DAY = 86_400_000
@@ -22,12 +23,34 @@ const pack = (over: Partial<IntelPack>): IntelPack => ({
   ...over,
 })
 let packs: IntelPack[] = []
+const views = (saved: string | null = null): FeedAddressView[] =>
+  (['kev', 'epss'] as const).map((feed) => ({
+    feed,
+    address: (feed === 'kev' && saved) || DEFAULT_FEED_ADDRESS[feed],
+    saved: feed === 'kev' ? saved : null,
+    defaultAddress: DEFAULT_FEED_ADDRESS[feed],
+    demo: false,
+  }))
+/** What intel.update answers next, per feed (a promise holds it back). */
+let updates: Partial<Record<'kev' | 'epss', () => FeedUpdate | Fail | Promise<FeedUpdate | Fail>>> =
+  {}
 
 const fake = useFakeApp({
   accounts: twoAccounts,
   store: 'app',
   setup: (fake) => {
     fake.handle('intel.packs', () => packs)
+    fake.handle('intel.feeds', () => views())
+    fake.handle('intel.setFeed', (p: { address: string | null }) =>
+      p.address?.startsWith('http://')
+        ? new Fail({
+            code: 'VALIDATION',
+            message: 'Some values are not valid.',
+            fieldErrors: { address: ['A feed address must start with https://.'] },
+          })
+        : views(p.address),
+    )
+    fake.handle('intel.update', (p: { feed: 'kev' | 'epss' }) => updates[p.feed]!())
     fake.handle('intel.import', (p: { path?: string }) => {
       if (!p.path) return { imported: false, suggestedFolder: '/home/me' }
       if (p.path.endsWith('bad.csv'))
@@ -44,6 +67,7 @@ const fake = useFakeApp({
 afterEach(() => {
   document.body.innerHTML = ''
   packs = []
+  updates = {}
 })
 
 async function openDialog() {
@@ -103,5 +127,68 @@ describe('the exploit-intelligence dialog', () => {
     await click('intel-go')
     expect(theTestId('intel-error').textContent).toContain('line 3 has 1 field, not 3')
     expect(inputOf('intel-path').value).toBe('/home/me/bad.csv')
+  })
+
+  it('updates a feed from its address: busy while it runs, then names the edition and date', async () => {
+    const later = pack({ id: 7, edition: '2026.12.01', published: '2026-12-01T14:00:00.000Z' })
+    const held = deferred<FeedUpdate>()
+    updates.kev = () => held.promise
+    await openDialog()
+    expect(theTestId('intel-address-kev').textContent).toContain(DEFAULT_FEED_ADDRESS.kev)
+    await click('intel-update-kev')
+    expect(theTestId('intel-update-kev').textContent).toContain('Updating…')
+    expect(theTestId('intel-update-kev').classList.contains('is-loading')).toBe(true)
+    packs = [later]
+    held.resolve({ status: 'updated', pack: later })
+    await flushPromises()
+    expect(theTestId('intel-updated-kev').textContent).toContain(
+      'CISA KEV 2026.12.01 (released 2026-12-01) is now in use: 1,234 CVEs.',
+    )
+    expect(theTestId('intel-update-kev').textContent).toContain('Update now')
+    expect(theTestId('intel-feed-kev').textContent).toContain('2026.12.01')
+    expect(fake.calls.filter((c) => c.channel === 'intel.update').map((c) => c.payload)).toEqual([
+      { accountId: 'acct-aaaa', feed: 'kev' },
+    ])
+  })
+
+  it('Update both runs each feed and shows each outcome, a refusal in main’s words', async () => {
+    const current = pack({
+      id: 4,
+      feed: 'epss',
+      edition: 'v2025.03.14',
+      published: '2026-11-30T00:00:00+00:00',
+    })
+    updates.kev = () =>
+      new Fail({
+        code: 'OFFLINE',
+        message:
+          'CISA KEV was not updated from https://www.cisa.gov/…: Work offline is on. The packs are unchanged.',
+      })
+    updates.epss = () => ({ status: 'current', pack: current })
+    await openDialog()
+    await click('intel-update-both')
+    expect(theTestId('intel-update-error-kev').textContent).toContain('Work offline is on.')
+    expect(theTestId('intel-updated-epss').textContent).toContain(
+      'FIRST EPSS v2025.03.14 (scores of 2026-11-30) is already current.',
+    )
+    expect(byTestId('intel-updated-kev')).toHaveLength(0)
+  })
+
+  it('changes a feed’s address, showing why one is refused', async () => {
+    await openDialog()
+    await click('intel-address-edit-kev')
+    const input = inputOf('intel-address-input-kev')
+    expect(input.value).toBe(DEFAULT_FEED_ADDRESS.kev)
+    input.value = 'http://mirror.example/kev.json'
+    input.dispatchEvent(new Event('input'))
+    input.form!.requestSubmit()
+    await flushPromises()
+    expect(theTestId('intel-address-kev').textContent).toContain('must start with https://')
+    input.value = 'https://mirror.example/kev.json'
+    input.dispatchEvent(new Event('input'))
+    input.form!.requestSubmit()
+    await flushPromises()
+    expect(byTestId('intel-address-input-kev')).toHaveLength(0)
+    expect(theTestId('intel-address-kev').textContent).toContain('https://mirror.example/kev.json')
   })
 })
