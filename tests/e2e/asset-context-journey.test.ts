@@ -29,7 +29,7 @@ describe('asset context on the demo (issue 37 §2)', () => {
     await page.getByTestId('asset-rule').getByText('tag PCI').waitFor(WAIT)
 
     // tgt-001 of the demo is tagged pci (the seed's first tag)
-    await page.evaluate(() => (location.hash = '#/targets/tgt-001'))
+    await page.evaluate(`location.hash = '#/targets/tgt-001'`)
     await page
       .getByTestId('asset-owner-value')
       .getByText('Payments team (by rule 1: tag PCI)')
