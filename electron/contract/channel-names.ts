@@ -88,6 +88,11 @@ export const CHANNEL_NAMES = [
   'intel.feeds',
   'intel.setFeed',
   'intel.update',
+  'assets.get',
+  'assets.set',
+  'assets.setRules',
+  'assets.export',
+  'assets.import',
   'trends.daily',
 ] as const
 

@@ -10,6 +10,7 @@ import { trendsInputs, type TrendsOutputs } from './trends'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
 import { intelInputs, type IntelOutputs } from './intel/packs'
+import { assetInputs, type AssetOutputs } from './intel/asset-context'
 import { DUE_NOTIFICATION_KINDS, remediationInputs, type RemediationOutputs } from './remediation'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
 import { pciEvidenceInputs, type PciEvidenceOutputs } from './pci-evidence'
@@ -158,6 +159,7 @@ export const channelInputs = {
   ...trendsInputs,
   ...pciEvidenceInputs,
   ...intelInputs,
+  ...assetInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
 /** Output type of each channel. */
@@ -175,7 +177,8 @@ export interface ChannelOutputs
     RemediationOutputs,
     TrendsOutputs,
     PciEvidenceOutputs,
-    IntelOutputs {
+    IntelOutputs,
+    AssetOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput
   'api.cancel': { cancelled: boolean }

@@ -26,6 +26,7 @@ import { DueCheck } from './notifications/due-check'
 import { NotificationWatcher } from './notifications/watcher'
 import { RemediationRepo } from './store/remediation-repo'
 import { PacksRepo } from './intel/packs-repo'
+import { AssetContextRepo } from './intel/asset-context-repo'
 import { ConnectivityMonitor } from './offline/connectivity'
 import { RoutedOutbox } from './offline/outbox-routed'
 import { readCacheMaxBytes } from './offline/settings'
@@ -224,6 +225,7 @@ export async function createCore(options: CoreOptions, basics?: CoreBasics): Pro
     remediation,
     dailyTotals,
     packs: new PacksRepo(db),
+    assets: new AssetContextRepo(db, keys),
   }
   const table = createHandlerTable(handlerContext)
   // New notifications of every signed-in account that is not known to be down (the gated

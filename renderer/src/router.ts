@@ -91,6 +91,12 @@ const routes: RouteRecordRaw[] = [
         meta: { title: 'Bulk run' },
       },
       {
+        path: 'asset-context',
+        name: 'asset-context',
+        component: () => import('./views/assets/AssetContextView.vue'),
+        meta: { title: 'Asset context' },
+      },
+      {
         path: 'outbox',
         name: 'outbox',
         component: () => import('./views/outbox/OutboxView.vue'),

@@ -63,6 +63,8 @@ const INVALID_ONLY: ReadonlySet<ChannelName> = new Set<ChannelName>([
   // an address changes what the next run's update would fetch.
   'intel.update',
   'intel.setFeed',
+  // Writes an asset-context file into the user's folder (a second run's file would be refused).
+  'assets.export',
 ])
 
 /** The SAQ requirement a PCI evidence channel attaches to. */
@@ -182,6 +184,18 @@ function examples(
     'intel.feeds': { accountId },
     'intel.setFeed': { accountId, feed: 'kev', address: 'https://mirror.example/kev.json' },
     'intel.update': { accountId, feed: 'kev' },
+    'assets.get': { accountId },
+    'assets.set': {
+      accountId,
+      place: { kind: 'host', address: '10.0.0.1' },
+      context: { owner: 'IT' },
+    },
+    'assets.setRules': {
+      accountId,
+      rules: [{ match: { kind: 'range', range: '10.0.0.0/8' }, exposure: 'internal' }],
+    },
+    'assets.export': { accountId, path: path.join(home, 'assets.json') },
+    'assets.import': { accountIds: [accountId], path: path.join(home, 'assets.json') },
   }
 }
 

@@ -20,6 +20,7 @@ import type { RemediationRepo } from '../store/remediation-repo'
 import type { SettingsRepo } from '../store/settings-repo'
 import type { DailyTotals } from '../trends/daily'
 import type { PacksRepo } from '../intel/packs-repo'
+import type { AssetContextRepo } from '../intel/asset-context-repo'
 
 /** Everything the handler modules share (built once by createCore). */
 export interface HandlerContext {
@@ -63,4 +64,6 @@ export interface HandlerContext {
   dailyTotals: DailyTotals
   /** The exploit-intelligence packs (KEV, EPSS): public data, one set for the app. */
   packs: PacksRepo
+  /** Each account's asset context (criticality, exposure, owner), sealed with its key. */
+  assets: AssetContextRepo
 }

@@ -16,6 +16,7 @@ import { sinceHandlers } from './since'
 import { trendsHandlers } from './trends'
 import { viewsHandlers } from './views'
 import { intelHandlers } from './intel'
+import { assetHandlers } from './assets'
 import { remediationHandlers } from './remediation'
 
 /** The one handler table behind the channel map, used by the IPC wiring and browser mode. */
@@ -39,5 +40,6 @@ export function createHandlerTable(ctx: HandlerContext): HandlerTable {
     ...remediationHandlers(ctx.remediation, (id) => ctx.accountsRepo.get(id) !== undefined),
     ...trendsHandlers(ctx.dailyTotals, ctx),
     ...intelHandlers(ctx),
+    ...assetHandlers(ctx),
   }
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { INTEL_MIGRATIONS } from './migrations-intel'
 
 /** One numbered schema change; `up` runs inside a transaction, exactly once per database. */
 export interface Migration {
@@ -465,42 +466,5 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
-  {
-    version: 19,
-    name: 'exploit intelligence packs',
-    up(db) {
-      // KEV catalogs and EPSS scores (issue 37 §1): public data, not an account's, so plain. A
-      // pack's provenance in intel_packs; its rows in a table per feed, gone with the pack. The
-      // newest pack of a feed is current; the one before it is kept to tell what changed.
-      db.exec(`
-        CREATE TABLE intel_packs (
-          id INTEGER PRIMARY KEY,
-          feed TEXT NOT NULL CHECK (feed IN ('kev', 'epss')),
-          edition TEXT NOT NULL,
-          published TEXT NOT NULL,
-          sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
-          bytes INTEGER NOT NULL CHECK (bytes >= 0),
-          entries INTEGER NOT NULL CHECK (entries >= 0),
-          imported_at TEXT NOT NULL,
-          source TEXT NOT NULL
-        ) STRICT;
-        CREATE TABLE intel_kev (
-          pack_id INTEGER NOT NULL REFERENCES intel_packs(id) ON DELETE CASCADE,
-          cve TEXT NOT NULL,
-          date_added TEXT NOT NULL,
-          due_date TEXT NOT NULL,
-          ransomware INTEGER NOT NULL CHECK (ransomware IN (0, 1)),
-          name TEXT,
-          PRIMARY KEY (pack_id, cve)
-        ) STRICT, WITHOUT ROWID;
-        CREATE TABLE intel_epss (
-          pack_id INTEGER NOT NULL REFERENCES intel_packs(id) ON DELETE CASCADE,
-          cve TEXT NOT NULL,
-          epss REAL NOT NULL CHECK (epss BETWEEN 0 AND 1),
-          percentile REAL NOT NULL CHECK (percentile BETWEEN 0 AND 1),
-          PRIMARY KEY (pack_id, cve)
-        ) STRICT, WITHOUT ROWID;
-      `)
-    },
-  },
+  ...INTEL_MIGRATIONS,
 ]

@@ -3,6 +3,7 @@ import { runFindingsUnknown, scanFindingsUnknown } from '@/utils/scanFindings'
 import { scanIsLive } from '@/utils/scanStates'
 import { defineResource } from '../types'
 
+const ASSET_PANEL = () => import('@/components/assets/AssetContextPanel.vue')
 const activeOnly = (a: { activated?: unknown }) => a.activated === false
 const activated = (a: { activated?: unknown }) => a.activated === true
 
@@ -34,8 +35,10 @@ export const scanningResources = [
       { label: 'Scans', resource: 'scans', filter: 'target_id' },
       { label: 'Hosts', resource: 'hosts', filter: 'target_id' },
     ],
-    // Open findings per severity over the runs of the target's scans (issue 20).
+    // Its asset context, edited in place (issue 37 §2); open findings per severity over the runs
+    // of the target's scans (issue 20).
     panels: [
+      { label: 'Asset context', op: 'targets.show', component: ASSET_PANEL },
       {
         label: 'Trend',
         op: 'scans.history',
@@ -198,6 +201,8 @@ export const scanningResources = [
     ],
     filters: ['max_severity', 'scan_id', 'target_id'],
     related: [{ label: 'Vulnerabilities', resource: 'vulnerabilities', filter: 'host_id' }],
+    // Its asset context, set by its address, edited in place (issue 37 §2).
+    panels: [{ label: 'Asset context', op: 'hosts.details', component: ASSET_PANEL }],
     defaultSort: '-risk_score',
   }),
   defineResource({
