@@ -11,7 +11,8 @@ const alias = {
 // Workers for the unit and integration projects (node and renderer run together). Vitest's own
 // default is one less than the cores: a single worker on our 2-core machines, which left a core
 // idle while files waited on child processes, sockets and the transforms of Vitest's main process.
-const UNIT_WORKERS = Math.max(2, availableParallelism() - 1)
+const UNIT_WORKERS =
+  Number(process.env.SCANDESK_UNIT_WORKERS) || Math.max(2, availableParallelism() - 1)
 
 // Journeys run side by side: one mostly waits (on its browser mode, sandbox and Chromium), so
 // it keeps about half a core busy. SCANDESK_E2E_WORKERS overrides the count (measurements).
@@ -28,6 +29,17 @@ const SHARED_MODULES = [
 const ISOLATED_UNITS = [
   'electron/core/start.test.ts',
   'sandbox/domains/reporting/saq-pdf.http.test.ts',
+]
+// Renderer tests run isolated: three mock a module (vi.mock cannot reach a module another file
+// imported; scripts/test-projects.test.ts holds every mocking file out of the shared projects);
+// fetchOperation stubs the fetch its module reads; listKeys failed beside other files sharing
+// modules, and why is not known yet.
+const ISOLATED_RENDERER = [
+  'renderer/src/composables/listKeys.test.ts',
+  'renderer/src/data/fetchOperation.test.ts',
+  'renderer/src/stores/bulk.test.ts',
+  'renderer/src/views/dashboard/DashboardPanels.test.ts',
+  'renderer/src/views/user/TwoFactorSection.test.ts',
 ]
 const ISOLATED_FILES = [
   'electron/main/**/*.test.ts',
@@ -80,16 +92,34 @@ export default defineConfig({
         plugins: [vue()],
         resolve: { alias },
         test: {
+          // The renderer's tests in worker threads that keep the modules they import between files
+          // (isolate: false): Vue's, Element Plus' and the app's own import was most of a file's
+          // time in a fresh VM context. Each file still has its happy-dom window, app and Pinia;
+          // the few that leave module state behind run in 'renderer-isolated'.
           name: 'renderer',
           environment: 'happy-dom',
-          // Each file in a fresh VM context of a worker thread kept between files, not in a new
-          // process: still a module graph and a happy-dom window of its own, without a process
-          // start, Vitest's runtime and happy-dom's set-up per file (the project used 40% less
-          // CPU than with forks).
-          pool: 'vmThreads',
+          pool: 'threads',
+          isolate: false,
           sequence: { groupOrder: 0 },
           maxWorkers: UNIT_WORKERS,
           include: ['renderer/src/**/*.test.ts'],
+          exclude: [...ISOLATED_RENDERER, ...configDefaults.exclude],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        test: {
+          // Each file in a fresh VM context of a worker thread kept between files, not in a new
+          // process: a module graph and a happy-dom window of its own, without a process start,
+          // Vitest's runtime and happy-dom's set-up per file.
+          name: 'renderer-isolated',
+          environment: 'happy-dom',
+          pool: 'vmThreads',
+          sequence: { groupOrder: 0 },
+          maxWorkers: UNIT_WORKERS,
+          include: ISOLATED_RENDERER,
           testTimeout: 20_000,
         },
       },

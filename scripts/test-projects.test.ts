@@ -18,6 +18,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 /** Folders that hold no test of ours: dependencies, builds, Git's own. */
 const NOT_OURS = new Set(['node_modules', 'out', 'dist', '.git', 'test-results', 'coverage'])
+/** The projects whose workers keep modules between files (isolate: false). */
+const SHARED_MODULES = new Set(['units', 'renderer'])
 const TEST_FILE = /\.(test|spec)\.(ts|mts|cts|js|mjs)$/
 
 /** The repository's test files, relative to its root with '/' between folders. */
@@ -66,5 +68,18 @@ describe('the test projects', () => {
     expect(projectsOf.get('tests/e2e/lists-journey.test.ts')).toEqual(['e2e'])
     expect(projectsOf.get('electron/core/start.test.ts')).toEqual(['node'])
     expect(projectsOf.get('electron/core/store/sealing.test.ts')).toEqual(['units'])
+    expect(projectsOf.get('renderer/src/views/user/TwoFactorSection.test.ts')).toEqual([
+      'renderer-isolated',
+    ])
+
+    // a module mock cannot reach a module another file already imported: a file that mocks one
+    // runs where each file has its modules of its own
+    const mocking = onDisk.filter((file) =>
+      /\bvi\.(do)?mock\(/.test(readFileSync(join(root, file), 'utf8')),
+    )
+    expect(mocking.length).toBeGreaterThan(0)
+    expect(mocking.filter((file) => SHARED_MODULES.has(projectsOf.get(file)?.[0] ?? ''))).toEqual(
+      [],
+    )
   }, 90_000)
 })
