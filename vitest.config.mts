@@ -14,17 +14,19 @@ const alias = {
 const UNIT_WORKERS =
   Number(process.env.SCANDESK_UNIT_WORKERS) || Math.max(2, availableParallelism() - 1)
 
-// Journeys run side by side: one mostly waits (on its browser mode, sandbox and Chromium), so
-// it keeps about half a core busy. SCANDESK_E2E_WORKERS overrides the count (measurements).
-const E2E_WORKERS = Number(process.env.SCANDESK_E2E_WORKERS) || 2
+// Journeys run side by side: one mostly waits (on its browser mode, sandbox, Chromium and the
+// demo's timed scans); two at once used about 40% of two cores, so three run at once.
+// SCANDESK_E2E_WORKERS overrides the count (measurements).
+const E2E_WORKERS = Number(process.env.SCANDESK_E2E_WORKERS) || 3
 
-// The node project's files: 'units' runs the core's and the sandbox's unit tests with modules kept
-// between files; 'node' runs the rest, each file isolated, with the few units that mock modules
-// or change globals.
+// The node project's files: 'units' runs the core's, the contract's and the sandbox's unit tests
+// and the integration tests with modules kept between files; 'node' runs the rest, each file
+// isolated, with the few units that mock modules or change globals.
 const SHARED_MODULES = [
   'electron/contract/**/*.test.ts',
   'electron/core/**/*.test.ts',
   'sandbox/**/*.test.ts',
+  'tests/integration/**/*.test.ts',
 ]
 const ISOLATED_UNITS = [
   'electron/core/start.test.ts',
@@ -45,7 +47,6 @@ const ISOLATED_FILES = [
   'electron/main/**/*.test.ts',
   'electron/preload/**/*.test.ts',
   'scripts/**/*.test.ts',
-  'tests/integration/**/*.test.ts',
   'tests/keychain/**/*.test.ts',
   'tests/ui/**/*.test.ts',
   ...ISOLATED_UNITS,
