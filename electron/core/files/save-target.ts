@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { fail } from '@contract/errors'
+import { AppFailure, fail } from '@contract/errors'
 import {
   checkFolder,
   refuseRendererPath,
@@ -9,7 +9,9 @@ import {
   type HostMode,
 } from '../exports/folders'
 import type { HostServices } from '../host'
+import { writeAtomically } from './atomic-write'
 import { leftFolder } from './confined'
+import type { TempJournal } from './pending-temps'
 
 /** What choosing a file to save needs. */
 export interface SaveTargetDeps {
@@ -78,4 +80,33 @@ export async function chooseSaveTarget(
   if (existing && !replace)
     fail('CONFLICT', `There is already a file at ${target}. Replace it, or choose another name.`)
   return { folder, target, replace }
+}
+
+/**
+ * Saves `content` as a JSON file (two-space indented, a final newline) where the user chooses
+ * (chooseSaveTarget), written atomically; a file that appeared at the chosen place meanwhile is
+ * kept, and the save refused (CONFLICT). `what` names the file in messages ("views file").
+ */
+export async function saveJsonFile(
+  deps: SaveTargetDeps & { journal?: TempJournal },
+  req: { accountId: string; path?: string; replace?: boolean },
+  name: string,
+  content: unknown,
+  what: string,
+): Promise<{ saved: true; path: string } | NotSaved> {
+  const chosen = await chooseSaveTarget(deps, req, name, '.json')
+  if (!('target' in chosen)) return chosen
+  const { folder, target, replace } = chosen
+  await writeAtomically(folder, path.basename(target), `${JSON.stringify(content, null, 2)}\n`, {
+    place: replace ? 'replace' : 'new',
+    doing: `save the ${what}`,
+    confined: true,
+    journal: deps.journal,
+    taken: (at) =>
+      new AppFailure({
+        code: 'CONFLICT',
+        message: `A file appeared at ${at} meanwhile; it was kept. Export again to replace it.`,
+      }),
+  })
+  return { saved: true, path: target }
 }

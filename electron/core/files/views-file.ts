@@ -1,13 +1,10 @@
-import path from 'node:path'
 import type { SavedViewsFile } from '@contract/views'
-import { AppFailure } from '@contract/errors'
 import type { DownloadFolders, HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
-import { writeAtomically } from './atomic-write'
 import { readChosenFile } from './chosen-file'
 import type { TempJournal } from './pending-temps'
 import { safeFileName } from './names'
-import { chooseSaveTarget, saveFolderOf } from './save-target'
+import { saveFolderOf, saveJsonFile } from './save-target'
 
 /** A views file's size at most (the renderer's reading refuses more as well). */
 export const MAX_VIEWS_FILE_BYTES = 1024 * 1024
@@ -47,26 +44,7 @@ export class ViewFiles {
     path?: string
     replace?: boolean
   }): Promise<{ saved: true; path: string } | { saved: false; suggestedPath?: string }> {
-    const chosen = await chooseSaveTarget(this.deps, req, this.defaultName(req.accountId), '.json')
-    if (!('target' in chosen)) return chosen
-    const { folder, target, replace } = chosen
-    await writeAtomically(
-      folder,
-      path.basename(target),
-      `${JSON.stringify(req.content, null, 2)}\n`,
-      {
-        place: replace ? 'replace' : 'new',
-        doing: 'save the views file',
-        confined: true,
-        journal: this.deps.journal,
-        taken: (file) =>
-          new AppFailure({
-            code: 'CONFLICT',
-            message: `A file appeared at ${file} meanwhile; it was kept. Export again to replace it.`,
-          }),
-      },
-    )
-    return { saved: true, path: target }
+    return saveJsonFile(this.deps, req, this.defaultName(req.accountId), req.content, 'views file')
   }
 
   async import(req: {

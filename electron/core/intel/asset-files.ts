@@ -2,21 +2,19 @@
 // save dialog, or a typed path judged like every path in browser mode), written atomically;
 // imported from a file the user chooses, checked whole against the file's schema, then applied to
 // one or several accounts in one transaction (an MSSP's standard rules), or refused whole.
-import path from 'node:path'
 import {
   ASSET_FILE_VERSION,
   MAX_ASSET_FILE_BYTES,
   parseAssetFile,
   type AssetContextFile,
 } from '@contract/intel/asset-context'
-import { AppFailure, fail } from '@contract/errors'
+import { fail } from '@contract/errors'
 import type { DownloadFolders, HostMode } from '../exports/folders'
 import type { HostServices } from '../host'
-import { writeAtomically } from '../files/atomic-write'
 import { readChosenFile } from '../files/chosen-file'
 import { safeFileName } from '../files/names'
 import type { TempJournal } from '../files/pending-temps'
-import { chooseSaveTarget } from '../files/save-target'
+import { saveJsonFile } from '../files/save-target'
 import type { AssetContextRepo } from './asset-context-repo'
 
 export interface AssetFilesDeps {
@@ -49,21 +47,7 @@ export class AssetFiles {
     // Read (and so the key asked for) before a dialog opens.
     const doc = await this.deps.repo.get(req.accountId)
     const file: AssetContextFile = { scandeskAssetContext: ASSET_FILE_VERSION, ...doc }
-    const chosen = await chooseSaveTarget(this.deps, req, this.defaultName(req.accountId), '.json')
-    if (!('target' in chosen)) return chosen
-    const { folder, target, replace } = chosen
-    await writeAtomically(folder, path.basename(target), `${JSON.stringify(file, null, 2)}\n`, {
-      place: replace ? 'replace' : 'new',
-      doing: 'save the asset-context file',
-      confined: true,
-      journal: this.deps.journal,
-      taken: (at) =>
-        new AppFailure({
-          code: 'CONFLICT',
-          message: `A file appeared at ${at} meanwhile; it was kept. Export again to replace it.`,
-        }),
-    })
-    return { saved: true, path: target }
+    return saveJsonFile(this.deps, req, this.defaultName(req.accountId), file, 'asset-context file')
   }
 
   async import(req: {
