@@ -32,7 +32,8 @@ export function evaluatePriorities(
   now: Date,
 ): PriorityOutputs['intel.priority'] {
   const at = now.getTime()
-  const current = (feed: Feed) => packs.list().find((p) => p.feed === feed && p.current) ?? null
+  const kept = packs.list()
+  const current = (feed: Feed) => kept.find((p) => p.feed === feed && p.current) ?? null
   const kevPack = current('kev')
   const epssPack = current('epss')
   const cves = [...new Set(findings.flatMap((f) => f.cves))]
