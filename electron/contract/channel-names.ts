@@ -88,6 +88,7 @@ export const CHANNEL_NAMES = [
   'intel.feeds',
   'intel.setFeed',
   'intel.update',
+  'intel.priority',
   'assets.get',
   'assets.set',
   'assets.setRules',

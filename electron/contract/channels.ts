@@ -10,6 +10,7 @@ import { trendsInputs, type TrendsOutputs } from './trends'
 import { draftsInputs, type DraftsOutputs } from './drafts'
 import { viewsInputs, type ViewsOutputs } from './views'
 import { intelInputs, type IntelOutputs } from './intel/packs'
+import { priorityInputs, type PriorityOutputs } from './intel/priority-channel'
 import { assetInputs, type AssetOutputs } from './intel/asset-context'
 import { DUE_NOTIFICATION_KINDS, remediationInputs, type RemediationOutputs } from './remediation'
 import { filesInputs, type FilesEvents, type FilesOutputs } from './files'
@@ -159,6 +160,7 @@ export const channelInputs = {
   ...trendsInputs,
   ...pciEvidenceInputs,
   ...intelInputs,
+  ...priorityInputs,
   ...assetInputs,
 } satisfies Record<ChannelName, z.ZodType>
 
@@ -178,6 +180,7 @@ export interface ChannelOutputs
     TrendsOutputs,
     PciEvidenceOutputs,
     IntelOutputs,
+    PriorityOutputs,
     AssetOutputs {
   'app.info': AppInfo
   'api.call': ApiCallOutput

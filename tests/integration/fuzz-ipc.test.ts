@@ -184,6 +184,10 @@ function examples(
     'intel.feeds': { accountId },
     'intel.setFeed': { accountId, feed: 'kev', address: 'https://mirror.example/kev.json' },
     'intel.update': { accountId, feed: 'kev' },
+    'intel.priority': {
+      accountId,
+      findings: [{ id: 'vuln-001', severity: 'high', cves: ['CVE-2024-12345'] }],
+    },
     'assets.get': { accountId },
     'assets.set': {
       accountId,

@@ -1,12 +1,18 @@
 import type { FeedAddressView } from '@contract/intel/feed-address'
 import { feedAddresses, saveFeedAddress, updateFeed } from '../intel/feed-update'
 import { importPackFile } from '../intel/pack-import'
+import { evaluatePriorities } from '../intel/priority-eval'
 import type { AccountRow } from '../store/accounts-repo'
 import type { HandlerContext } from './context'
 import type { HandlerTable } from './dispatch'
 
 type IntelChannels =
-  'intel.packs' | 'intel.import' | 'intel.feeds' | 'intel.setFeed' | 'intel.update'
+  | 'intel.packs'
+  | 'intel.import'
+  | 'intel.feeds'
+  | 'intel.setFeed'
+  | 'intel.update'
+  | 'intel.priority'
 
 /**
  * intel.*: the exploit-intelligence packs (issue 37 §1), one set for the app: listed, imported
@@ -66,6 +72,11 @@ export function intelHandlers(ctx: HandlerContext): Pick<HandlerTable, IntelChan
         feed,
         view.address,
       )
+    },
+    'intel.priority': async ({ accountId, findings }) => {
+      ctx.accounts.row(accountId)
+      const context = await ctx.assets.get(accountId)
+      return evaluatePriorities(ctx.packs, context, findings, new Date())
     },
   }
 }

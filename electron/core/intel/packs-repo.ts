@@ -140,6 +140,45 @@ export class PacksRepo {
     )
   }
 
+  /** The KEV entries of pack `packId` for the CVEs of `cves` only (a page's findings), by CVE. */
+  kevFor(packId: number, cves: readonly string[]): Map<string, KevEntry> {
+    const rows = this.db
+      .prepare(
+        `SELECT cve, date_added, due_date, ransomware, name FROM intel_kev
+         WHERE pack_id = ? AND cve IN (SELECT value FROM json_each(?))`,
+      )
+      .all(packId, JSON.stringify(cves)) as {
+      cve: string
+      date_added: string
+      due_date: string
+      ransomware: number
+      name: string | null
+    }[]
+    return new Map(
+      rows.map((r) => [
+        r.cve,
+        {
+          cve: r.cve,
+          dateAdded: r.date_added,
+          dueDate: r.due_date,
+          ransomware: r.ransomware === 1,
+          name: r.name,
+        },
+      ]),
+    )
+  }
+
+  /** The EPSS scores of pack `packId` for the CVEs of `cves` only, by CVE. */
+  epssFor(packId: number, cves: readonly string[]): Map<string, EpssScore> {
+    const rows = this.db
+      .prepare(
+        `SELECT cve, epss, percentile FROM intel_epss
+         WHERE pack_id = ? AND cve IN (SELECT value FROM json_each(?))`,
+      )
+      .all(packId, JSON.stringify(cves)) as { cve: string; epss: number; percentile: number }[]
+    return new Map(rows.map((r) => [r.cve, { epss: r.epss, percentile: r.percentile }]))
+  }
+
   /** The EPSS scores of pack `packId`, by CVE. */
   epssScores(packId: number): Map<string, EpssScore> {
     const rows = this.db
