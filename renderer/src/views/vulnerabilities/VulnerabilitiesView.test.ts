@@ -1,8 +1,8 @@
 import { flushPromises } from '@vue/test-utils'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { byTestId, countDraws } from '@/test/dom'
-import { deferred, Fail } from '@/test/fakeScandesk'
+import { deferred } from '@/test/fakeScandesk'
 import { useFakeApp } from '@/test/fakeApp'
 import { mountWithApp } from '@/test/mountApp'
 import LightTable from '@/components/kit/table/LightTable.vue'
@@ -41,12 +41,6 @@ const exception = {
 const asked = (op: string) =>
   fake.calls.filter((c) => c.channel === 'api.call' && (c.payload as Call).op === op)
 
-/** The lists mounted by a test, taken down after it (a list left mounted answers the next test's events). */
-const mounted: { unmount(): void }[] = []
-afterEach(() => {
-  for (const w of mounted.splice(0)) w.unmount()
-})
-
 async function mountList(address = '/vulnerabilities') {
   const router = createRouter({
     history: createMemoryHistory(),
@@ -58,7 +52,6 @@ async function mountList(address = '/vulnerabilities') {
   })
   await router.push(address)
   const wrapper = mountWithApp({ template: '<router-view />' }, { global: { plugins: [router] } })
-  mounted.push(wrapper)
   await flushPromises()
   return { router, wrapper }
 }
@@ -213,100 +206,5 @@ describe('a list opened from a count (issue 36 §2)', () => {
     await mountList(address)
     expect(byTestId('resource-total')[0].textContent?.trim()).toBe('Total 8')
     expect(byTestId('counted-moved')).toHaveLength(0)
-  })
-})
-
-describe('the vulnerabilities list’s Priority column', () => {
-  const kevFinding = {
-    ...finding('vul-2'),
-    attributes: { ...finding('vul-2').attributes, cve_ids: ['cve-2024-0001', 'junk'] },
-  }
-  function serve(priority: () => unknown) {
-    fake.handle('api.call', (p: Call) => {
-      if (p.op === 'vulnerabilities.list')
-        return answer({
-          data: [finding('vul-1'), kevFinding],
-          meta: { pagination: { total_count: 2 } },
-        })
-      if (p.op === 'exceptions.list')
-        return answer({ data: [exception], meta: { pagination: { total_count: 1 } } })
-      if (p.op === 'user.permissions') return answer({ data: { permissions: [] } })
-      return answer({ data: [], meta: { pagination: { total_count: 0 } } })
-    })
-    fake.handle('api.cancel', () => ({ cancelled: true }))
-    fake.handle('intel.priority', priority)
-  }
-  const priorityCalls = () => fake.calls.filter((c) => c.channel === 'intel.priority')
-  const settle = async () => {
-    await flushPromises()
-    await new Promise((r) => setTimeout(r, 0))
-    await flushPromises()
-  }
-  const texts = (id: string) => byTestId(id).map((el) => el.textContent?.trim())
-
-  it('asks for the page’s rows once, after they are drawn, and shows tiers with their reasons', async () => {
-    const held = deferred<unknown>()
-    serve(() => held.promise)
-    await mountList()
-    await settle()
-    // the rows are on screen while the priorities are still being evaluated
-    expect(byTestId('row-due')).toHaveLength(2)
-    expect(texts('row-priority-pending')).toEqual(['…', '…'])
-    const calls = priorityCalls()
-    expect(calls).toHaveLength(1)
-    const payload = calls[0]!.payload as { accountId: string; findings: Record<string, unknown>[] }
-    expect(payload.findings.map((f) => [f.id, f.severity, f.cves, f.hostAddress])).toEqual([
-      ['vul-1', 'high', [], '192.0.2.1'],
-      ['vul-2', 'high', ['CVE-2024-0001'], '192.0.2.1'],
-    ])
-    // vul-1's clock is paused by its exception: no policy due date; vul-2's is 30 days after first seen
-    expect(payload.findings[0]!.policyDue).toBeUndefined()
-    const firstSeen = Date.parse(kevFinding.attributes.first_seen_at)
-    expect(Date.parse(String(payload.findings[1]!.policyDue))).toBe(firstSeen + 30 * DAY)
-
-    const base = { kev: null, epss: null, due: null }
-    held.resolve({
-      packs: { kev: null, epss: null },
-      at: new Date().toISOString(),
-      findings: [
-        {
-          ...base,
-          id: 'vul-1',
-          tier: 'plan',
-          exploitation: 'unknown',
-          sentence: 'KEV unknown (no catalog imported); EPSS unknown (no scores imported); high',
-        },
-        {
-          ...base,
-          id: 'vul-2',
-          tier: 'fix-now',
-          exploitation: 'active',
-          sentence: 'In CISA KEV since 2026-03-02 (catalog 2026.11.30); high',
-        },
-      ],
-    })
-    await settle()
-    expect(byTestId('row-priority-pending')).toHaveLength(0)
-    const cells = byTestId('row-priority')
-    expect(cells.map((el) => el.textContent?.trim())).toEqual(['Unknown', 'Fix now'])
-    expect(cells[0]!.getAttribute('title')).toBe(
-      'Plan while exploitation is unknown: KEV unknown (no catalog imported); EPSS unknown (no scores imported); high',
-    )
-    expect(cells[1]!.getAttribute('title')).toBe(
-      'In CISA KEV since 2026-03-02 (catalog 2026.11.30); high',
-    )
-    expect(cells[1]!.className).toContain('el-tag--danger')
-    expect(priorityCalls()).toHaveLength(1)
-    expect(document.body.innerHTML).toContain('not sortable or filterable yet')
-  })
-
-  it('reads Unknown, with why, when main cannot answer', async () => {
-    serve(() => new Fail({ code: 'KEYCHAIN_UNAVAILABLE', message: 'The store is locked.' }))
-    await mountList()
-    await settle()
-    expect(texts('row-priority-unknown')).toEqual(['Unknown', 'Unknown'])
-    expect(byTestId('row-priority-unknown')[0]!.getAttribute('title')).toBe(
-      'Not known: The store is locked.',
-    )
   })
 })
