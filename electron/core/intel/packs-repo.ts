@@ -119,25 +119,8 @@ export class PacksRepo {
       .prepare(
         'SELECT cve, date_added, due_date, ransomware, name FROM intel_kev WHERE pack_id = ?',
       )
-      .all(packId) as {
-      cve: string
-      date_added: string
-      due_date: string
-      ransomware: number
-      name: string | null
-    }[]
-    return new Map(
-      rows.map((r) => [
-        r.cve,
-        {
-          cve: r.cve,
-          dateAdded: r.date_added,
-          dueDate: r.due_date,
-          ransomware: r.ransomware === 1,
-          name: r.name,
-        },
-      ]),
-    )
+      .all(packId) as KevRow[]
+    return kevByCve(rows)
   }
 
   /** The KEV entries of pack `packId` for the CVEs of `cves` only (a page's findings), by CVE. */
@@ -147,25 +130,8 @@ export class PacksRepo {
         `SELECT cve, date_added, due_date, ransomware, name FROM intel_kev
          WHERE pack_id = ? AND cve IN (SELECT value FROM json_each(?))`,
       )
-      .all(packId, JSON.stringify(cves)) as {
-      cve: string
-      date_added: string
-      due_date: string
-      ransomware: number
-      name: string | null
-    }[]
-    return new Map(
-      rows.map((r) => [
-        r.cve,
-        {
-          cve: r.cve,
-          dateAdded: r.date_added,
-          dueDate: r.due_date,
-          ransomware: r.ransomware === 1,
-          name: r.name,
-        },
-      ]),
-    )
+      .all(packId, JSON.stringify(cves)) as KevRow[]
+    return kevByCve(rows)
   }
 
   /** The EPSS scores of pack `packId` for the CVEs of `cves` only, by CVE. */
@@ -186,4 +152,29 @@ export class PacksRepo {
       .all(packId) as { cve: string; epss: number; percentile: number }[]
     return new Map(rows.map((r) => [r.cve, { epss: r.epss, percentile: r.percentile }]))
   }
+}
+
+/** A row of intel_kev as read. */
+interface KevRow {
+  cve: string
+  date_added: string
+  due_date: string
+  ransomware: number
+  name: string | null
+}
+
+/** KEV entries by CVE, from their rows. */
+function kevByCve(rows: readonly KevRow[]): Map<string, KevEntry> {
+  return new Map(
+    rows.map((r) => [
+      r.cve,
+      {
+        cve: r.cve,
+        dateAdded: r.date_added,
+        dueDate: r.due_date,
+        ransomware: r.ransomware === 1,
+        name: r.name,
+      },
+    ]),
+  )
 }
